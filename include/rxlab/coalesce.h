@@ -1,0 +1,122 @@
+/* coalesce.h - the NIC interrupt coalescing engine (pure; no OS, no clock).
+ *
+ * One engine models the moderation logic of one interrupt cause (RX or TX
+ * completions of one queue).  It covers the real variants:
+ *
+ *   frames      rx-frames / tx-frames: fire when this many completions are
+ *               pending (ethtool rx_max_coalesced_frames).
+ *   usecs       rx-usecs / tx-usecs: a timer.  In COAL_TIMER_ABSOLUTE mode it
+ *               starts at the first pending completion and is not restarted
+ *               (EQE mode, e1000 RADV, tg3 HOSTCC_RXCOL_TICKS); in
+ *               COAL_TIMER_RESTART mode every completion restarts it, so it
+ *               fires only when the queue has been quiet for usecs (CQE mode,
+ *               e1000 RDTR).
+ *   abs_ns      an extra absolute timer used with RESTART mode (e1000 RADV
+ *               next to RDTR); 0 = none.
+ *   min_gap_ns  a minimum interval between two interrupts (e1000 ITR, in the
+ *               hardware 256 ns units times the register value); an interrupt
+ *               whose condition is met earlier is held until
+ *               last_irq + min_gap_ns.
+ *   *_irq       rx-usecs-irq / rx-frames-irq: the thresholds that apply to
+ *               completions that arrive while the host is servicing the
+ *               previous interrupt (between fire and unmask).  0 = same as
+ *               the normal value.
+ *
+ * Firing rule (include/uapi/linux/ethtool.h): fire when
+ *   (usecs > 0 && timer expired) || (frames > 0 && pending >= frames),
+ * and never before last_irq + min_gap_ns.  With usecs == 0 and frames <= 1
+ * every completion fires at once (no coalescing).  Both zero is rejected by
+ * coal_params_check().
+ *
+ * The engine counts completions since the last interrupt *or* the last
+ * acknowledgement (a driver reading the interrupt cause register clears the
+ * pending cause).  Masking is the caller's business: the engine says when
+ * the condition holds; the caller delivers the interrupt only when unmasked,
+ * so a condition that became true while masked fires at unmask time.
+ *
+ * Times are int64_t nanoseconds of one clock chosen by the caller.
+ */
+#ifndef RXLAB_COALESCE_H
+#define RXLAB_COALESCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define COAL_NEVER INT64_MAX
+
+enum coal_timer_mode {
+	COAL_TIMER_ABSOLUTE = 0, /* EQE: timer from the first pending completion */
+	COAL_TIMER_RESTART = 1,  /* CQE: timer restarted by every completion */
+};
+
+struct coal_params {
+	int64_t usecs_ns;      /* rx-usecs in ns; 0 = no timer */
+	uint32_t frames;       /* rx-frames; 0 = no frame threshold */
+	int64_t usecs_irq_ns;  /* rx-usecs-irq in ns; 0 = use usecs_ns */
+	uint32_t frames_irq;   /* rx-frames-irq; 0 = use frames */
+	enum coal_timer_mode mode;
+	int64_t abs_ns;        /* absolute timer next to a RESTART timer (RADV); 0 = none */
+	int64_t min_gap_ns;    /* minimum interval between interrupts; 0 = none */
+};
+
+/* Why an interrupt fired; reported per interrupt. */
+enum coal_cause {
+	COAL_CAUSE_NONE = 0,
+	COAL_CAUSE_FRAMES,     /* frame threshold reached */
+	COAL_CAUSE_TIMER,      /* usecs timer (or abs timer) expired */
+	COAL_CAUSE_GAP,        /* condition met earlier, released by min_gap_ns */
+};
+
+/* Invariants: pending == 0 implies t_first/t_last are meaningless;
+ * t_first <= t_last when pending > 0; servicing is true between
+ * coal_fire() and coal_unmask(). */
+struct coal {
+	struct coal_params p;
+	uint32_t pending;      /* completions since last fire/ack */
+	uint32_t pending_svc;  /* of those, completions that arrived while servicing */
+	int64_t t_first;       /* time of the first pending completion */
+	int64_t t_last;        /* time of the last pending completion */
+	int64_t t_last_irq;    /* time of the last fire; INT64_MIN before the first */
+	bool servicing;        /* host is servicing (between fire and unmask) */
+	/* counters */
+	uint64_t fired;        /* interrupts fired */
+	uint64_t fired_by[4];  /* per enum coal_cause */
+	uint64_t completions;  /* completions seen */
+};
+
+/* Returns 0 if @p is legal, else -1 with *why set to a static message naming
+ * the offending field (e.g. "rx-usecs and rx-frames are both 0"). */
+int coal_params_check(const struct coal_params *p, const char **why);
+
+/* Start with nothing pending.  @p must pass coal_params_check(). */
+void coal_init(struct coal *c, const struct coal_params *p);
+
+/* Replace the parameters (ethtool -C at run time, DIM).  Pending state is kept. */
+void coal_set_params(struct coal *c, const struct coal_params *p);
+
+/* One completion (descriptor written back) at @t_ns; calls must come in
+ * non-decreasing time order. */
+void coal_complete(struct coal *c, int64_t t_ns);
+
+/* Earliest time >= @now_ns at which the interrupt condition holds if no
+ * further completion arrives, or COAL_NEVER if nothing is pending.
+ * Pure: does not change @c.  If @cause is not NULL it receives the reason. */
+int64_t coal_fire_time(const struct coal *c, int64_t now_ns, enum coal_cause *cause);
+
+/* The interrupt was asserted at @t_ns: pending state clears, the minimum-gap
+ * clock restarts, servicing becomes true. */
+void coal_fire(struct coal *c, int64_t t_ns, enum coal_cause cause);
+
+/* The driver read and cleared the cause register at @t_ns: completions so
+ * far no longer count towards the next interrupt. */
+void coal_ack(struct coal *c, int64_t t_ns);
+
+/* The host re-enabled the interrupt at @t_ns (servicing ends).
+ * Threshold rule: while every pending completion arrived during servicing
+ * (pending_svc == pending > 0) coal_fire_time() uses the *_irq thresholds
+ * (frames_irq counted on pending, usecs_irq timed from t_first); as soon as a
+ * completion arrives after unmask, the normal thresholds apply to all of
+ * pending.  The timer mode and min_gap_ns apply in both cases. */
+void coal_unmask(struct coal *c, int64_t t_ns);
+
+#endif

@@ -1,0 +1,18 @@
+/* default_job.h - what `rxlab` does with no arguments. */
+#ifndef RXLAB_CLI_DEFAULT_JOB_H
+#define RXLAB_CLI_DEFAULT_JOB_H
+
+#include <stddef.h>
+
+#include "report/table.h"
+
+/* The receive-livelock experiment: the built-in scenario "livelock" swept
+ * over offered rates for each of the classic, isr-loop and napi kernels.
+ * Text output has one table per kernel and a verdict; CSV and JSON one table
+ * with an rxpath column.  @sets are extra overrides.  Returns an exit code. */
+int default_job(enum out_format fmt, const char *const *sets, size_t n_sets);
+
+/* Offered rates of the default sweep (for tests and docs). */
+extern const char *const livelock_rates;
+
+#endif

@@ -1,0 +1,51 @@
+/* sweep.h - running one scenario or a cartesian product of variations.
+ *
+ * A variation is "SECTION[.NAME].KEY=SPEC" where SPEC is a list
+ * "a,b,c" or a linear range "FROM..TO:N" (N >= 2 points, both ends
+ * included, FROM and TO with the same unit, e.g. 10kpps..2Mpps:20).
+ * Points are run in the order of the product with the first --vary
+ * varying slowest; each point is the base overrides plus one value per
+ * variation, so a point is exactly what `rxlab run --set ...` would run.
+ */
+#ifndef RXLAB_CLI_SWEEP_H
+#define RXLAB_CLI_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "report/table.h"
+
+#define SWEEP_MAX_VARY 8
+#define SWEEP_MAX_VALUES 4096
+
+struct vary {
+	char key[96];                    /* "traffic.rate" */
+	size_t n;                        /* values */
+	char (*val)[48];                 /* n strings, "105263pps" */
+	bool hidden;                     /* no column of its own in the table */
+};
+
+/* Parse "KEY=SPEC" into @v (allocates v->val).  0, or -1 with a message. */
+int vary_parse(struct vary *v, const char *arg, char *err, size_t errlen);
+void vary_free(struct vary *v);
+
+/* Headline figures of one point, for callers that judge a sweep. */
+struct point_brief {
+	double offered_pps, forwarded_pps, rx_irqs_per_s;
+};
+
+/* Run every point of @vary over scenario @name with @sets, appending one
+ * summary row per point to @t (whose first columns are the keys of the
+ * variations that are not hidden) and,
+ * when @brief is not NULL, its headline figures to brief[point].
+ * 0, or -1 with a message naming the point that failed. */
+int sweep_run(struct table *t, const char *name, const char *const *sets, size_t n_sets,
+	      const struct vary *vary, size_t n_vary, struct point_brief *brief,
+	      char *err, size_t errlen);
+
+/* Run one scenario and fill @r (caller frees with results_free). */
+struct results;
+int run_one(struct results *r, const char *name, const char *const *sets, size_t n_sets,
+	    char *err, size_t errlen);
+
+#endif

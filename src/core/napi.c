@@ -1,0 +1,231 @@
+/* napi.c - the NAPI instance state machine (see include/rxlab/napi.h).
+ *
+ * Roadmap, in the order a packet meets them (net/core/dev.c, Linux 6.18):
+ *   napi_schedule_prep()  hard IRQ claims ownership (SCHED), or marks MISSED;
+ *   napi_complete_done()  the driver's poll did less than its budget: decide
+ *                         between re-enabling the IRQ, arming the hrtimer
+ *                         (hard-IRQ deferral) and another round (MISSED);
+ *   napi_poll_finish()    what __napi_poll() does with a full-budget poll;
+ *   napi_watchdog()       the hrtimer expired.
+ *
+ * napi_complete_done() first classifies the call into one enum napi_outcome
+ * and then applies it in one switch, so every outcome updates the state,
+ * the counters and the decision in one place.
+ *
+ * Pure: no libc beyond what the compiler emits.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "rxlab/napi.h"
+
+/* The four ends of napi_complete_done(). */
+enum napi_outcome {
+	NAPI_OUT_BUSY,     /* IN_BUSY_POLL: the busy poller owns it, no change */
+	NAPI_OUT_MISSED,   /* MISSED: SCHED kept, one more poll round */
+	NAPI_OUT_DEFERRED, /* defer count > 0 and a timeout: IRQ stays masked */
+	NAPI_OUT_REARM,    /* IRQ re-enabled (timer armed for GRO only if any) */
+};
+
+/* Bits napi_complete_done() clears in its cmpxchg loop. */
+#define NAPI_COMPLETE_CLEAR \
+	(NAPI_SCHED | NAPI_MISSED | NAPI_SCHED_THREADED | NAPI_PREFER_BUSY_POLL)
+
+void napi_init(struct napi *n, uint32_t weight)
+{
+	memset(n, 0, sizeof(*n));
+	/* netif_napi_add_weight() only logs a weight above NAPI_POLL_WEIGHT;
+	 * the value is kept as given. */
+	n->weight = weight;
+}
+
+void napi_set_defer(struct napi *n, uint32_t defer_hard_irqs, int64_t gro_flush_timeout_ns)
+{
+	/* napi_set_defer_hard_irqs() / napi_set_gro_flush_timeout() do not
+	 * touch defer_hard_irqs_count; the next productive poll reloads it. */
+	n->defer_hard_irqs = defer_hard_irqs;
+	n->gro_flush_timeout_ns = gro_flush_timeout_ns;
+}
+
+/* gro_flush_timeout is an unsigned long in the kernel; a negative value
+ * here can only be a caller error and is read as "not set". */
+static int64_t napi_flush_timeout(const struct napi *n)
+{
+	return n->gro_flush_timeout_ns > 0 ? n->gro_flush_timeout_ns : 0;
+}
+
+bool napi_schedule_prep(struct napi *n)
+{
+	uint32_t val = n->state;
+
+	/* net/core/dev.c napi_schedule_prep(): fail on DISABLE; set SCHED,
+	 * and MISSED too when SCHED was already set; own it only if SCHED
+	 * was clear. */
+	if (val & NAPI_DISABLE)
+		return false;
+	n->state = val | NAPI_SCHED;
+	if (val & NAPI_SCHED) {
+		n->state |= NAPI_MISSED;
+		n->sched_missed++;
+		return false;
+	}
+	n->sched_ok++;
+	return true;
+}
+
+/* Steps 2-3 of napi_complete_done(): the timeout to arm (0 = none) and
+ * whether it replaces the IRQ re-arm (*defer). */
+static int64_t napi_defer_step(struct napi *n, uint32_t work_done, bool gro_pending,
+			       bool *defer)
+{
+	int64_t timeout = 0;
+
+	*defer = false;
+	/* "if (work_done) { if (n->gro.bitmask) timeout = gro_flush_timeout;
+	 * n->defer_hard_irqs_count = napi_defer_hard_irqs; }" */
+	if (work_done > 0) {
+		if (gro_pending)
+			timeout = napi_flush_timeout(n);
+		n->defer_count = n->defer_hard_irqs;
+	}
+	/* "if (n->defer_hard_irqs_count > 0) { count--; timeout =
+	 * gro_flush_timeout; if (timeout) ret = false; }" */
+	if (n->defer_count > 0) {
+		n->defer_count--;
+		timeout = napi_flush_timeout(n);
+		*defer = timeout != 0;
+	}
+	return timeout;
+}
+
+/* Step 6: clear SCHED, MISSED, SCHED_THREADED, PREFER_BUSY_POLL, but keep
+ * SCHED when MISSED was set.  Returns whether MISSED was set. */
+static bool napi_clear_sched(struct napi *n)
+{
+	uint32_t val = n->state;
+
+	n->state = val & ~(uint32_t)NAPI_COMPLETE_CLEAR;
+	if (val & NAPI_MISSED)
+		n->state |= NAPI_SCHED;
+	return (val & NAPI_MISSED) != 0;
+}
+
+static enum napi_outcome napi_classify(struct napi *n, uint32_t work_done, bool gro_pending,
+				       int64_t *timeout)
+{
+	bool defer;
+
+	/* Step 1: "if (n->state & (NPSVC | IN_BUSY_POLL)) return false",
+	 * before any state is touched. */
+	if (n->state & NAPI_IN_BUSY_POLL)
+		return NAPI_OUT_BUSY;
+	*timeout = napi_defer_step(n, work_done, gro_pending, &defer);
+	if (napi_clear_sched(n))
+		return NAPI_OUT_MISSED;
+	return defer ? NAPI_OUT_DEFERRED : NAPI_OUT_REARM;
+}
+
+struct napi_done napi_complete_done(struct napi *n, uint32_t work_done, bool gro_pending)
+{
+	struct napi_done d = { .rearm_irq = false, .reschedule = false, .timer_ns = 0 };
+	int64_t timeout = 0;
+
+	n->completes++;
+	switch (napi_classify(n, work_done, gro_pending, &timeout)) {
+	case NAPI_OUT_BUSY:
+		break;
+	case NAPI_OUT_MISSED:
+		/* Step 7: __napi_schedule() and return false; the timer is
+		 * not armed on this path (the return precedes hrtimer_start). */
+		d.reschedule = true;
+		break;
+	case NAPI_OUT_DEFERRED:
+		/* Steps 8-9: hrtimer_start(timeout), ret == false. */
+		d.timer_ns = timeout;
+		n->deferred++;
+		break;
+	case NAPI_OUT_REARM:
+		/* gro_flush_timeout alone arms the timer only to flush GRO
+		 * and keeps ret true: "does not change the prior behavior"
+		 * (commit 6f8b12d661d0). */
+		d.timer_ns = timeout;
+		d.rearm_irq = true;
+		n->rearms++;
+		break;
+	}
+	return d;
+}
+
+/* __napi_poll() with a poll that used its whole weight and a busy poller
+ * waiting (PREFER_BUSY_POLL): "if (napi_complete_done(n, work))
+ * napi_schedule(n);" - hand the NAPI back instead of repolling.  The
+ * napi_schedule() is expressed as .done.reschedule = true with
+ * .done.rearm_irq = false: SCHED is set again here (napi_schedule_prep()),
+ * so, as for MISSED, the caller only puts the NAPI on a poll list and the
+ * IRQ stays masked.  GRO state is not an input here, so a gro_flush_timeout
+ * without deferral arms no GRO-only timer on this path; the NAPI is
+ * rescheduled at once anyway. */
+static struct napi_done napi_hand_back(struct napi *n, uint32_t work)
+{
+	struct napi_done d = napi_complete_done(n, work, false);
+
+	if (d.rearm_irq) {
+		d.rearm_irq = false;
+		d.reschedule = napi_schedule_prep(n);
+	}
+	return d;
+}
+
+static enum napi_poll_next napi_poll_next_of(const struct napi *n, uint32_t work)
+{
+	/* "if (likely(work < weight)) return work;" - a driver returning
+	 * more than weight takes the exhausted path too (after a log). */
+	if (work < n->weight)
+		return NAPI_NEXT_DONE;
+	if (n->state & NAPI_PREFER_BUSY_POLL)
+		return NAPI_NEXT_HANDED_BACK;
+	return NAPI_NEXT_REPOLL;
+}
+
+struct napi_poll_result napi_poll_finish(struct napi *n, uint32_t work)
+{
+	struct napi_poll_result r = { .next = napi_poll_next_of(n, work) };
+
+	/* A full poll with DISABLE pending: "napi_complete(n); return work;"
+	 * napi_complete() is napi_complete_done(n, 0); its return value is
+	 * ignored (the device is going down, nobody unmasks).  Reported as
+	 * DONE with .done filled in. */
+	if (r.next != NAPI_NEXT_DONE && (n->state & NAPI_DISABLE)) {
+		r.next = NAPI_NEXT_DONE;
+		r.done = napi_complete_done(n, 0, false);
+		r.done.rearm_irq = false;
+		return r;
+	}
+	switch (r.next) {
+	case NAPI_NEXT_DONE:
+		break;
+	case NAPI_NEXT_REPOLL:
+		/* "*repoll = true": SCHED kept, tail of the repoll list. */
+		n->repolls++;
+		break;
+	case NAPI_NEXT_HANDED_BACK:
+		r.done = napi_hand_back(n, work);
+		break;
+	}
+	return r;
+}
+
+bool napi_watchdog(struct napi *n)
+{
+	n->watchdog_fires++;
+	/* net/core/dev.c napi_watchdog(): a relaxed napi_schedule_prep()
+	 * that does not set MISSED (no device IRQ); "if
+	 * (!napi_disable_pending(napi) && !test_and_set_bit(SCHED))". */
+	if (n->state & (NAPI_DISABLE | NAPI_SCHED))
+		return false;
+	n->state |= NAPI_SCHED;
+	n->state &= ~(uint32_t)NAPI_PREFER_BUSY_POLL;
+	n->watchdog_scheds++;
+	return true;
+}

@@ -1,0 +1,211 @@
+/* rng.c - deterministic random streams (see include/rxlab/rng.h).
+ *
+ * Generator: xoshiro256** 1.0 by Blackman and Vigna
+ * (https://prng.di.unimi.it/xoshiro256starstar.c), seeded with splitmix64
+ * as its authors recommend.  det_log() follows the argument reduction of
+ * fdlibm's e_log.c but sums the atanh series to convergence instead of using
+ * a fitted minimax polynomial, so every constant below is either exact or
+ * traceable to fdlibm.
+ *
+ * Pure: no libc and no libm.  The build uses -ffp-contract=off, so no
+ * expression here is fused into an FMA and results are bit-identical on
+ * x86-64 and arm64.
+ */
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "rxlab/rng.h"
+
+/* splitmix64 (Vigna, https://prng.di.unimi.it/splitmix64.c). */
+#define SPLITMIX_GAMMA 0x9e3779b97f4a7c15ull
+
+static uint64_t splitmix_mix(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t splitmix_next(uint64_t *x)
+{
+	*x += SPLITMIX_GAMMA;
+	return splitmix_mix(*x);
+}
+
+/*
+ * The splitmix state is seed ^ mix(stream + gamma).  mix() is a bijection,
+ * so for one seed distinct streams start from distinct states; the
+ * alternative seed + stream * gamma was turned down because (seed, s + 1)
+ * would then equal (seed + gamma, s) shifted by one draw.  The four
+ * splitmix outputs are distinct, so the xoshiro state is never all zero.
+ */
+void rng_seed(struct rng *r, uint64_t seed, uint64_t stream)
+{
+	uint64_t x = seed ^ splitmix_mix(stream + SPLITMIX_GAMMA);
+	int i;
+
+	for (i = 0; i < 4; i++)
+		r->s[i] = splitmix_next(&x);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t rng_next(struct rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+/* (k + 1) * 2^-53 for k uniform in [0, 2^53): exact, in (0, 1]. */
+double rng_unit(struct rng *r)
+{
+	return (double)((rng_next(r) >> 11) + 1) * 0x1.0p-53;
+}
+
+/* Full 128-bit product a * b as (hi, lo) from 32-bit halves; portable C
+ * in place of unsigned __int128, which ISO C and 32-bit targets lack. */
+static uint64_t mul_64x64(uint64_t a, uint64_t b, uint64_t *lo)
+{
+	uint64_t a_lo = (uint32_t)a, a_hi = a >> 32;
+	uint64_t b_lo = (uint32_t)b, b_hi = b >> 32;
+	uint64_t ll = a_lo * b_lo, lh = a_lo * b_hi;
+	uint64_t hl = a_hi * b_lo, hh = a_hi * b_hi;
+	uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
+
+	*lo = (mid << 32) | (uint32_t)ll;
+	return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+}
+
+/*
+ * Lemire, "Fast Random Integer Generation in an Interval" (2019): the high
+ * word of x * bound is uniform once the low words below 2^64 mod bound are
+ * rejected.  The modulo runs only when a rejection is possible.
+ */
+uint64_t rng_below(struct rng *r, uint64_t bound)
+{
+	uint64_t lo, hi;
+
+	if (bound == 0)		/* contract violation; core cannot assert */
+		return 0;
+	hi = mul_64x64(rng_next(r), bound, &lo);
+	if (lo < bound) {
+		uint64_t threshold = (0 - bound) % bound;
+
+		while (lo < threshold)
+			hi = mul_64x64(rng_next(r), bound, &lo);
+	}
+	return hi;
+}
+
+int64_t rng_exp_ns(struct rng *r, double mean_ns)
+{
+	double x = -det_log(rng_unit(r)) * mean_ns;
+
+	if (!(x > 0.0))		/* -0.0 from log(1), bad mean, NaN */
+		return 0;
+	if (x >= 9223372036854775807.0)
+		return INT64_MAX;
+	return (int64_t)(x + 0.5);
+}
+
+/* ---- det_log -------------------------------------------------------- */
+
+/* ln 2 split so that e * LN2_HI is exact for |e| < 2^11 (fdlibm e_log.c):
+ * LN2_HI is 0x3fe62e42fee00000, LN2_LO 0x3dea39ef35793c76. */
+static const double LN2_HI = 6.93147180369123816490e-01;
+static const double LN2_LO = 1.90821492927058770002e-10;
+
+#define DBL_EXP_MASK	0x7ff0000000000000ull
+#define DBL_MANT_MASK	0x000fffffffffffffull
+#define DBL_EXP_BIAS	1023
+#define SQRT2_MANT	0x0006a09e667f3bcdull	/* mantissa bits of sqrt(2) */
+
+static uint64_t dbl_bits(double x)
+{
+	uint64_t b;
+
+	memcpy(&b, &x, sizeof(b));
+	return b;
+}
+
+static double bits_dbl(uint64_t b)
+{
+	double x;
+
+	memcpy(&x, &b, sizeof(x));
+	return x;
+}
+
+/*
+ * R(z) = sum_{k>=1} 2 z^k / (2k + 1), summed until a term no longer changes
+ * the total.  With |s| <= 3 - 2*sqrt(2), z = s^2 <= 0.0295, so this stops
+ * after at most ~11 terms; the cap only guards against a logic error.
+ */
+static double atanh_tail(double z)
+{
+	double zk = z, sum = 0.0;
+	int k;
+
+	for (k = 1; k < 64; k++) {
+		double t = 2.0 * zk / (double)(2 * k + 1);
+
+		if (sum + t == sum)
+			break;
+		sum += t;
+		zk *= z;
+	}
+	return sum;
+}
+
+/*
+ * x = 2^e * m with m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact by
+ * Sterbenz), s = f / (2 + f).  Then log(m) = 2 atanh(s) = f - s*(f - R),
+ * rearranged as in fdlibm to f - (hfsq - s*(hfsq + R)) with hfsq = f^2/2 so
+ * that the large term f is added last.
+ */
+double det_log(double x)
+{
+	uint64_t b = dbl_bits(x);
+	int e = 0;
+	double f, s, z, hfsq, r, de;
+
+	if (x != x || x < 0.0)
+		return (x - x) / (x - x);		/* NaN */
+	if (x == 0.0)
+		return -1.0 / 0.0;			/* -inf */
+	if ((b & DBL_EXP_MASK) == DBL_EXP_MASK)
+		return x;				/* +inf */
+	if ((b & DBL_EXP_MASK) == 0) {			/* subnormal */
+		b = dbl_bits(x * 0x1.0p54);
+		e = -54;
+	}
+	e += (int)((b & DBL_EXP_MASK) >> 52) - DBL_EXP_BIAS;
+	b &= DBL_MANT_MASK;
+	if (b > SQRT2_MANT) {			/* m in (sqrt(2), 2): use m / 2 */
+		b |= (uint64_t)(DBL_EXP_BIAS - 1) << 52;
+		e++;
+	} else {
+		b |= (uint64_t)DBL_EXP_BIAS << 52;
+	}
+	f = bits_dbl(b) - 1.0;
+	s = f / (2.0 + f);
+	z = s * s;
+	hfsq = 0.5 * f * f;
+	r = atanh_tail(z);
+	de = (double)e;
+	return de * LN2_HI - ((hfsq - (s * (hfsq + r) + de * LN2_LO)) - f);
+}

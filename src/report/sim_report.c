@@ -1,0 +1,204 @@
+/* sim_report.c - results -> tables. */
+#include "report/sim_report.h"
+
+#include <stdio.h>
+
+struct col {
+	const char *key, *header;
+	int prec;
+};
+
+/* Summary columns; the first keys are the contract of `--format csv`. */
+static const struct col summary_cols[] = {
+	{ "rxpath", "rxpath", -1 },
+	{ "offered_pps", "offered/s", 0 },
+	{ "forwarded_pps", "fwd/s", 0 },
+	{ "delivered_pps", "dlv/s", 0 },
+	{ "rx_irqs_per_s", "rx-irq/s", 0 },
+	{ "pkts_per_irq", "pkt/irq", 2 },
+	{ "cpu_hardirq_pct", "hi%", 1 },
+	{ "cpu_softirq_pct", "si%", 1 },
+	{ "cpu_user_pct", "us%", 1 },
+	{ "cpu_idle_pct", "id%", 1 },
+	{ "lat_p50_us", "p50us", 1 },
+	{ "lat_p99_us", "p99us", 1 },
+	{ "drops_total", "drops", -1 },
+	{ "cpu_system_pct", "sy%", 1 },
+	{ "tx_irqs_per_s", "tx-irq/s", 0 },
+	{ "polls_per_s", "polls/s", 0 },
+	{ "drop_link", "d-link", -1 },
+	{ "drop_fifo", "d-fifo", -1 },
+	{ "drop_backlog", "d-backlog", -1 },
+	{ "drop_qdisc", "d-qdisc", -1 },
+	{ "time_squeeze", "squeeze", -1 },
+	{ "ksoftirqd_pct", "ksoftirqd%", 1 },
+	{ "cs_per_s", "cs/s", 0 },
+	{ "lat_p999_us", "p99.9us", 1 },
+	{ "lat_max_us", "max-us", 1 },
+};
+
+#define N_SUMMARY (sizeof(summary_cols) / sizeof(summary_cols[0]))
+
+struct table *summary_table_new(const char *name, const char *title,
+				const char *const *extra_keys, size_t n_extra)
+{
+	struct table *t = table_new(name, title);
+
+	for (size_t i = 0; i < n_extra; i++)
+		table_add_col(t, extra_keys[i], extra_keys[i], -1);
+	for (size_t i = 0; i < N_SUMMARY; i++)
+		table_add_col(t, summary_cols[i].key, summary_cols[i].header, summary_cols[i].prec);
+	return t;
+}
+
+void summary_row(struct table *t, const struct results *r)
+{
+	table_str(t, r->rxpath);
+	table_dbl(t, r->offered_pps);
+	table_dbl(t, r->forwarded_pps);
+	table_dbl(t, r->delivered_pps);
+	table_dbl(t, r->rx_irqs_per_s);
+	table_dbl(t, r->pkts_per_irq);
+	table_dbl(t, r->cpu_pct[ACCT_HARDIRQ]);
+	table_dbl(t, r->cpu_pct[ACCT_SOFTIRQ]);
+	table_dbl(t, r->cpu_pct[ACCT_USER]);
+	table_dbl(t, r->cpu_pct[ACCT_IDLE]);
+	table_dbl(t, r->lat_p50_us);
+	table_dbl(t, r->lat_p99_us);
+	table_u64(t, r->drops_total);
+	table_dbl(t, r->cpu_pct[ACCT_SYSTEM]);
+	table_dbl(t, r->tx_irqs_per_s);
+	table_dbl(t, r->polls_per_s);
+	table_u64(t, r->drop_link);
+	table_u64(t, r->drop_fifo);
+	table_u64(t, r->drop_backlog);
+	table_u64(t, r->drop_qdisc);
+	table_u64(t, r->time_squeeze);
+	table_dbl(t, r->ksoftirqd_pct);
+	table_dbl(t, r->cs_per_s);
+	table_dbl(t, r->lat_p999_us);
+	table_dbl(t, r->lat_max_us);
+}
+
+/* netstat -i: counters over the measurement window. */
+static struct table *netstat_table(const struct results *r)
+{
+	static const char *keys[] = { "iface", "rx_ok", "rx_err", "rx_drp", "rx_ovr",
+				      "tx_ok", "tx_err", "tx_drp", "tx_ovr" };
+	static const char *hdrs[] = { "Iface", "RX-OK", "RX-ERR", "RX-DRP", "RX-OVR",
+				      "TX-OK", "TX-ERR", "TX-DRP", "TX-OVR" };
+	struct table *t = table_new("netstat_i", "Kernel Interface table (netstat -i, window)");
+
+	for (size_t i = 0; i < 9; i++)
+		table_add_col(t, keys[i], hdrs[i], -1);
+	for (uint16_t i = 0; i < r->n_nics; i++) {
+		const struct nic_counters *c = &r->nic[i].c;
+
+		table_row(t);
+		table_str(t, r->nic[i].name);
+		table_u64(t, c->rx_ok);
+		table_u64(t, 0);
+		table_u64(t, c->rx_drp);
+		table_u64(t, c->rx_ovr);
+		table_u64(t, c->tx_ok);
+		table_u64(t, 0);
+		table_u64(t, c->tx_drp);
+		table_u64(t, 0);
+	}
+	return t;
+}
+
+/* /proc/interrupts: one row per NIC line, one column per CPU (whole run). */
+static struct table *interrupts_table(const struct results *r)
+{
+	struct table *t = table_new("interrupts", "/proc/interrupts (whole run)");
+	char key[16], hdr[16];
+
+	table_add_col(t, "irq", "irq", -1);
+	for (uint16_t c = 0; c < r->n_cpus; c++) {
+		snprintf(key, sizeof(key), "cpu%u", c);
+		snprintf(hdr, sizeof(hdr), "CPU%u", c);
+		table_add_col(t, key, hdr, -1);
+	}
+	table_add_col(t, "device", "device", -1);
+	for (uint16_t i = 0; i < r->n_nics; i++) {
+		table_row(t);
+		table_u64(t, 24 + i);
+		for (uint16_t c = 0; c < r->n_cpus; c++)
+			table_u64(t, r->nic[i].irq_cpu[c]);
+		table_str(t, r->nic[i].name);
+	}
+	return t;
+}
+
+/* /proc/net/softnet_stat, decimal, window. */
+static struct table *softnet_table(const struct results *r)
+{
+	struct table *t = table_new("softnet_stat", "/proc/net/softnet_stat (window, decimal)");
+
+	table_add_col(t, "cpu", "cpu", -1);
+	table_add_col(t, "processed", "processed", -1);
+	table_add_col(t, "dropped", "dropped", -1);
+	table_add_col(t, "time_squeeze", "time_squeeze", -1);
+	table_add_col(t, "ksoftirqd_wakes", "ksoftirqd-wakes", -1);
+	for (uint16_t i = 0; i < r->n_cpus; i++) {
+		table_row(t);
+		table_u64(t, i);
+		table_u64(t, r->cpu[i].sn.processed);
+		table_u64(t, r->cpu[i].sn.dropped);
+		table_u64(t, r->cpu[i].sn.time_squeeze);
+		table_u64(t, r->cpu[i].sn.ksoftirqd_wakes);
+	}
+	return t;
+}
+
+static struct table *mpstat_table(const struct results *r)
+{
+	static const char *keys[] = { "usr", "sys", "irq", "soft", "idle" };
+	struct table *t = table_new("mpstat", "CPU time (mpstat -P ALL, % of window)");
+
+	table_add_col(t, "cpu", "CPU", -1);
+	for (int k = 0; k < ACCT_N; k++)
+		table_add_col(t, keys[k], keys[k] , 1);
+	table_add_col(t, "cs_per_s", "cs/s", 0);
+	for (uint16_t i = 0; i < r->n_cpus; i++) {
+		table_row(t);
+		table_u64(t, i);
+		for (int k = 0; k < ACCT_N; k++)
+			table_dbl(t, r->cpu[i].pct[k]);
+		table_dbl(t, (double)r->cpu[i].cs / r->window_s);
+	}
+	return t;
+}
+
+static struct table *threads_table(const struct results *r)
+{
+	struct table *t = table_new("threads", "Threads (top, %CPU of one CPU over the window)");
+
+	table_add_col(t, "command", "COMMAND", -1);
+	table_add_col(t, "cpu_pct", "%CPU", 1);
+	table_add_col(t, "time_ms", "TIME(ms)", 1);
+	for (uint16_t i = 0; i < r->n_threads; i++) {
+		table_row(t);
+		table_str(t, r->thr[i].name);
+		table_dbl(t, r->thr[i].pct);
+		table_dbl(t, (double)r->thr[i].cpu_ns / 1e6);
+	}
+	return t;
+}
+
+struct report *run_report(const struct results *r)
+{
+	struct report *rep = report_new();
+	struct table *sum = summary_table_new("summary", "Summary (measurement window)", NULL, 0);
+
+	table_row(sum);
+	summary_row(sum, r);
+	report_add(rep, sum);
+	report_add(rep, netstat_table(r));
+	report_add(rep, interrupts_table(r));
+	report_add(rep, softnet_table(r));
+	report_add(rep, mpstat_table(r));
+	report_add(rep, threads_table(r));
+	return rep;
+}

@@ -1,0 +1,19 @@
+/* sim_report.h - the tables a simulation prints, in the formats people in
+ * this field read: a summary row, netstat -i, /proc/interrupts,
+ * /proc/net/softnet_stat, mpstat-style CPU split and top-style threads. */
+#ifndef RXLAB_REPORT_SIM_REPORT_H
+#define RXLAB_REPORT_SIM_REPORT_H
+
+#include "report/table.h"
+#include "sim/results.h"
+
+/* The one-row-per-run summary table (sweeps add their varied keys first). */
+struct table *summary_table_new(const char *name, const char *title,
+				const char *const *extra_keys, size_t n_extra);
+/* Append the summary columns of @r to the current row. */
+void summary_row(struct table *t, const struct results *r);
+
+/* Every table of a single run. */
+struct report *run_report(const struct results *r);
+
+#endif

@@ -1,0 +1,584 @@
+/* table.c - text, CSV and JSON tables (see table.h).
+ *
+ * Roadmap: cells are formatted to text once, when they are added (the
+ * column's precision is known by then), and stored with their kind:
+ * string, number or missing.  The three printers only differ in how they
+ * quote each kind and where they put separators, so each is a short loop
+ * over the same cell array.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L	/* fileno(), fsync() */
+#endif
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/table.h"
+
+enum cell_kind {
+	CELL_MISSING,	/* NaN, infinity or NULL string: "-" / "" / null */
+	CELL_STR,
+	CELL_NUM,	/* text is a JSON-valid number */
+};
+
+struct cell {
+	enum cell_kind kind;
+	char *text;	/* NULL for CELL_MISSING */
+};
+
+struct column {
+	char *key;
+	char *header;
+	int precision;	/* digits after the point for doubles; -1 = integer */
+};
+
+/*
+ * Invariants: cells holds nrows * ncols entries, row-major; the last row
+ * has row_fill (<= ncols) cells given, the rest are CELL_MISSING; columns
+ * are only added while nrows == 0.
+ */
+struct table {
+	char *name;
+	char *title;
+	struct column *cols;
+	size_t ncols;
+	struct cell *cells;
+	size_t nrows;
+	size_t row_fill;
+};
+
+struct report {
+	struct table **tables;
+	size_t n;
+};
+
+/* ---- helpers ---------------------------------------------------------- */
+
+/* Contract violations are checked even with NDEBUG: writing past a row
+ * would corrupt memory, and these checks are not on any hot path. */
+static void contract_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("rxlab: table contract violation: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p) {
+		fprintf(stderr, "rxlab: out of memory (%zu bytes)\n", n);
+		abort();
+	}
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xrealloc(NULL, n), s, n);
+}
+
+int out_format_parse(const char *s, enum out_format *f)
+{
+	static const struct {
+		const char *name;
+		enum out_format fmt;
+	} names[] = {
+		{ "table", OUT_TABLE },
+		{ "csv", OUT_CSV },
+		{ "json", OUT_JSON },
+	};
+	size_t i;
+
+	for (i = 0; s && i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(s, names[i].name) == 0) {
+			*f = names[i].fmt;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* ---- building --------------------------------------------------------- */
+
+struct table *table_new(const char *name, const char *title)
+{
+	struct table *t;
+
+	if (!name)
+		contract_fail("table_new: name is NULL");
+	t = xrealloc(NULL, sizeof(*t));
+	memset(t, 0, sizeof(*t));
+	t->name = xstrdup(name);
+	t->title = title ? xstrdup(title) : NULL;
+	return t;
+}
+
+void table_free(struct table *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->ncols; i++) {
+		free(t->cols[i].key);
+		free(t->cols[i].header);
+	}
+	for (i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i].text);
+	free(t->cols);
+	free(t->cells);
+	free(t->name);
+	free(t->title);
+	free(t);
+}
+
+void table_add_col(struct table *t, const char *key, const char *header,
+		   int precision)
+{
+	struct column *c;
+
+	if (!key || !header)
+		contract_fail("table %s: column key or header is NULL", t->name);
+	if (t->nrows)
+		contract_fail("table %s: column %s added after the first row",
+			      t->name, key);
+	if (precision < -1 || precision > 30)
+		contract_fail("table %s: column %s precision %d not in [-1, 30]",
+			      t->name, key, precision);
+	t->cols = xrealloc(t->cols, (t->ncols + 1) * sizeof(*t->cols));
+	c = &t->cols[t->ncols++];
+	c->key = xstrdup(key);
+	c->header = xstrdup(header);
+	c->precision = precision;
+}
+
+void table_row(struct table *t)
+{
+	size_t i, first = t->nrows * t->ncols;
+
+	if (t->ncols == 0)
+		contract_fail("table %s: row added before any column", t->name);
+	t->cells = xrealloc(t->cells, (first + t->ncols) * sizeof(*t->cells));
+	for (i = 0; i < t->ncols; i++)
+		t->cells[first + i] = (struct cell){ CELL_MISSING, NULL };
+	t->nrows++;
+	t->row_fill = 0;
+}
+
+/* The next cell of the current row; @text is taken over. */
+static void put_cell(struct table *t, enum cell_kind kind, char *text)
+{
+	if (t->nrows == 0 || t->row_fill >= t->ncols)
+		contract_fail("table %s: cell %zu of row %zu, but %zu columns",
+			      t->name, t->row_fill + 1, t->nrows, t->ncols);
+	t->cells[(t->nrows - 1) * t->ncols + t->row_fill++] =
+		(struct cell){ kind, text };
+}
+
+void table_str(struct table *t, const char *s)
+{
+	put_cell(t, s ? CELL_STR : CELL_MISSING, s ? xstrdup(s) : NULL);
+}
+
+void table_i64(struct table *t, int64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	put_cell(t, CELL_NUM, xstrdup(buf));
+}
+
+void table_u64(struct table *t, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	put_cell(t, CELL_NUM, xstrdup(buf));
+}
+
+/*
+ * Make "%.*f" output locale-proof and sign-consistent: any run of bytes that
+ * is not a digit or '-' is the locale's decimal separator (possibly multibyte)
+ * and becomes '.'; "-0.00" becomes "0.00".  Works in place: never grows.
+ */
+static void normalize_number(char *s)
+{
+	char *out = s, *in = s;
+	bool nonzero = false;
+
+	while (*in) {
+		if ((*in >= '0' && *in <= '9') || *in == '-') {
+			nonzero |= *in >= '1' && *in <= '9';
+			*out++ = *in++;
+			continue;
+		}
+		*out++ = '.';
+		while (*in && !(*in >= '0' && *in <= '9') && *in != '-')
+			in++;
+	}
+	*out = '\0';
+	if (s[0] == '-' && !nonzero)
+		memmove(s, s + 1, strlen(s));
+}
+
+void table_dbl(struct table *t, double v)
+{
+	/* DBL_MAX has 309 integer digits; precision is at most 30. */
+	char buf[400];
+	int prec;
+
+	if (t->nrows == 0 || t->row_fill >= t->ncols) {
+		put_cell(t, CELL_MISSING, NULL);	/* reports and aborts */
+		return;
+	}
+	if (v != v || v - v != 0.0) {		/* NaN or +-infinity */
+		put_cell(t, CELL_MISSING, NULL);
+		return;
+	}
+	prec = t->cols[t->row_fill].precision;
+	snprintf(buf, sizeof(buf), "%.*f", prec < 0 ? 0 : prec, v);
+	normalize_number(buf);
+	put_cell(t, CELL_NUM, xstrdup(buf));
+}
+
+/* ---- text ------------------------------------------------------------- */
+
+static const struct cell *cell_at(const struct table *t, size_t row,
+				  size_t col)
+{
+	return &t->cells[row * t->ncols + col];
+}
+
+static const char *cell_text(const struct cell *c)
+{
+	return c->kind == CELL_MISSING ? "-" : c->text;
+}
+
+/* Width of column @col and whether it is left-aligned (holds a string). */
+static size_t text_col_width(const struct table *t, size_t col, bool *left)
+{
+	size_t r, w = strlen(t->cols[col].header);
+
+	*left = false;
+	for (r = 0; r < t->nrows; r++) {
+		const struct cell *c = cell_at(t, r, col);
+		size_t n = strlen(cell_text(c));
+
+		*left |= c->kind == CELL_STR;
+		if (n > w)
+			w = n;
+	}
+	return w;
+}
+
+static void text_field(FILE *f, const char *s, size_t width, bool left,
+		       bool last)
+{
+	int w = (int)width;
+
+	if (left && last)
+		fputs(s, f);
+	else if (left)
+		fprintf(f, "%-*s", w, s);
+	else
+		fprintf(f, "%*s", w, s);
+}
+
+static void text_print(const struct table *t, FILE *f)
+{
+	size_t *width = xrealloc(NULL, t->ncols * sizeof(*width));
+	bool *left = xrealloc(NULL, t->ncols * sizeof(*left));
+	size_t r, c;
+
+	for (c = 0; c < t->ncols; c++)
+		width[c] = text_col_width(t, c, &left[c]);
+	if (t->title)
+		fprintf(f, "%s\n", t->title);
+	for (c = 0; c < t->ncols; c++) {
+		fputs(c ? "  " : "", f);
+		text_field(f, t->cols[c].header, width[c], left[c],
+			   c + 1 == t->ncols);
+	}
+	if (t->ncols)
+		fputc('\n', f);
+	for (r = 0; r < t->nrows; r++) {
+		for (c = 0; c < t->ncols; c++) {
+			fputs(c ? "  " : "", f);
+			text_field(f, cell_text(cell_at(t, r, c)), width[c],
+				   left[c], c + 1 == t->ncols);
+		}
+		fputc('\n', f);
+	}
+	free(width);
+	free(left);
+}
+
+/* ---- CSV -------------------------------------------------------------- */
+
+/* RFC 4180 section 2: fields holding a comma, quote or line break are
+ * enclosed in quotes, with each quote doubled. */
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_print(const struct table *t, FILE *f)
+{
+	size_t r, c;
+
+	for (c = 0; c < t->ncols; c++) {
+		fputs(c ? "," : "", f);
+		csv_field(f, t->cols[c].key);
+	}
+	if (t->ncols)
+		fputc('\n', f);
+	for (r = 0; r < t->nrows; r++) {
+		for (c = 0; c < t->ncols; c++) {
+			const struct cell *cl = cell_at(t, r, c);
+
+			fputs(c ? "," : "", f);
+			csv_field(f, cl->kind == CELL_MISSING ? "" : cl->text);
+		}
+		fputc('\n', f);
+	}
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+/* RFC 8259 section 7: quote, backslash and control characters escaped;
+ * other bytes (UTF-8) pass through. */
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		switch (ch) {
+		case '"':  fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\b': fputs("\\b", f); break;
+		case '\f': fputs("\\f", f); break;
+		default:
+			if (ch < 0x20)
+				fprintf(f, "\\u%04x", ch);
+			else
+				fputc(ch, f);
+		}
+	}
+	fputc('"', f);
+}
+
+static void json_row(const struct table *t, FILE *f, size_t r)
+{
+	size_t c;
+
+	fputc('{', f);
+	for (c = 0; c < t->ncols; c++) {
+		const struct cell *cl = cell_at(t, r, c);
+
+		fputs(c ? ", " : "", f);
+		json_string(f, t->cols[c].key);
+		fputs(": ", f);
+		if (cl->kind == CELL_STR)
+			json_string(f, cl->text);
+		else
+			fputs(cl->kind == CELL_NUM ? cl->text : "null", f);
+	}
+	fputc('}', f);
+}
+
+/* The array of rows, one per line indented by @indent + 2, with the closing
+ * bracket indented by @indent; no newline after it.  Empty: "[]". */
+static void json_array(const struct table *t, FILE *f, int indent)
+{
+	size_t r;
+
+	if (t->nrows == 0) {
+		fputs("[]", f);
+		return;
+	}
+	fputs("[\n", f);
+	for (r = 0; r < t->nrows; r++) {
+		fprintf(f, "%*s", indent + 2, "");
+		json_row(t, f, r);
+		fputs(r + 1 < t->nrows ? ",\n" : "\n", f);
+	}
+	fprintf(f, "%*s]", indent, "");
+}
+
+/* ---- printing ----------------------------------------------------------- */
+
+void table_print(const struct table *t, FILE *f, enum out_format fmt)
+{
+	switch (fmt) {
+	case OUT_TABLE:
+		text_print(t, f);
+		return;
+	case OUT_CSV:
+		csv_print(t, f);
+		return;
+	case OUT_JSON:
+		json_array(t, f, 0);
+		fputc('\n', f);
+		return;
+	}
+	contract_fail("table %s: unknown output format %d", t->name, (int)fmt);
+}
+
+struct report *report_new(void)
+{
+	struct report *r = xrealloc(NULL, sizeof(*r));
+
+	r->tables = NULL;
+	r->n = 0;
+	return r;
+}
+
+void report_free(struct report *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->n; i++)
+		table_free(r->tables[i]);
+	free(r->tables);
+	free(r);
+}
+
+void report_add(struct report *r, struct table *t)
+{
+	if (!t)
+		contract_fail("report_add: table is NULL");
+	r->tables = xrealloc(r->tables, (r->n + 1) * sizeof(*r->tables));
+	r->tables[r->n++] = t;
+}
+
+/* Several tables as one JSON object keyed by table name, in order. */
+static void report_json_object(const struct report *r, FILE *f)
+{
+	size_t i;
+
+	if (r->n == 0) {
+		fputs("{}\n", f);
+		return;
+	}
+	fputs("{\n", f);
+	for (i = 0; i < r->n; i++) {
+		fputs("  ", f);
+		json_string(f, r->tables[i]->name);
+		fputs(": ", f);
+		json_array(r->tables[i], f, 2);
+		fputs(i + 1 < r->n ? ",\n" : "\n", f);
+	}
+	fputs("}\n", f);
+}
+
+void report_print(const struct report *r, FILE *f, enum out_format fmt)
+{
+	size_t i;
+
+	if (fmt == OUT_JSON && r->n != 1) {
+		report_json_object(r, f);
+		return;
+	}
+	for (i = 0; i < r->n; i++) {
+		if (i)
+			fputc('\n', f);
+		if (fmt == OUT_CSV && r->n > 1)
+			fprintf(f, "# %s\n", r->tables[i]->name);
+		table_print(r->tables[i], f, fmt);
+	}
+}
+
+/* ---- files ------------------------------------------------------------ */
+
+static int file_error(char *err, size_t errlen, int errnum, const char *what,
+		      const char *path)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s %s: %s", what, path,
+			 strerror(errnum ? errnum : EIO));
+	return -1;
+}
+
+/* Print @r into the open file @f and make it durable; errno-style code or 0.
+ * Always closes @f. */
+static int write_and_close(const struct report *r, FILE *f,
+			   enum out_format fmt)
+{
+	int errnum = 0;
+
+	errno = 0;
+	report_print(r, f, fmt);
+	if (fflush(f) != 0 || ferror(f))
+		errnum = errno ? errno : EIO;
+	else if (fsync(fileno(f)) != 0)
+		errnum = errno;
+	if (fclose(f) != 0 && !errnum)
+		errnum = errno ? errno : EIO;
+	return errnum;
+}
+
+int report_write_file(const struct report *r, const char *path,
+		      enum out_format fmt, char *err, size_t errlen)
+{
+	size_t n = strlen(path);
+	char *tmp = xrealloc(NULL, n + sizeof(".tmp"));
+	FILE *f;
+	int errnum;
+
+	memcpy(tmp, path, n);
+	memcpy(tmp + n, ".tmp", sizeof(".tmp"));
+	f = fopen(tmp, "w");
+	if (!f) {
+		errnum = errno;
+		file_error(err, errlen, errnum, "cannot create", tmp);
+		goto err_free;
+	}
+	errnum = write_and_close(r, f, fmt);
+	if (errnum) {
+		file_error(err, errlen, errnum, "cannot write", tmp);
+		goto err_remove;
+	}
+	if (rename(tmp, path) != 0) {
+		errnum = errno;
+		file_error(err, errlen, errnum, "cannot rename to", path);
+		goto err_remove;
+	}
+	free(tmp);
+	return 0;
+
+err_remove:
+	remove(tmp);
+err_free:
+	free(tmp);
+	return -1;
+}

@@ -1,0 +1,282 @@
+/* cpu.c - one CPU: three execution levels, time accounting, threads.
+ *
+ * A CPU runs the highest active level: hard IRQ > softirq > thread.  Each
+ * level holds one chunk of work (an ISR, a poll, a timeslice, a context
+ * switch).  Activating a higher level pauses the running chunk, keeping
+ * what is left of it; when the higher level ends the chunk continues.
+ * Exactly one EV_CPU_DONE event is pending per CPU, stamped with c->gen.
+ *
+ * Threads share the thread level under a CFS-like rule: the runnable
+ * thread with the least vruntime runs for one timeslice; a woken thread
+ * starts no further back than min_vruntime - 3 ms (sleeper credit, the
+ * kernel's sched_latency/2) and preempts the running thread when it is
+ * more than 1 ms (wakeup granularity) behind it.  Time in hard and soft
+ * IRQ context is not charged to the interrupted thread
+ * (CONFIG_IRQ_TIME_ACCOUNTING).
+ */
+#include "sim/sim.h"
+
+#define SLEEPER_CREDIT_NS 3000000
+#define WAKEUP_GRAN_NS 1000000
+
+void cpu_init(struct sim *s, struct cpu *c, uint16_t id)
+{
+	(void)s;
+	c->id = id;
+	c->cur = -1;
+	c->next = -1;
+	c->ksoftirqd = -1;
+	c->cur_napi = 0;
+}
+
+int cpu_top(const struct cpu *c)
+{
+	for (int l = LVL_HARDIRQ; l >= LVL_THREAD; l--)
+		if (c->lvl[l].active)
+			return l;
+	return -1;
+}
+
+static enum acct thread_bucket(const struct sim *s, const struct cpu *c)
+{
+	if (c->lvl[LVL_THREAD].what == TCH_SWITCH || c->cur < 0)
+		return ACCT_SYSTEM;
+	return s->thr[c->cur].kind == THR_HOG ? ACCT_USER : ACCT_SYSTEM;
+}
+
+void cpu_account(struct sim *s, struct cpu *c)
+{
+	int64_t dt = s->eng.now - c->acct_t;
+	int top = cpu_top(c);
+
+	if (dt <= 0)
+		return;
+	c->acct_t = s->eng.now;
+	switch (top) {
+	case LVL_HARDIRQ:
+		c->acct[ACCT_HARDIRQ] += (uint64_t)dt;
+		return;
+	case LVL_SOFTIRQ:
+		c->acct[ACCT_SOFTIRQ] += (uint64_t)dt;
+		if (c->si_in_thread && c->cur >= 0) {
+			s->thr[c->cur].cpu_ns += dt;
+			s->thr[c->cur].vruntime += dt;
+		}
+		return;
+	case LVL_THREAD:
+		c->acct[thread_bucket(s, c)] += (uint64_t)dt;
+		if (c->cur >= 0 && c->lvl[LVL_THREAD].what != TCH_SWITCH) {
+			s->thr[c->cur].cpu_ns += dt;
+			s->thr[c->cur].vruntime += dt;
+		}
+		return;
+	default:
+		c->acct[ACCT_IDLE] += (uint64_t)dt;
+	}
+}
+
+static void arm(struct sim *s, struct cpu *c, struct chunk *k)
+{
+	k->started = s->eng.now;
+	c->gen++;
+	sim_at(s, s->eng.now + k->remaining, EV_CPU_DONE, c->id, c->gen);
+}
+
+void cpu_run(struct sim *s, struct cpu *c, enum level lvl, uint8_t what, int64_t dur)
+{
+	struct chunk *k = &c->lvl[lvl];
+
+	cpu_account(s, c);
+	k->active = true;
+	k->what = what;
+	k->remaining = dur > 0 ? dur : 0;
+	arm(s, c, k);
+}
+
+void cpu_push(struct sim *s, struct cpu *c, enum level lvl)
+{
+	int top = cpu_top(c);
+
+	cpu_account(s, c);
+	if (top >= 0) {
+		struct chunk *k = &c->lvl[top];
+
+		k->remaining -= s->eng.now - k->started;
+		if (k->remaining < 0)
+			k->remaining = 0;
+		c->gen++;
+	}
+	c->lvl[lvl].active = true;
+	c->lvl[lvl].remaining = 0;
+}
+
+void cpu_end(struct sim *s, struct cpu *c, enum level lvl)
+{
+	cpu_account(s, c);
+	c->lvl[lvl].active = false;
+	c->gen++;
+}
+
+void cpu_resume(struct sim *s, struct cpu *c)
+{
+	int top = cpu_top(c);
+
+	if (top == LVL_THREAD && c->resched && c->lvl[LVL_THREAD].what != TCH_SWITCH) {
+		c->lvl[LVL_THREAD].active = false;
+		top = -1;
+	}
+	if (top < 0) {
+		sched_pick(s, c);
+		return;
+	}
+	arm(s, c, &c->lvl[top]);
+}
+
+void cpu_irq(struct sim *s, struct cpu *c, uint16_t nic)
+{
+	if (c->lvl[LVL_HARDIRQ].active) {
+		c->irq_q[c->n_irq_q++] = nic;
+		return;
+	}
+	cpu_push(s, c, LVL_HARDIRQ);
+	cpu_run(s, c, LVL_HARDIRQ, (uint8_t)nic, kern_isr(s, c, &s->nic[nic]));
+}
+
+/* ---- scheduler ---- */
+
+static int64_t min_vruntime(const struct sim *s, uint16_t cpu)
+{
+	int64_t m = INT64_MAX;
+
+	for (uint16_t i = 0; i < s->n_threads; i++)
+		if (s->thr[i].cpu == cpu && s->thr[i].runnable && s->thr[i].vruntime < m)
+			m = s->thr[i].vruntime;
+	return m;
+}
+
+static int16_t pick_thread(const struct sim *s, uint16_t cpu)
+{
+	int16_t best = -1;
+
+	for (uint16_t i = 0; i < s->n_threads; i++) {
+		const struct thread *t = &s->thr[i];
+
+		if (t->cpu != cpu || !t->runnable)
+			continue;
+		if (best < 0 || t->vruntime < s->thr[best].vruntime)
+			best = (int16_t)i;
+	}
+	return best;
+}
+
+static void thread_start(struct sim *s, struct cpu *c)
+{
+	struct thread *t = &s->thr[c->cur];
+
+	c->slice_start = s->eng.now;
+	c->resched = false;
+	if (t->kind == THR_KSOFTIRQD)
+		kern_ksoftirqd_run(s, c);
+	else
+		cpu_run(s, c, LVL_THREAD, TCH_RUN, s->scn->run.timeslice_ns);
+}
+
+void sched_pick(struct sim *s, struct cpu *c)
+{
+	int16_t next = pick_thread(s, c->id);
+
+	c->resched = false;
+	if (next < 0) {
+		cpu_account(s, c);
+		c->lvl[LVL_THREAD].active = false;
+		c->cur = -1;
+		return;
+	}
+	if (next == c->cur) {
+		thread_start(s, c);
+		return;
+	}
+	c->cs++;
+	c->cur = -1;
+	c->next = next;
+	cpu_run(s, c, LVL_THREAD, TCH_SWITCH, s->prof->ctx_switch_ns);
+}
+
+void sched_wake(struct sim *s, struct thread *t)
+{
+	struct cpu *c = &s->cpu[t->cpu];
+	int64_t floor;
+
+	if (t->runnable)
+		return;
+	floor = min_vruntime(s, t->cpu);
+	if (c->cur >= 0 && s->thr[c->cur].vruntime < floor)
+		floor = s->thr[c->cur].vruntime;
+	if (floor != INT64_MAX && t->vruntime < floor - SLEEPER_CREDIT_NS)
+		t->vruntime = floor - SLEEPER_CREDIT_NS;
+	t->runnable = true;
+	if (cpu_top(c) < 0) {
+		sched_pick(s, c);
+		return;
+	}
+	if (c->cur >= 0 && t->vruntime + WAKEUP_GRAN_NS < s->thr[c->cur].vruntime)
+		c->resched = true;
+	if (c->resched && cpu_top(c) == LVL_THREAD && c->lvl[LVL_THREAD].what == TCH_RUN) {
+		cpu_end(s, c, LVL_THREAD);
+		sched_pick(s, c);
+	}
+}
+
+bool sched_need_resched(struct sim *s, struct cpu *c)
+{
+	bool others;
+	int16_t next;
+
+	if (c->resched)
+		return true;
+	next = pick_thread(s, c->id);
+	if (c->cur < 0)
+		return next >= 0;
+	others = next >= 0 && next != c->cur;
+	return others && s->eng.now - c->slice_start >= s->scn->run.timeslice_ns;
+}
+
+static void thread_chunk_done(struct sim *s, struct cpu *c)
+{
+	if (c->lvl[LVL_THREAD].what == TCH_SWITCH) {
+		c->cur = c->next;
+		c->next = -1;
+		thread_start(s, c);
+		return;
+	}
+	if (s->thr[c->cur].kind == THR_KSOFTIRQD) {
+		kern_ksoftirqd_run(s, c);
+		return;
+	}
+	sched_pick(s, c);
+}
+
+void cpu_done(struct sim *s, struct cpu *c, uint32_t gen)
+{
+	int top;
+
+	if (gen != c->gen)
+		return;
+	cpu_account(s, c);
+	top = cpu_top(c);
+	if (top >= 0)
+		c->lvl[top].remaining = 0;
+	switch (top) {
+	case LVL_HARDIRQ:
+		kern_isr_done(s, c, &s->nic[c->lvl[LVL_HARDIRQ].what]);
+		break;
+	case LVL_SOFTIRQ:
+		kern_softirq_step(s, c);
+		break;
+	case LVL_THREAD:
+		thread_chunk_done(s, c);
+		break;
+	default:
+		sim_fail(s, "CPU done event while idle", c->id, (int64_t)gen);
+	}
+}

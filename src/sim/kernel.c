@@ -1,0 +1,390 @@
+/* kernel.c - the Linux receive path on the simulated CPUs.
+ *
+ * Three paths, [host] rxpath:
+ *   classic   the ISR acknowledges the cause register, moves every ready
+ *             frame to the per-CPU backlog (netif_rx: netdev_max_backlog,
+ *             drops counted in softnet_stat column 2 and RX-DRP), cleans
+ *             TX, and re-enables the interrupt.  NET_RX then forwards from
+ *             the backlog (process_backlog, quota dev_weight).  Under
+ *             overload the ISR eats the CPU: receive livelock (Mogul &
+ *             Ramakrishnan 1996).
+ *   isr-loop  classic, but after a pass that did work the ISR reads the
+ *             cause register again and loops (shared/seeds/000_if_dc.diff).
+ *   napi      the ISR acknowledges, leaves the line masked and schedules the
+ *             NAPI; net_rx_action polls it with weight 64 inside
+ *             netdev_budget / netdev_budget_usecs, round-robin, and
+ *             napi_complete_done() decides when the IRQ is re-enabled.
+ *
+ * Softirq processing follows handle_softirqs(): passes of net_rx_action,
+ * restarted while NET_RX is raised again, at most 10 passes or 2 ms or
+ * until need_resched(), then ksoftirqd/N takes over as a normal thread.
+ * Softirqs run inline at irq_exit unless the CPU is already in one.
+ */
+#include "sim/sim.h"
+
+/* ---- poll lists ---- */
+
+static void list_add(struct napi_list *l, uint8_t id)
+{
+	l->id[l->n++] = id;
+}
+
+static uint8_t list_pop(struct napi_list *l)
+{
+	uint8_t id = l->id[0];
+
+	for (uint8_t i = 1; i < l->n; i++)
+		l->id[i - 1] = l->id[i];
+	l->n--;
+	return id;
+}
+
+static void list_splice(struct napi_list *dst, struct napi_list *src)
+{
+	for (uint8_t i = 0; i < src->n; i++)
+		dst->id[dst->n++] = src->id[i];
+	src->n = 0;
+}
+
+static void raise_net_rx(struct cpu *c, uint8_t id)
+{
+	list_add(&c->poll_list, id);
+	c->net_rx_pending = true;
+}
+
+/* ---- per-packet work ---- */
+
+static int64_t copy_ns(const struct sim *s, uint32_t len)
+{
+	return (int64_t)len * s->prof->copy_ps_per_byte / 1000;
+}
+
+/* The stack takes frame @p at @t: forward it or deliver it.  Returns the
+ * time when the CPU is done with it. */
+static int64_t deliver(struct sim *s, struct pkt *p, int64_t t)
+{
+	struct nic *in = &s->nic[p->in_nic];
+	struct nic *out;
+
+	t += s->prof->fwd_pkt_ns + copy_ns(s, p->len);
+	if (in->out < 0) {
+		in->c.delivered++;
+		return t;
+	}
+	out = &s->nic[in->out];
+	if (out->cfg->tx_clean == TX_CLEAN_XMIT)
+		t += nic_tx_clean(s, out, t) * s->prof->tx_clean_pkt_ns;
+	nic_xmit(s, out, p, t);
+	return t;
+}
+
+static void backlog_enqueue(struct sim *s, struct cpu *c, struct pkt *p)
+{
+	if (c->backlog.count >= s->scn->host.netdev_max_backlog) {
+		c->sn.dropped++;
+		s->nic[p->in_nic].c.rx_drp++;
+		return;
+	}
+	pktq_push(&c->backlog, p);
+	if (napi_schedule_prep(&c->backlog_napi))
+		raise_net_rx(c, NAPI_BACKLOG);
+}
+
+/* Clean transmitted descriptors of @n at @t; returns the time after. */
+static int64_t tx_clean(struct sim *s, struct nic *n, int64_t t)
+{
+	return t + nic_tx_clean(s, n, t) * s->prof->tx_clean_pkt_ns;
+}
+
+/* ---- hard IRQ ---- */
+
+/* One pass of a classic ISR over the RX ring: every ready frame goes to the
+ * backlog.  Returns the time after; *work counts frames and TX cleans. */
+static int64_t isr_pass(struct sim *s, struct cpu *c, struct nic *n, int64_t t, uint32_t *work)
+{
+	uint32_t k = nic_tx_clean(s, n, t), taken = 0;
+
+	t += k * s->prof->tx_clean_pkt_ns;
+	for (;;) {
+		struct pkt p;
+
+		nic_rx_advance(s, n, t);
+		if (!nic_rx_ready(n, t))
+			break;
+		p = nic_rx_take(n);
+		t += s->prof->rx_pkt_ns + copy_ns(s, p.len) + s->prof->netif_rx_ns;
+		backlog_enqueue(s, c, &p);
+		taken++;
+	}
+	nic_rx_refill(s, n, t, taken);
+	*work = k + taken;
+	return t;
+}
+
+/* The isr-loop ISR is computed in slices of at most this much CPU time, so
+ * that counters stay current when the loop does not end (see below). */
+#define ISR_SLICE_NS 1000000
+
+/* isr-loop: passes until one finds nothing.  The patch's own comment asks
+ * "XXX limit repeats?": it does not, so when frames arrive faster than a
+ * pass drains them the ISR never returns.  n->isr_more says the loop is
+ * still going at the end of this slice. */
+static int64_t isr_loop(struct sim *s, struct cpu *c, struct nic *n, int64_t t)
+{
+	int64_t stop = t + ISR_SLICE_NS;
+	uint32_t work;
+
+	do {
+		t = isr_pass(s, c, n, t, &work);
+		t += s->prof->reg_read_ns;
+		nic_ack(s, n, t);
+	} while (work > 0 && t < stop);
+	n->isr_more = work > 0;
+	return t;
+}
+
+int64_t kern_isr(struct sim *s, struct cpu *c, struct nic *n)
+{
+	int64_t t0 = s->eng.now, t = t0;
+	uint32_t work;
+
+	if (n->isr_more)
+		return isr_loop(s, c, n, t) - t0;
+	t += s->prof->irq_entry_ns + s->prof->isr_ns;
+	nic_ack(s, n, t);
+	switch (s->scn->host.rxpath) {
+	case RXPATH_NAPI:
+		if (napi_schedule_prep(&n->napi))
+			raise_net_rx(c, (uint8_t)n->id);
+		break;
+	case RXPATH_CLASSIC:
+		t = isr_pass(s, c, n, t, &work);
+		break;
+	case RXPATH_ISR_LOOP:
+		t = isr_loop(s, c, n, t);
+		break;
+	}
+	return t - t0;
+}
+
+void kern_isr_done(struct sim *s, struct cpu *c, struct nic *n)
+{
+	if (n->isr_more) {
+		cpu_run(s, c, LVL_HARDIRQ, (uint8_t)n->id, kern_isr(s, c, n));
+		return;
+	}
+	if (s->scn->host.rxpath != RXPATH_NAPI)
+		nic_unmask(s, n, s->eng.now);
+	if (c->n_irq_q) {
+		uint16_t next = c->irq_q[0];
+
+		for (uint8_t i = 1; i < c->n_irq_q; i++)
+			c->irq_q[i - 1] = c->irq_q[i];
+		c->n_irq_q--;
+		cpu_run(s, c, LVL_HARDIRQ, (uint8_t)next, kern_isr(s, c, &s->nic[next]));
+		return;
+	}
+	cpu_end(s, c, LVL_HARDIRQ);
+	kern_irq_exit(s, c);
+}
+
+void kern_irq_exit(struct sim *s, struct cpu *c)
+{
+	if (c->net_rx_pending && !c->lvl[LVL_SOFTIRQ].active) {
+		cpu_push(s, c, LVL_SOFTIRQ);
+		c->si_in_thread = false;
+		kern_softirq_begin(s, c);
+		return;
+	}
+	cpu_resume(s, c);
+}
+
+/* ---- NAPI polls ---- */
+
+/* A driver ->poll(): TX clean, then up to weight RX frames. */
+static int64_t nic_poll(struct sim *s, struct nic *n, int64_t t, uint32_t *work)
+{
+	uint32_t w = 0;
+
+	t = tx_clean(s, n, t + s->prof->napi_poll_ns);
+	while (w < n->napi.weight) {
+		struct pkt p;
+
+		nic_rx_advance(s, n, t);
+		if (!nic_rx_ready(n, t))
+			break;
+		p = nic_rx_take(n);
+		t = deliver(s, &p, t + s->prof->rx_pkt_ns + copy_ns(s, p.len));
+		w++;
+	}
+	nic_rx_refill(s, n, t, w);
+	n->c.polls++;
+	n->c.poll_pkts += w;
+	*work = w;
+	return t;
+}
+
+/* process_backlog(): up to dev_weight frames from the backlog. */
+static int64_t backlog_poll(struct sim *s, struct cpu *c, int64_t t, uint32_t *work)
+{
+	uint32_t w = 0;
+
+	while (w < c->backlog_napi.weight && c->backlog.count) {
+		struct pkt p = pktq_pop(&c->backlog);
+
+		t = deliver(s, &p, t + s->prof->backlog_pkt_ns);
+		w++;
+	}
+	*work = w;
+	return t;
+}
+
+static void poll_next(struct sim *s, struct cpu *c);
+
+static void rx_action_finish(struct sim *s, struct cpu *c)
+{
+	struct napi_list l = c->local;
+
+	list_splice(&l, &c->poll_list);
+	list_splice(&l, &c->repoll);
+	c->local.n = 0;
+	c->poll_list = l;
+	if (c->poll_list.n)
+		c->net_rx_pending = true;
+	switch (softirq_after_pass(&c->sr, c->net_rx_pending, sched_need_resched(s, c),
+				   s->eng.now, s->scn->host.hz)) {
+	case SOFTIRQ_RESTART:
+		cpu_run(s, c, LVL_SOFTIRQ, SI_ENTRY, s->prof->softirq_entry_ns);
+		return;
+	case SOFTIRQ_WAKE_KSOFTIRQD:
+		c->sn.ksoftirqd_wakes++;
+		sched_wake(s, &s->thr[c->ksoftirqd]);
+		break;
+	case SOFTIRQ_DONE:
+		break;
+	}
+	cpu_end(s, c, LVL_SOFTIRQ);
+	cpu_resume(s, c);
+}
+
+static void poll_start(struct sim *s, struct cpu *c, uint8_t id)
+{
+	int64_t t = s->eng.now, end;
+	uint32_t work;
+
+	if (id == NAPI_BACKLOG)
+		end = backlog_poll(s, c, t, &work);
+	else
+		end = nic_poll(s, &s->nic[id], t, &work);
+	c->cur_napi = id;
+	c->cur_work = work;
+	cpu_run(s, c, LVL_SOFTIRQ, SI_POLL, end - t);
+}
+
+static void poll_next(struct sim *s, struct cpu *c)
+{
+	if (c->local.n == 0 && c->repoll.n == 0 && c->poll_list.n)
+		list_splice(&c->local, &c->poll_list);
+	if (c->local.n == 0) {
+		rx_action_finish(s, c);
+		return;
+	}
+	poll_start(s, c, list_pop(&c->local));
+}
+
+/* After a poll: complete or repoll, as __napi_poll() and the driver do. */
+static void poll_settle(struct sim *s, struct cpu *c, struct napi *n, struct nic *dev,
+			uint32_t work)
+{
+	struct napi_done d;
+
+	if (work >= n->weight) {
+		struct napi_poll_result r = napi_poll_finish(n, work);
+
+		if (r.next == NAPI_NEXT_REPOLL)
+			list_add(&c->repoll, c->cur_napi);
+		else if (r.done.reschedule)
+			raise_net_rx(c, c->cur_napi);
+		return;
+	}
+	d = napi_complete_done(n, work, false);
+	if (d.rearm_irq && dev)
+		nic_unmask(s, dev, s->eng.now);
+	if (d.reschedule)
+		raise_net_rx(c, c->cur_napi);
+}
+
+static void poll_done(struct sim *s, struct cpu *c)
+{
+	uint8_t id = c->cur_napi;
+	uint32_t work = c->cur_work;
+
+	if (id == NAPI_BACKLOG)
+		poll_settle(s, c, &c->backlog_napi, NULL, work);
+	else
+		poll_settle(s, c, &s->nic[id].napi, &s->nic[id], work);
+	c->sn.processed += work;
+	if (netrx_account(&c->nb, work, s->eng.now, s->scn->host.hz) == NETRX_SQUEEZE) {
+		c->sn.time_squeeze++;
+		rx_action_finish(s, c);
+		return;
+	}
+	poll_next(s, c);
+}
+
+/* ---- softirq ---- */
+
+void kern_softirq_begin(struct sim *s, struct cpu *c)
+{
+	c->sn.softirq_runs++;
+	softirq_begin(&c->sr, s->eng.now, s->scn->host.hz);
+	cpu_run(s, c, LVL_SOFTIRQ, SI_ENTRY, s->prof->softirq_entry_ns);
+}
+
+/* A pass starts: clear the pending bit and enter net_rx_action(). */
+static void rx_action_begin(struct sim *s, struct cpu *c)
+{
+	const struct scn_host *h = &s->scn->host;
+
+	c->net_rx_pending = false;
+	netrx_begin(&c->nb, s->eng.now, h->netdev_budget, h->netdev_budget_usecs_ns, h->hz);
+	c->repoll.n = 0;
+	list_splice(&c->local, &c->poll_list);
+	poll_next(s, c);
+}
+
+void kern_softirq_step(struct sim *s, struct cpu *c)
+{
+	switch ((enum si_step)c->lvl[LVL_SOFTIRQ].what) {
+	case SI_ENTRY:
+		rx_action_begin(s, c);
+		return;
+	case SI_POLL:
+		poll_done(s, c);
+		return;
+	case SI_NONE:
+		break;
+	}
+	sim_fail(s, "softirq chunk with no step", c->id, 0);
+}
+
+void kern_ksoftirqd_run(struct sim *s, struct cpu *c)
+{
+	struct thread *t = &s->thr[c->cur];
+
+	if (!c->net_rx_pending) {
+		cpu_account(s, c);
+		t->runnable = false;
+		sched_pick(s, c);
+		return;
+	}
+	if (sched_need_resched(s, c)) {
+		sched_pick(s, c);
+		return;
+	}
+	c->lvl[LVL_THREAD].active = true;
+	c->lvl[LVL_THREAD].what = TCH_RUN;
+	cpu_push(s, c, LVL_SOFTIRQ);
+	c->si_in_thread = true;
+	kern_softirq_begin(s, c);
+}

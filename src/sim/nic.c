@@ -1,0 +1,456 @@
+/* nic.c - a network port: ingress link, RX FIFO and descriptor ring with
+ * DMA, TX ring and qdisc, and an interrupt line with RX and TX coalescing.
+ *
+ * Frame path on receive: the sender offers a frame; if the link has been
+ * busy longer than link-queue the frame is dropped at the link, else it is
+ * serialised (64 B frames take 84 B of wire time: preamble + IFG).  When its
+ * last bit is in, it takes a free descriptor (DMA: fixed latency plus bus
+ * time per byte, one transfer at a time) or waits in the on-chip FIFO; with
+ * no FIFO room it is an overrun (RX-OVR).  A DMA completion is what the
+ * coalescing engine counts.
+ *
+ * Interrupt line: asserting it masks it until the driver re-enables it
+ * (nic_unmask).  While unmasked the line is re-evaluated at the next time
+ * anything can change: a coalescing deadline or the next DMA completion.
+ */
+#include "sim/sim.h"
+
+#include <stdlib.h>
+
+int pktq_init(struct pktq *q, uint32_t cap)
+{
+	q->cap = cap ? cap : 1;
+	q->head = q->count = 0;
+	q->buf = calloc(q->cap, sizeof(*q->buf));
+	return q->buf ? 0 : -1;
+}
+
+void pktq_free(struct pktq *q)
+{
+	free(q->buf);
+	q->buf = NULL;
+}
+
+/* ---- link ---- */
+
+/* Wire time of a frame in picoseconds: frame + 8 B preamble + 12 B IFG. */
+static int64_t wire_ps(uint32_t len, uint64_t speed_bps)
+{
+	return (int64_t)(((unsigned __int128)(len + 20) * 8 * 1000000000000ull) / speed_bps);
+}
+
+/* ---- traffic sources ---- */
+
+static int64_t offer_constant(const struct source *src, uint64_t k)
+{
+	unsigned __int128 off = (unsigned __int128)k * 1000000000u / src->cfg->rate_pps;
+
+	return src->cfg->start_ns + (int64_t)off;
+}
+
+static int64_t offer_onoff(const struct source *src, uint64_t k)
+{
+	const struct scn_traffic *c = src->cfg;
+	uint64_t per_on = (uint64_t)((c->on_ns + src->period_ns - 1) / src->period_ns);
+	uint64_t cycle, j;
+
+	if (per_on == 0)
+		per_on = 1;
+	cycle = k / per_on;
+	j = k % per_on;
+	return c->start_ns + (int64_t)cycle * (c->on_ns + c->off_ns) + (int64_t)j * src->period_ns;
+}
+
+static void source_step(struct source *src)
+{
+	switch (src->cfg->pattern) {
+	case TRAFFIC_CONSTANT:
+		src->next_offer = offer_constant(src, ++src->k);
+		break;
+	case TRAFFIC_POISSON:
+		src->next_offer += rng_exp_ns(&src->rng, 1e9 / (double)src->cfg->rate_pps);
+		src->k++;
+		break;
+	case TRAFFIC_ONOFF:
+		src->next_offer = offer_onoff(src, ++src->k);
+		break;
+	}
+}
+
+static void source_init(struct sim *s, struct source *src, const struct scn_traffic *cfg,
+			uint16_t nic, uint64_t stream)
+{
+	src->cfg = cfg;
+	src->nic = nic;
+	src->k = 0;
+	src->period_ns = (int64_t)(1000000000u / cfg->rate_pps);
+	if (src->period_ns < 1)
+		src->period_ns = 1;
+	rng_seed(&src->rng, s->scn->run.seed, stream);
+	src->next_offer = cfg->start_ns;
+	if (cfg->pattern == TRAFFIC_POISSON)
+		src->next_offer += rng_exp_ns(&src->rng, 1e9 / (double)cfg->rate_pps);
+}
+
+/* The source of this port that offers next (lowest time, then lowest index). */
+static struct source *next_source(struct sim *s, struct nic *n)
+{
+	struct source *best = NULL;
+
+	for (uint16_t i = 0; i < n->n_src; i++) {
+		struct source *src = &s->src[n->src[i]];
+
+		if (!best || src->next_offer < best->next_offer)
+			best = src;
+	}
+	return best;
+}
+
+/* ---- RX ---- */
+
+static int64_t dma_done(struct sim *s, struct nic *n, int64_t t_start, uint32_t len)
+{
+	int64_t t = t_start + s->prof->dma_fixed_ns;
+
+	if (t < n->dma_free)
+		t = n->dma_free;
+	t += (int64_t)len * s->prof->dma_ps_per_byte / 1000;
+	n->dma_free = t;
+	return t;
+}
+
+static void ring_fill(struct sim *s, struct nic *n, struct pkt *p, int64_t t_start)
+{
+	p->t_evt = dma_done(s, n, t_start, p->len);
+	pktq_push(&n->ring, p);
+	n->ring_used++;
+	n->c.rx_ok++;
+}
+
+static void rx_accept(struct sim *s, struct nic *n, struct pkt *p)
+{
+	if (n->fifo.count == 0 && n->ring_used < n->cfg->rx_ring) {
+		ring_fill(s, n, p, p->t_arr);
+	} else if (n->fifo_bytes + p->len <= n->cfg->rx_fifo_bytes && n->fifo.count < n->fifo.cap) {
+		pktq_push(&n->fifo, p);
+		n->fifo_bytes += p->len;
+	} else {
+		n->c.rx_ovr++;
+	}
+}
+
+/* Resolve the next offered frame if that happens by @t: returns false when
+ * the next thing on the link is later than @t. */
+static bool link_step(struct sim *s, struct nic *n, int64_t t)
+{
+	struct source *src = next_source(s, n);
+	int64_t offer_ps, start_ps, end_ps;
+	uint32_t len;
+
+	if (!src || src->next_offer > t)
+		return false;
+	len = src->cfg->frame_bytes;
+	offer_ps = src->next_offer * 1000;
+	start_ps = offer_ps > n->wire_free ? offer_ps : n->wire_free;
+	if (start_ps - offer_ps > n->cfg->link_queue_ns * 1000) {
+		n->c.entered++;
+		n->c.link_drop++;
+		source_step(src);
+		return true;
+	}
+	end_ps = start_ps + wire_ps(len, n->cfg->speed_bps);
+	if ((end_ps + 999) / 1000 > t)
+		return false;
+	n->wire_free = end_ps;
+	n->c.entered++;
+	source_step(src);
+	rx_accept(s, n, &(struct pkt){ .t_arr = (end_ps + 999) / 1000, .len = len, .in_nic = n->id });
+	return true;
+}
+
+void nic_rx_advance(struct sim *s, struct nic *n, int64_t t)
+{
+	while (link_step(s, n, t))
+		;
+	while (n->notified < n->ring.count) {
+		int64_t te = pktq_at(&n->ring, n->notified)->t_evt;
+
+		if (te > t)
+			break;
+		coal_complete(&n->rx_coal, te);
+		n->notified++;
+	}
+}
+
+struct pkt nic_rx_take(struct nic *n)
+{
+	n->notified--;
+	n->c.rx_taken++;
+	return pktq_pop(&n->ring);
+}
+
+void nic_rx_refill(struct sim *s, struct nic *n, int64_t t, uint32_t k)
+{
+	n->ring_used -= k;
+	while (n->fifo.count && n->ring_used < n->cfg->rx_ring) {
+		struct pkt p = pktq_pop(&n->fifo);
+
+		n->fifo_bytes -= p.len;
+		ring_fill(s, n, &p, t);
+	}
+}
+
+/* Lower bound on the next DMA completion not yet in the ring. */
+static int64_t rx_next_arrival(struct sim *s, struct nic *n)
+{
+	struct source *src = next_source(s, n);
+	int64_t start_ps;
+
+	if (!src)
+		return COAL_NEVER;
+	start_ps = src->next_offer * 1000;
+	if (start_ps < n->wire_free)
+		start_ps = n->wire_free;
+	return (start_ps + wire_ps(src->cfg->frame_bytes, n->cfg->speed_bps) + 999) / 1000;
+}
+
+/* ---- TX ---- */
+
+static void tx_place(struct nic *n, struct pkt *p, int64_t t)
+{
+	int64_t t_ps = t * 1000;
+
+	if (t_ps < n->tx_free)
+		t_ps = n->tx_free;
+	n->tx_free = t_ps + wire_ps(p->len, n->cfg->speed_bps);
+	p->t_evt = (n->tx_free + 999) / 1000;
+	pktq_push(&n->txr, p);
+}
+
+void nic_tx_advance(struct sim *s, struct nic *n, int64_t t)
+{
+	bool irq = n->cfg->tx_clean == TX_CLEAN_IRQ;
+
+	while (n->departed < n->txr.count) {
+		const struct pkt *p = pktq_at(&n->txr, n->departed);
+
+		if (p->t_evt > t)
+			break;
+		n->c.tx_ok++;
+		hist_add(&s->lat, p->t_evt - p->t_arr);
+		if (irq)
+			coal_complete(&n->tx_coal, p->t_evt);
+		n->departed++;
+	}
+}
+
+uint32_t nic_tx_clean(struct sim *s, struct nic *n, int64_t t)
+{
+	uint32_t k;
+
+	nic_tx_advance(s, n, t);
+	k = n->departed;
+	for (uint32_t i = 0; i < k; i++)
+		pktq_pop(&n->txr);
+	n->departed = 0;
+	n->c.tx_cleaned += k;
+	while (n->qdisc.count && n->txr.count < n->cfg->tx_ring) {
+		struct pkt p = pktq_pop(&n->qdisc);
+
+		tx_place(n, &p, t);
+	}
+	return k;
+}
+
+static void nic_schedule(struct sim *s, struct nic *n);
+
+void nic_xmit(struct sim *s, struct nic *n, const struct pkt *p, int64_t t)
+{
+	struct pkt q = *p;
+
+	nic_tx_advance(s, n, t);
+	if (n->txr.count < n->cfg->tx_ring && n->qdisc.count == 0)
+		tx_place(n, &q, t);
+	else if (n->qdisc.count < n->cfg->txqueuelen)
+		pktq_push(&n->qdisc, &q);
+	else
+		n->c.tx_drp++;
+	if (!n->masked && n->cfg->tx_clean == TX_CLEAN_IRQ)
+		nic_schedule(s, n);
+}
+
+/* ---- interrupt line ---- */
+
+/* When would @c fire, given the completions already known (times[])?
+ * Walks a copy, so known future DMA completions / departures are exact. */
+static int64_t lookahead(const struct coal *c, const struct pktq *q, uint32_t from,
+			 int64_t now)
+{
+	struct coal x = *c;
+	int64_t ft = coal_fire_time(&x, now, NULL);
+
+	for (uint32_t i = from; i < q->count; i++) {
+		int64_t te = pktq_at(q, i)->t_evt;
+
+		if (te >= ft)
+			break;
+		coal_complete(&x, te);
+		ft = coal_fire_time(&x, now, NULL);
+	}
+	return ft;
+}
+
+static void nic_assert(struct sim *s, struct nic *n, bool rx, bool tx)
+{
+	int64_t now = s->eng.now;
+	enum coal_cause why;
+
+	if (rx) {
+		coal_fire_time(&n->rx_coal, now, &why);
+		coal_fire(&n->rx_coal, now, why);
+		n->c.rx_irqs++;
+	}
+	if (tx) {
+		coal_fire_time(&n->tx_coal, now, &why);
+		coal_fire(&n->tx_coal, now, why);
+		n->c.tx_irqs++;
+	}
+	n->masked = true;
+	n->wake_gen++;
+	n->wake_t = COAL_NEVER;
+	n->c.irqs++;
+	s->irq_cpu[n->id][n->irq_cpu]++;
+	cpu_irq(s, &s->cpu[n->irq_cpu], n->id);
+}
+
+/* Fire times of the RX and TX causes given everything known now. */
+static void fire_times(struct sim *s, struct nic *n, int64_t *rx, int64_t *tx)
+{
+	int64_t now = s->eng.now;
+
+	*rx = lookahead(&n->rx_coal, &n->ring, n->notified, now);
+	*tx = COAL_NEVER;
+	if (n->cfg->tx_clean == TX_CLEAN_IRQ)
+		*tx = lookahead(&n->tx_coal, &n->txr, n->departed, now);
+}
+
+/* Re-evaluate the line at the earliest time anything can change.  Never
+ * asserts synchronously: model code calls this from the middle of a chunk,
+ * so assertion always happens in an EV_NIC_WAKE handler of its own. */
+static void nic_schedule(struct sim *s, struct nic *n)
+{
+	int64_t rx, tx, next = rx_next_arrival(s, n), wake;
+
+	fire_times(s, n, &rx, &tx);
+	wake = rx < tx ? rx : tx;
+	if (next < wake)
+		wake = next;
+	if (wake < s->eng.now)
+		wake = s->eng.now;
+	/* A pending wake-up no later than this one re-evaluates anyway. */
+	if (wake == COAL_NEVER || n->wake_t <= wake)
+		return;
+	n->wake_gen++;
+	n->wake_t = wake;
+	sim_at(s, wake, EV_NIC_WAKE, n->id, n->wake_gen);
+}
+
+void nic_ack(struct sim *s, struct nic *n, int64_t t)
+{
+	nic_rx_advance(s, n, t);
+	nic_tx_advance(s, n, t);
+	coal_ack(&n->rx_coal, t);
+	coal_ack(&n->tx_coal, t);
+}
+
+void nic_unmask(struct sim *s, struct nic *n, int64_t t)
+{
+	n->masked = false;
+	nic_rx_advance(s, n, t);
+	nic_tx_advance(s, n, t);
+	coal_unmask(&n->rx_coal, t);
+	coal_unmask(&n->tx_coal, t);
+	nic_schedule(s, n);
+}
+
+void nic_wake(struct sim *s, struct nic *n, uint32_t gen)
+{
+	int64_t rx, tx, now = s->eng.now;
+
+	if (gen != n->wake_gen || n->masked)
+		return;
+	n->wake_t = COAL_NEVER;
+	nic_rx_advance(s, n, now);
+	nic_tx_advance(s, n, now);
+	fire_times(s, n, &rx, &tx);
+	if (rx <= now || tx <= now)
+		nic_assert(s, n, rx <= now, tx <= now);
+	else
+		nic_schedule(s, n);
+}
+
+uint64_t nic_in_flight(const struct nic *n)
+{
+	return n->fifo.count + n->ring.count + n->qdisc.count + (n->txr.count - n->departed);
+}
+
+/* ---- setup ---- */
+
+static struct coal_params coal_rx_params(const struct scn_nic *c)
+{
+	return (struct coal_params){
+		.usecs_ns = c->rx_usecs_ns, .frames = c->rx_frames,
+		.usecs_irq_ns = c->rx_usecs_irq_ns, .frames_irq = c->rx_frames_irq,
+		.mode = c->rx_timer == TIMER_RESTART ? COAL_TIMER_RESTART : COAL_TIMER_ABSOLUTE,
+		.min_gap_ns = c->min_irq_gap_ns,
+	};
+}
+
+static struct coal_params coal_tx_params(const struct scn_nic *c)
+{
+	return (struct coal_params){
+		.usecs_ns = c->tx_usecs_ns, .frames = c->tx_frames,
+		.usecs_irq_ns = c->tx_usecs_irq_ns, .frames_irq = c->tx_frames_irq,
+		.mode = c->tx_timer == TIMER_RESTART ? COAL_TIMER_RESTART : COAL_TIMER_ABSOLUTE,
+		.min_gap_ns = c->min_irq_gap_ns,
+	};
+}
+
+int nic_init(struct sim *s, struct nic *n, const struct scn_nic *cfg, uint16_t id)
+{
+	struct coal_params rx = coal_rx_params(cfg), tx = coal_tx_params(cfg);
+	uint32_t fifo_pkts = cfg->rx_fifo_bytes / 64 + 1;
+
+	n->cfg = cfg;
+	n->id = id;
+	n->out = -1;
+	n->irq_cpu = (uint16_t)cfg->irq_cpu;
+	n->wake_t = COAL_NEVER;
+	coal_init(&n->rx_coal, &rx);
+	coal_init(&n->tx_coal, &tx);
+	napi_init(&n->napi, s->scn->host.napi_weight);
+	if (pktq_init(&n->ring, cfg->rx_ring) || pktq_init(&n->fifo, fifo_pkts) ||
+	    pktq_init(&n->txr, cfg->tx_ring) || pktq_init(&n->qdisc, cfg->txqueuelen))
+		return -1;
+	for (uint16_t i = 0; i < s->scn->n_traffic; i++) {
+		if (scenario_nic_index(s->scn, s->scn->traffic[i].port) != id)
+			continue;
+		source_init(s, &s->src[i], &s->scn->traffic[i], id, 1000 + i);
+		n->src[n->n_src++] = i;
+	}
+	return 0;
+}
+
+/* Arm the line at time 0 (interrupts enabled when the driver comes up). */
+void nic_start(struct sim *s, struct nic *n)
+{
+	nic_schedule(s, n);
+}
+
+void nic_free(struct nic *n)
+{
+	pktq_free(&n->ring);
+	pktq_free(&n->fifo);
+	pktq_free(&n->txr);
+	pktq_free(&n->qdisc);
+}

@@ -1,0 +1,40 @@
+/* profile.h - per-machine cost table used by the simulator.
+ *
+ * A profile is named for the machine it models (profiles/NAME.ini).  Every
+ * cost is CPU time in nanoseconds spent by the host for one occurrence of
+ * the thing named; *_per_byte costs are in picoseconds per byte so that
+ * frame-size dependent work (DMA, copies) is modelled apart from per-packet
+ * work.  Each profile file says which published figures calibrated which
+ * cost.
+ */
+#ifndef RXLAB_SIM_PROFILE_H
+#define RXLAB_SIM_PROFILE_H
+
+#include <stdint.h>
+
+struct profile {
+	char name[64];
+	/* Interrupt delivery. */
+	int64_t irq_entry_ns;     /* irq-entry: vector entry + exit, irq_exit bookkeeping */
+	int64_t isr_ns;           /* isr: driver ISR fixed part (cause register read, mask/ack) */
+	int64_t reg_read_ns;      /* reg-read: one device register read across the bus */
+	/* Receive. */
+	int64_t rx_pkt_ns;        /* rx-pkt: driver work per received frame (descriptor, skb) */
+	int64_t netif_rx_ns;      /* netif-rx: enqueue to the per-CPU backlog (classic ISR) */
+	int64_t backlog_pkt_ns;   /* backlog-pkt: dequeue from the backlog in process_backlog */
+	int64_t napi_poll_ns;     /* napi-poll: fixed cost of one ->poll() call */
+	int64_t softirq_entry_ns; /* softirq-entry: one __do_softirq pass overhead */
+	int64_t dma_fixed_ns;     /* dma-fixed: NIC to host-memory latency, fixed part */
+	int64_t dma_ps_per_byte;  /* dma-per-byte: bus time per byte (ps) */
+	/* Forwarding and transmit. */
+	int64_t fwd_pkt_ns;       /* fwd-pkt: IP forward decision + qdisc + xmit per frame */
+	int64_t copy_ps_per_byte; /* copy-per-byte: CPU time per byte touched (ps) */
+	int64_t tx_clean_pkt_ns;  /* tx-clean-pkt: free one transmitted descriptor + skb */
+	/* Scheduling. */
+	int64_t ctx_switch_ns;    /* ctx-switch: one context switch */
+	/* Added by the loader (src/cli/profile_load.c): [profile] description,
+	 * one line saying which machine this is; "" if the file gives none. */
+	char description[128];
+};
+
+#endif

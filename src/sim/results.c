@@ -1,0 +1,164 @@
+/* results.c - turn a finished sim's counters into per-second figures. */
+#include "sim/results.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *rxpath_name(enum rxpath p)
+{
+	switch (p) {
+	case RXPATH_CLASSIC:
+		return "classic";
+	case RXPATH_ISR_LOOP:
+		return "isr-loop";
+	case RXPATH_NAPI:
+		return "napi";
+	}
+	return "?";
+}
+
+static double ratio(double num, double den)
+{
+	return den > 0 ? num / den : NAN;
+}
+
+static void nic_diff(struct nic_counters *d, const struct nic_counters *a,
+		     const struct nic_counters *b)
+{
+	const uint64_t *pa = (const uint64_t *)a, *pb = (const uint64_t *)b;
+	uint64_t *pd = (uint64_t *)d;
+
+	for (size_t i = 0; i < sizeof(*d) / sizeof(uint64_t); i++)
+		pd[i] = pa[i] - pb[i];
+}
+
+static void collect_nics(struct results *r, const struct sim *s)
+{
+	uint64_t taken = 0, rx_irqs = 0, tx_irqs = 0, irqs = 0, polls = 0, poll_pkts = 0;
+
+	r->n_nics = s->n_nics;
+	for (uint16_t i = 0; i < s->n_nics; i++) {
+		struct nic_result *n = &r->nic[i];
+		const struct nic_counters *c = &n->c;
+
+		snprintf(n->name, sizeof(n->name), "%s", s->nic[i].cfg->name);
+		nic_diff(&n->c, &s->nic[i].c, &s->snap.nic[i]);
+		memcpy(n->irq_cpu, s->irq_cpu[i], sizeof(n->irq_cpu));
+		r->wire_pps += (double)(c->entered - c->link_drop);
+		r->forwarded_pps += (double)c->tx_ok;
+		r->delivered_pps += (double)c->delivered;
+		r->drop_link += c->link_drop;
+		r->drop_fifo += c->rx_ovr;
+		r->drop_backlog += c->rx_drp;
+		r->drop_qdisc += c->tx_drp;
+		taken += c->rx_taken;
+		rx_irqs += c->rx_irqs;
+		tx_irqs += c->tx_irqs;
+		irqs += c->irqs;
+		polls += c->polls;
+		poll_pkts += c->poll_pkts;
+	}
+	r->pkts_per_irq = ratio((double)taken, (double)rx_irqs);
+	r->pkts_per_poll = ratio((double)poll_pkts, (double)polls);
+	r->rx_irqs_per_s = (double)rx_irqs;
+	r->tx_irqs_per_s = (double)tx_irqs;
+	r->irqs_per_s = (double)irqs;
+	r->polls_per_s = (double)polls;
+}
+
+static void collect_cpus(struct results *r, const struct sim *s, double win_ns)
+{
+	r->n_cpus = s->n_cpus;
+	for (uint16_t i = 0; i < s->n_cpus; i++) {
+		struct cpu_result *c = &r->cpu[i];
+		const struct softnet_counters *a = &s->cpu[i].sn, *b = &s->snap.sn[i];
+
+		for (int k = 0; k < ACCT_N; k++) {
+			c->pct[k] = 100.0 * (double)(s->cpu[i].acct[k] - s->snap.acct[i][k]) / win_ns;
+			r->cpu_pct[k] += c->pct[k] / s->n_cpus;
+		}
+		c->cs = s->cpu[i].cs - s->snap.cs[i];
+		c->sn.processed = a->processed - b->processed;
+		c->sn.dropped = a->dropped - b->dropped;
+		c->sn.time_squeeze = a->time_squeeze - b->time_squeeze;
+		c->sn.ksoftirqd_wakes = a->ksoftirqd_wakes - b->ksoftirqd_wakes;
+		c->sn.softirq_runs = a->softirq_runs - b->softirq_runs;
+		r->cs_per_s += (double)c->cs;
+		r->time_squeeze += c->sn.time_squeeze;
+	}
+}
+
+static void collect_threads(struct results *r, const struct sim *s, double win_ns)
+{
+	r->n_threads = s->n_threads;
+	for (uint16_t i = 0; i < s->n_threads; i++) {
+		struct thread_result *t = &r->thr[i];
+
+		snprintf(t->name, sizeof(t->name), "%s", s->thr[i].name);
+		t->cpu_ns = s->thr[i].cpu_ns;
+		t->pct = 100.0 * (double)(s->thr[i].cpu_ns - s->snap.thread_ns[i]) / win_ns;
+		if (s->thr[i].kind == THR_KSOFTIRQD)
+			r->ksoftirqd_pct += t->pct;
+	}
+}
+
+static void collect_latency(struct results *r, const struct sim *s)
+{
+	r->lat_samples = s->lat.n;
+	r->lat_p50_us = (double)hist_quantile(&s->lat, 0.50) / 1e3;
+	r->lat_p99_us = (double)hist_quantile(&s->lat, 0.99) / 1e3;
+	r->lat_p999_us = (double)hist_quantile(&s->lat, 0.999) / 1e3;
+	r->lat_max_us = s->lat.n ? (double)s->lat.max / 1e3 : 0;
+	r->lat_mean_us = hist_mean(&s->lat) / 1e3;
+	if (s->lat.n == 0)
+		r->lat_p50_us = r->lat_p99_us = r->lat_p999_us = r->lat_max_us = r->lat_mean_us = NAN;
+}
+
+/* Turn window totals into per-second rates. */
+static void per_second(struct results *r)
+{
+	double *rates[] = { &r->wire_pps, &r->forwarded_pps, &r->delivered_pps, &r->irqs_per_s,
+			    &r->rx_irqs_per_s, &r->tx_irqs_per_s, &r->polls_per_s, &r->cs_per_s };
+
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
+		*rates[i] /= r->window_s;
+}
+
+int results_collect(struct results *r, const struct sim *s)
+{
+	const struct scenario *scn = s->scn;
+	double win_ns = (double)(s->eng.now - s->snap.t);
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->scenario, sizeof(r->scenario), "%s", scn->name);
+	r->rxpath = rxpath_name(scn->host.rxpath);
+	r->window_s = win_ns / 1e9;
+	for (uint32_t i = 0; i < scn->n_traffic; i++)
+		r->offered_pps += (double)scn->traffic[i].rate_pps;
+	r->cpu = calloc(s->n_cpus, sizeof(*r->cpu));
+	r->thr = calloc(s->n_threads ? s->n_threads : 1, sizeof(*r->thr));
+	if (!r->cpu || !r->thr || win_ns <= 0)
+		return -1;
+	collect_nics(r, s);
+	collect_cpus(r, s, win_ns);
+	collect_threads(r, s, win_ns);
+	collect_latency(r, s);
+	per_second(r);
+	r->drops_total = r->drop_link + r->drop_fifo + r->drop_backlog + r->drop_qdisc;
+	for (uint16_t i = 0; i < s->n_nics; i++)
+		r->in_flight += nic_in_flight(&s->nic[i]);
+	for (uint16_t i = 0; i < s->n_cpus; i++)
+		r->in_flight += s->cpu[i].backlog.count;
+	r->events = s->eng.handled;
+	return 0;
+}
+
+void results_free(struct results *r)
+{
+	free(r->cpu);
+	free(r->thr);
+	r->cpu = NULL;
+	r->thr = NULL;
+}

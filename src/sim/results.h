@@ -1,0 +1,61 @@
+/* results.h - what a finished run measured, as plain numbers.
+ *
+ * Rates are per second of the measurement window (duration - warmup).
+ * Ratios that have no denominator (packets per interrupt with no interrupt)
+ * are NaN, which the report prints as "-": not reliable, not zero.
+ */
+#ifndef RXLAB_SIM_RESULTS_H
+#define RXLAB_SIM_RESULTS_H
+
+#include "sim/sim.h"
+
+struct nic_result {
+	char name[SCN_NAME_LEN];
+	struct nic_counters c;          /* window differences */
+	uint64_t irq_cpu[SCN_MAX_CPUS]; /* interrupts per CPU, whole run (/proc/interrupts) */
+};
+
+struct cpu_result {
+	double pct[ACCT_N];             /* user, system, hardirq, softirq, idle */
+	struct softnet_counters sn;     /* window differences */
+	uint64_t cs;
+};
+
+struct thread_result {
+	char name[24];
+	double pct;                     /* % of one CPU over the window (top) */
+	int64_t cpu_ns;                 /* total over the run */
+};
+
+struct results {
+	char scenario[64];
+	const char *rxpath;
+	double window_s;
+	double offered_pps;             /* configured offered load, all sources */
+	double wire_pps;                /* frames that reached the ports */
+	double forwarded_pps, delivered_pps;
+	double irqs_per_s, rx_irqs_per_s, tx_irqs_per_s;
+	double pkts_per_irq;            /* RX frames taken / RX interrupts */
+	double polls_per_s, pkts_per_poll;
+	double cpu_pct[ACCT_N];         /* mean over CPUs */
+	double ksoftirqd_pct;           /* sum over ksoftirqd threads */
+	double cs_per_s;
+	double lat_p50_us, lat_p99_us, lat_p999_us, lat_max_us, lat_mean_us;
+	uint64_t lat_samples;
+	uint64_t drop_link, drop_fifo, drop_backlog, drop_qdisc, drops_total;
+	uint64_t time_squeeze;
+	uint64_t in_flight;             /* frames still queued at the end */
+	uint64_t events;                /* engine events handled */
+	uint16_t n_nics, n_cpus, n_threads;
+	struct nic_result nic[SCN_MAX_NICS];
+	struct cpu_result *cpu;         /* n_cpus entries, owned */
+	struct thread_result *thr;      /* n_threads entries, owned */
+};
+
+const char *rxpath_name(enum rxpath p);
+
+/* Fill @r from a finished run.  0, or -1 on allocation failure. */
+int results_collect(struct results *r, const struct sim *s);
+void results_free(struct results *r);
+
+#endif

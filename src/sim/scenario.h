@@ -1,0 +1,134 @@
+/* scenario.h - the complete, validated description of one simulation run.
+ *
+ * A scenario is plain data: the CLI fills it from an INI file plus --set
+ * overrides (src/cli/scenario_load.c), the simulator reads it and never
+ * changes it.  All times are int64_t nanoseconds, rates are packets per
+ * second, sizes are bytes.  Key names in comments are the INI keys; they
+ * follow ethtool / sysfs / sysctl spelling where one exists.
+ */
+#ifndef RXLAB_SIM_SCENARIO_H
+#define RXLAB_SIM_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/profile.h"
+
+#define SCN_MAX_NICS 8
+#define SCN_MAX_TRAFFIC 8
+#define SCN_MAX_CPUS 64
+#define SCN_NAME_LEN 32
+
+/* Kernel receive path, [host] rxpath. */
+enum rxpath {
+	RXPATH_CLASSIC,  /* ISR moves packets to the backlog (netif_rx), softirq forwards */
+	RXPATH_ISR_LOOP, /* classic, but the ISR loops while a pass did work (seed 000) */
+	RXPATH_NAPI,     /* ISR masks and schedules NAPI; net_rx_action polls */
+};
+
+/* Traffic pattern, [traffic] pattern. */
+enum traffic_pattern {
+	TRAFFIC_CONSTANT, /* pktgen: one frame every 1/rate */
+	TRAFFIC_POISSON,  /* exponential gaps with mean 1/rate */
+	TRAFFIC_ONOFF,    /* constant rate during on, silence during off */
+};
+
+/* Which clock starts the rx-usecs timer, [nic] cqe-mode-rx (ethtool name). */
+enum coal_timer_mode_cfg {
+	TIMER_ABSOLUTE = 0, /* EQE: from the first completion (tg3, e1000 RADV); cqe-mode-rx=off */
+	TIMER_RESTART = 1,  /* CQE: restarted by every completion (e1000 RDTR); cqe-mode-rx=on */
+};
+
+/* TX completion handling, [nic] tx-clean. */
+enum tx_clean_mode {
+	TX_CLEAN_IRQ,  /* TX completion interrupts, moderated by tx-usecs/tx-frames */
+	TX_CLEAN_XMIT, /* no TX interrupts; the ring is cleaned when the driver transmits */
+};
+
+/* [host]: the machine and its kernel. */
+struct scn_host {
+	char profile[64];            /* profile = NAME (built-in) or path to an INI */
+	uint32_t cpus;               /* cpus = 1..64 */
+	uint32_t hz;                 /* hz = 100..10000, CONFIG_HZ */
+	enum rxpath rxpath;          /* rxpath = classic | isr-loop | napi */
+	uint32_t netdev_budget;      /* net.core.netdev_budget, default 300 */
+	int64_t netdev_budget_usecs_ns; /* net.core.netdev_budget_usecs, default 2000 us */
+	uint32_t netdev_max_backlog; /* net.core.netdev_max_backlog, default 1000 */
+	uint32_t dev_weight;         /* net.core.dev_weight, default 64 */
+	uint32_t napi_weight;        /* driver NAPI weight, default 64 (NAPI_POLL_WEIGHT) */
+};
+
+/* [nic NAME]: one port.  Coalescing keys are ethtool -C names. */
+struct scn_nic {
+	char name[SCN_NAME_LEN];
+	uint64_t speed_bps;          /* speed = 100Mbit | 1Gbit | 10Gbit ... */
+	uint32_t rx_ring;            /* rx-ring = 1..65536 descriptors (ethtool -G rx) */
+	uint32_t tx_ring;            /* tx-ring = 1..65536 descriptors (ethtool -G tx) */
+	uint32_t rx_fifo_bytes;      /* rx-fifo = on-chip packet buffer, e.g. 48KiB */
+	uint32_t txqueuelen;         /* txqueuelen = qdisc length in packets */
+	int64_t rx_usecs_ns;         /* rx-usecs */
+	uint32_t rx_frames;          /* rx-frames */
+	int64_t rx_usecs_irq_ns;     /* rx-usecs-irq */
+	uint32_t rx_frames_irq;      /* rx-frames-irq */
+	int64_t tx_usecs_ns;         /* tx-usecs */
+	uint32_t tx_frames;          /* tx-frames */
+	int64_t tx_usecs_irq_ns;     /* tx-usecs-irq */
+	uint32_t tx_frames_irq;      /* tx-frames-irq */
+	enum coal_timer_mode_cfg rx_timer; /* cqe-mode-rx = on | off */
+	enum coal_timer_mode_cfg tx_timer; /* cqe-mode-tx = on | off */
+	int64_t min_irq_gap_ns;      /* min-irq-interval: ITR-style minimum gap, 0 = none */
+	enum tx_clean_mode tx_clean; /* tx-clean = irq | xmit */
+	uint32_t irq_cpu;            /* irq-cpu = CPU that services this NIC's IRQ */
+	int64_t link_queue_ns;       /* link-queue: how long the sender side of the
+	                              * link may hold a frame before dropping it */
+};
+
+/* [traffic NAME]: one source of frames into a port. */
+struct scn_traffic {
+	char name[SCN_NAME_LEN];
+	char port[SCN_NAME_LEN];     /* port = NIC name */
+	enum traffic_pattern pattern;/* pattern = constant | poisson | on-off */
+	uint64_t rate_pps;           /* rate = 890kpps, 1.2Mpps, 64Mbit (converted) */
+	uint32_t frame_bytes;        /* frame-size = 64..9216 bytes incl. FCS */
+	int64_t start_ns;            /* start = time of the first frame */
+	int64_t on_ns, off_ns;       /* on-off: burst and pause lengths */
+};
+
+/* [route]: IP forwarding between ports; from[i] forwards to to[i]. */
+struct scn_route {
+	uint32_t n;
+	char from[SCN_MAX_NICS][SCN_NAME_LEN];
+	char to[SCN_MAX_NICS][SCN_NAME_LEN];
+};
+
+/* [apps]: applications competing for CPU. */
+struct scn_apps {
+	uint32_t cpu_hogs;           /* cpu-hogs = N always-runnable user threads */
+	uint32_t hog_cpu;            /* hog-cpu = CPU they run on */
+};
+
+/* [run]: duration and measurement window. */
+struct scn_run {
+	int64_t duration_ns;         /* duration = simulated time */
+	int64_t warmup_ns;           /* warmup = time excluded from rates */
+	uint64_t seed;               /* seed = random seed (--seed overrides) */
+	int64_t timeslice_ns;        /* timeslice = scheduler slice for threads */
+};
+
+struct scenario {
+	char name[64];
+	struct scn_host host;
+	struct profile profile;      /* resolved from host.profile */
+	uint32_t n_nics;
+	struct scn_nic nic[SCN_MAX_NICS];
+	uint32_t n_traffic;
+	struct scn_traffic traffic[SCN_MAX_TRAFFIC];
+	struct scn_route route;
+	struct scn_apps apps;
+	struct scn_run run;
+};
+
+/* Index of the NIC named @name, or -1. */
+int scenario_nic_index(const struct scenario *s, const char *name);
+
+#endif

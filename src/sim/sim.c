@@ -1,0 +1,209 @@
+/* sim.c - building the host from a scenario, the event loop, and the
+ * end-of-run accounting check. */
+#include "sim/sim.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sim_fail(struct sim *s, const char *what, int64_t a, int64_t b)
+{
+	if (s->fatal[0])
+		return;
+	snprintf(s->fatal, sizeof(s->fatal), "model error at t=%" PRId64 " ns: %s (%" PRId64
+		 ", %" PRId64 ")", s->eng.now, what, a, b);
+}
+
+void sim_at(struct sim *s, int64_t t, uint16_t kind, uint16_t obj, uint32_t gen)
+{
+	if (engine_push(&s->eng, t, kind, obj, gen))
+		sim_fail(s, "cannot schedule event (time in the past or queue full)", t, kind);
+}
+
+static int add_thread(struct sim *s, enum thread_kind kind, uint16_t cpu, const char *name)
+{
+	struct thread *t = &s->thr[s->n_threads];
+
+	t->kind = kind;
+	t->cpu = cpu;
+	t->runnable = kind == THR_HOG;
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	return s->n_threads++;
+}
+
+static int build_threads(struct sim *s)
+{
+	const struct scenario *scn = s->scn;
+	char name[24];
+
+	s->thr = calloc(scn->host.cpus + scn->apps.cpu_hogs, sizeof(*s->thr));
+	if (!s->thr)
+		return -1;
+	for (uint16_t i = 0; i < s->n_cpus; i++) {
+		snprintf(name, sizeof(name), "ksoftirqd/%u", i);
+		s->cpu[i].ksoftirqd = (int16_t)add_thread(s, THR_KSOFTIRQD, i, name);
+	}
+	for (uint32_t i = 0; i < scn->apps.cpu_hogs; i++) {
+		snprintf(name, sizeof(name), "hog/%u", i);
+		add_thread(s, THR_HOG, (uint16_t)scn->apps.hog_cpu, name);
+	}
+	return 0;
+}
+
+static int build_cpus(struct sim *s)
+{
+	s->n_cpus = (uint16_t)s->scn->host.cpus;
+	s->cpu = calloc(s->n_cpus, sizeof(*s->cpu));
+	if (!s->cpu)
+		return -1;
+	for (uint16_t i = 0; i < s->n_cpus; i++) {
+		cpu_init(s, &s->cpu[i], i);
+		napi_init(&s->cpu[i].backlog_napi, 64);
+		s->cpu[i].backlog_napi.weight = s->scn->host.dev_weight;
+		if (pktq_init(&s->cpu[i].backlog, s->scn->host.netdev_max_backlog))
+			return -1;
+	}
+	return 0;
+}
+
+static int build_nics(struct sim *s)
+{
+	const struct scenario *scn = s->scn;
+
+	s->n_nics = (uint16_t)scn->n_nics;
+	s->n_src = (uint16_t)scn->n_traffic;
+	for (uint16_t i = 0; i < s->n_nics; i++)
+		if (nic_init(s, &s->nic[i], &scn->nic[i], i))
+			return -1;
+	for (uint32_t r = 0; r < scn->route.n; r++) {
+		int from = scenario_nic_index(scn, scn->route.from[r]);
+		int to = scenario_nic_index(scn, scn->route.to[r]);
+
+		if (from >= 0 && to >= 0)
+			s->nic[from].out = (int16_t)to;
+	}
+	return 0;
+}
+
+int sim_init(struct sim *s, const struct scenario *scn)
+{
+	memset(s, 0, sizeof(*s));
+	s->scn = scn;
+	s->prof = &scn->profile;
+	hist_reset(&s->lat);
+	/* Pending events: one per NIC line, one per CPU, warm-up, slack. */
+	if (engine_init(&s->eng, 4 * (SCN_MAX_NICS + scn->host.cpus) + 16) || build_cpus(s) ||
+	    build_nics(s) || build_threads(s)) {
+		snprintf(s->fatal, sizeof(s->fatal), "out of memory building the host");
+		return -1;
+	}
+	return 0;
+}
+
+void sim_free(struct sim *s)
+{
+	for (uint16_t i = 0; i < s->n_nics; i++)
+		nic_free(&s->nic[i]);
+	for (uint16_t i = 0; s->cpu && i < s->n_cpus; i++)
+		pktq_free(&s->cpu[i].backlog);
+	free(s->cpu);
+	free(s->thr);
+	engine_free(&s->eng);
+}
+
+static void take_snapshot(struct sim *s)
+{
+	struct sim_snapshot *sn = &s->snap;
+
+	sn->t = s->eng.now;
+	for (uint16_t i = 0; i < s->n_nics; i++) {
+		nic_tx_advance(s, &s->nic[i], s->eng.now);
+		sn->nic[i] = s->nic[i].c;
+		memcpy(sn->irq_cpu[i], s->irq_cpu[i], sizeof(sn->irq_cpu[i]));
+	}
+	for (uint16_t i = 0; i < s->n_cpus; i++) {
+		cpu_account(s, &s->cpu[i]);
+		memcpy(sn->acct[i], s->cpu[i].acct, sizeof(sn->acct[i]));
+		sn->cs[i] = s->cpu[i].cs;
+		sn->sn[i] = s->cpu[i].sn;
+	}
+	for (uint16_t i = 0; i < s->n_threads; i++)
+		sn->thread_ns[i] = s->thr[i].cpu_ns;
+	hist_reset(&s->lat);
+	s->warm = true;
+}
+
+static void dispatch(struct sim *s, const struct event *ev)
+{
+	switch ((enum sim_event_kind)ev->kind) {
+	case EV_NIC_WAKE:
+		nic_wake(s, &s->nic[ev->obj], ev->gen);
+		return;
+	case EV_CPU_DONE:
+		cpu_done(s, &s->cpu[ev->obj], ev->gen);
+		return;
+	case EV_WARMUP:
+		take_snapshot(s);
+		return;
+	}
+	sim_fail(s, "unknown event kind", ev->kind, ev->obj);
+}
+
+/* Bring every queue up to @t so the counters describe time @t. */
+static void settle(struct sim *s, int64_t t)
+{
+	for (uint16_t i = 0; i < s->n_nics; i++) {
+		nic_rx_advance(s, &s->nic[i], t);
+		nic_tx_advance(s, &s->nic[i], t);
+	}
+	for (uint16_t i = 0; i < s->n_cpus; i++)
+		cpu_account(s, &s->cpu[i]);
+}
+
+/* Every frame that entered is dropped somewhere, delivered, forwarded, or
+ * still in a queue. */
+static int check_accounting(struct sim *s)
+{
+	uint64_t in = 0, out = 0, held = 0;
+
+	for (uint16_t i = 0; i < s->n_nics; i++) {
+		const struct nic_counters *c = &s->nic[i].c;
+
+		in += c->entered;
+		out += c->link_drop + c->rx_ovr + c->rx_drp + c->tx_drp + c->tx_ok + c->delivered;
+		held += nic_in_flight(&s->nic[i]);
+	}
+	for (uint16_t i = 0; i < s->n_cpus; i++)
+		held += s->cpu[i].backlog.count;
+	if (in == out + held)
+		return 0;
+	snprintf(s->fatal, sizeof(s->fatal),
+		 "accounting mismatch: %" PRIu64 " frames entered, %" PRIu64
+		 " reached a terminal counter, %" PRIu64 " still queued (difference %" PRId64 ")",
+		 in, out, held, (int64_t)(in - out - held));
+	return -1;
+}
+
+int sim_run(struct sim *s)
+{
+	const struct scenario *scn = s->scn;
+	int64_t end = scn->run.duration_ns;
+	struct event ev;
+
+	if (scn->run.warmup_ns > 0)
+		sim_at(s, scn->run.warmup_ns, EV_WARMUP, 0, 0);
+	else
+		take_snapshot(s);
+	for (uint16_t i = 0; i < s->n_cpus; i++)
+		sched_pick(s, &s->cpu[i]);
+	for (uint16_t i = 0; i < s->n_nics; i++)
+		nic_start(s, &s->nic[i]);
+	while (!s->fatal[0] && engine_pop(&s->eng, end, &ev) == 0)
+		dispatch(s, &ev);
+	if (s->fatal[0])
+		return -1;
+	s->eng.now = end;
+	settle(s, end);
+	return check_accounting(s);
+}

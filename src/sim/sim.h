@@ -1,0 +1,325 @@
+/* sim.h - the simulated host: NICs, CPUs, kernel receive paths, threads.
+ *
+ * Roadmap.  sim.c builds a struct sim from a scenario, owns the event loop
+ * and turns counters into results.  nic.c models the ports: link, RX FIFO,
+ * RX ring with DMA, TX ring, qdisc and the interrupt line with its two
+ * coalescing engines (src/core/coalesce.c).  cpu.c runs the three execution
+ * levels of a CPU (thread < softirq < hardirq) with preemption and time
+ * accounting, and a CFS-like scheduler for threads.  kernel.c is the Linux
+ * receive path: ISRs for classic / isr-loop / NAPI, net_rx_action and the
+ * softirq restart rule (src/core/softirq.c), NAPI (src/core/napi.c),
+ * the per-CPU backlog, forwarding, ksoftirqd.
+ *
+ * Packets are not events.  Arrivals are drawn lazily when a NIC is brought
+ * up to date (nic_rx_advance); a poll or an ISR is one CPU "chunk" whose
+ * per-packet work is an arithmetic loop that stamps every packet with its
+ * exact processing time.  A chunk's effects are applied when it starts;
+ * if a higher level preempts it, its end moves later by the time stolen
+ * (docs/model.md discusses what that approximation costs).
+ *
+ * Invariants (sim_check_invariants): time never goes back; every queue is
+ * within its capacity; every frame that entered is in exactly one terminal
+ * counter or still in flight in a queue.
+ */
+#ifndef RXLAB_SIM_SIM_H
+#define RXLAB_SIM_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rxlab/coalesce.h"
+#include "rxlab/hist.h"
+#include "rxlab/napi.h"
+#include "rxlab/rng.h"
+#include "rxlab/softirq.h"
+#include "sim/engine.h"
+#include "sim/scenario.h"
+
+enum sim_event_kind {
+	EV_NIC_WAKE = 1, /* obj = nic: re-evaluate the interrupt line */
+	EV_CPU_DONE,     /* obj = cpu: the running chunk finished */
+	EV_WARMUP,       /* end of warm-up: snapshot counters */
+};
+
+/* One frame in a queue.  t_evt is the time of the next thing that happens to
+ * it in that queue: DMA completion in the RX ring, departure in a TX ring. */
+struct pkt {
+	int64_t t_arr;   /* last bit received on the ingress port */
+	int64_t t_evt;
+	uint32_t len;    /* frame bytes incl. FCS */
+	uint16_t in_nic;
+	uint16_t _pad;
+};
+
+/* Bounded FIFO ring of packets. */
+struct pktq {
+	struct pkt *buf;
+	uint32_t cap, head, count;
+};
+
+/* A traffic source feeding one port. */
+struct source {
+	const struct scn_traffic *cfg;
+	uint16_t nic;
+	struct rng rng;
+	int64_t next_offer;   /* when the sender offers its next frame */
+	uint64_t k;           /* frames offered so far (constant / on-off phase math) */
+	int64_t period_ns;    /* nominal gap, for constant and on-off */
+};
+
+/* Counters of one port (netstat -i and where drops happen). */
+struct nic_counters {
+	uint64_t entered;     /* frames resolved by the link: arrived or link-dropped */
+	uint64_t link_drop;   /* sender could not get the frame on the wire */
+	uint64_t rx_ok;       /* frames DMA'd into the ring (RX-OK) */
+	uint64_t rx_ovr;      /* FIFO overruns: no descriptor, no FIFO room (RX-OVR) */
+	uint64_t rx_drp;      /* dropped by the kernel after receipt (backlog) (RX-DRP) */
+	uint64_t rx_taken;    /* frames taken from the ring by the driver */
+	uint64_t tx_ok;       /* frames transmitted (TX-OK) */
+	uint64_t tx_drp;      /* qdisc drops (TX-DRP) */
+	uint64_t delivered;   /* handed to the local stack (no route) */
+	uint64_t irqs;        /* interrupts asserted */
+	uint64_t rx_irqs;     /* ... with the RX cause */
+	uint64_t tx_irqs;     /* ... with the TX cause */
+	uint64_t tx_cleaned;  /* TX descriptors cleaned */
+	uint64_t polls;       /* NAPI poll calls */
+	uint64_t poll_pkts;   /* RX frames handled in those polls */
+};
+
+struct nic {
+	const struct scn_nic *cfg;
+	uint16_t id;
+	int16_t out;          /* egress NIC for forwarding, -1 = deliver locally */
+	uint16_t n_src, src[SCN_MAX_TRAFFIC];
+	int64_t wire_free;    /* ingress link busy until */
+	/* RX */
+	struct pktq ring;     /* accepted frames, not yet taken by the driver */
+	uint32_t ring_used;   /* descriptors owned by hardware or holding frames */
+	uint32_t notified;    /* ring entries (from head) already seen by rx_coal */
+	struct pktq fifo;     /* frames waiting for a descriptor */
+	uint32_t fifo_bytes;
+	int64_t dma_free;     /* DMA engine busy until */
+	struct coal rx_coal;
+	/* TX */
+	struct pktq txr;      /* descriptors not yet cleaned, in departure order */
+	uint32_t departed;    /* txr entries (from head) already on the wire */
+	struct pktq qdisc;
+	int64_t tx_free;      /* egress link busy until */
+	struct coal tx_coal;
+	/* interrupt line */
+	bool masked;          /* asserted and not yet re-enabled by the driver */
+	uint32_t wake_gen;
+	int64_t wake_t;       /* time of the pending valid EV_NIC_WAKE, or COAL_NEVER */
+	uint16_t irq_cpu;
+	bool isr_more;        /* an isr-loop ISR continues in its next slice */
+	struct napi napi;
+	struct nic_counters c;
+};
+
+enum level { LVL_THREAD = 0, LVL_SOFTIRQ = 1, LVL_HARDIRQ = 2, LVL_N };
+
+enum acct { ACCT_USER, ACCT_SYSTEM, ACCT_HARDIRQ, ACCT_SOFTIRQ, ACCT_IDLE, ACCT_N };
+
+/* What a thread-level chunk is doing. */
+enum thread_chunk { TCH_NONE, TCH_RUN, TCH_SWITCH };
+
+/* What a softirq-level chunk is doing. */
+enum si_step { SI_NONE, SI_ENTRY, SI_POLL };
+
+struct chunk {
+	bool active;
+	int64_t remaining;    /* ns left when not running */
+	int64_t started;      /* when it last started running */
+	uint8_t what;         /* enum thread_chunk / enum si_step / nic id for hardirq */
+};
+
+enum thread_kind { THR_HOG, THR_KSOFTIRQD };
+
+struct thread {
+	enum thread_kind kind;
+	uint16_t cpu;
+	bool runnable;
+	int64_t vruntime;     /* ns of CPU received (nice 0 weight) */
+	int64_t cpu_ns;       /* total CPU time (top's TIME) */
+	char name[24];
+};
+
+#define POLL_LIST_MAX (SCN_MAX_NICS + 1)
+
+/* A small FIFO of NAPI ids: 0..n_nics-1 are NIC NAPIs, NAPI_BACKLOG the
+ * per-CPU backlog pseudo-NAPI. */
+#define NAPI_BACKLOG 0xff
+struct napi_list {
+	uint8_t id[POLL_LIST_MAX];
+	uint8_t n;
+};
+
+struct softnet_counters {
+	uint64_t processed;   /* softnet_stat column 1 */
+	uint64_t dropped;     /* column 2: backlog overflow */
+	uint64_t time_squeeze;/* column 3 */
+	uint64_t ksoftirqd_wakes;
+	uint64_t softirq_runs;
+};
+
+struct cpu {
+	uint16_t id;
+	struct chunk lvl[LVL_N];
+	uint32_t gen;
+	int64_t acct_t;
+	uint64_t acct[ACCT_N];
+	uint64_t cs;          /* context switches */
+	/* hard IRQs waiting while one is serviced */
+	uint16_t irq_q[SCN_MAX_NICS];
+	uint8_t n_irq_q;
+	/* softirq */
+	bool net_rx_pending;  /* NET_RX_SOFTIRQ raised */
+	bool si_in_thread;    /* current softirq run belongs to ksoftirqd */
+	struct softirq_run sr;
+	struct netrx_budget nb;
+	struct napi_list poll_list, local, repoll;
+	uint8_t cur_napi;
+	uint32_t cur_work;
+	/* backlog (netif_rx) */
+	struct pktq backlog;
+	struct napi backlog_napi;
+	/* scheduling */
+	int16_t cur;          /* running thread, -1 = idle */
+	int16_t next;         /* thread being switched to */
+	int16_t ksoftirqd;
+	int64_t slice_start;
+	bool resched;         /* a woken thread should preempt the current one */
+	struct softnet_counters sn;
+};
+
+/* Counters that a warm-up snapshot subtracts. */
+struct sim_snapshot {
+	struct nic_counters nic[SCN_MAX_NICS];
+	uint64_t acct[SCN_MAX_CPUS][ACCT_N];
+	uint64_t cs[SCN_MAX_CPUS];
+	struct softnet_counters sn[SCN_MAX_CPUS];
+	uint64_t irq_cpu[SCN_MAX_NICS][SCN_MAX_CPUS];
+	int64_t thread_ns[SCN_MAX_CPUS + 1024];
+	int64_t t;
+};
+
+#define SIM_MAX_THREADS (SCN_MAX_CPUS + 1024)
+
+struct sim {
+	const struct scenario *scn;
+	const struct profile *prof;
+	struct engine eng;
+	uint16_t n_nics, n_cpus, n_src, n_threads;
+	struct nic nic[SCN_MAX_NICS];
+	struct cpu *cpu;
+	struct source src[SCN_MAX_TRAFFIC];
+	struct thread *thr;
+	uint64_t irq_cpu[SCN_MAX_NICS][SCN_MAX_CPUS]; /* /proc/interrupts */
+	struct hist lat;      /* forwarding latency, ns, after warm-up */
+	struct sim_snapshot snap;
+	bool warm;            /* warm-up is over */
+	char fatal[256];      /* set when the model hit an impossible state */
+};
+
+/* ---- sim.c ---- */
+/* Build the host of @scn (which must outlive @s).  0, or -1 with s->fatal. */
+int sim_init(struct sim *s, const struct scenario *scn);
+void sim_free(struct sim *s);
+/* Run to the scenario's duration.  0, or -1 with s->fatal set. */
+int sim_run(struct sim *s);
+/* Schedule an event; a failure is a model bug recorded in s->fatal. */
+void sim_at(struct sim *s, int64_t t, uint16_t kind, uint16_t obj, uint32_t gen);
+void sim_fail(struct sim *s, const char *what, int64_t a, int64_t b);
+
+/* ---- queues (nic.c) ---- */
+static inline struct pkt *pktq_at(const struct pktq *q, uint32_t i)
+{
+	uint32_t j = q->head + i;
+
+	return &q->buf[j >= q->cap ? j - q->cap : j];
+}
+static inline void pktq_push(struct pktq *q, const struct pkt *p)
+{
+	*pktq_at(q, q->count++) = *p;
+}
+static inline struct pkt pktq_pop(struct pktq *q)
+{
+	struct pkt p = q->buf[q->head];
+
+	q->head = q->head + 1 == q->cap ? 0 : q->head + 1;
+	q->count--;
+	return p;
+}
+int pktq_init(struct pktq *q, uint32_t cap);
+void pktq_free(struct pktq *q);
+
+/* ---- nic.c ---- */
+int nic_init(struct sim *s, struct nic *n, const struct scn_nic *cfg, uint16_t id);
+void nic_free(struct nic *n);
+/* Enable the interrupt line at the start of the run. */
+void nic_start(struct sim *s, struct nic *n);
+/* Bring RX up to @t: draw arrivals, fill FIFO/ring, tell the coalescer about
+ * DMA completions.  Calls with an earlier @t than before are no-ops. */
+void nic_rx_advance(struct sim *s, struct nic *n, int64_t t);
+/* Is the ring's head frame in host memory at @t? (after nic_rx_advance(t)) */
+static inline bool nic_rx_ready(const struct nic *n, int64_t t)
+{
+	return n->ring.count && pktq_at(&n->ring, 0)->t_evt <= t;
+}
+struct pkt nic_rx_take(struct nic *n);
+/* The driver gives @k descriptors back at @t; waiting FIFO frames move in. */
+void nic_rx_refill(struct sim *s, struct nic *n, int64_t t, uint32_t k);
+/* Transmit @p at @t (from forwarding): ring, else qdisc, else drop. */
+void nic_xmit(struct sim *s, struct nic *n, const struct pkt *p, int64_t t);
+/* Count frames on the wire by @t (TX-OK, latency, TX completions). */
+void nic_tx_advance(struct sim *s, struct nic *n, int64_t t);
+/* Clean transmitted descriptors at @t; returns how many (cost is the caller's). */
+uint32_t nic_tx_clean(struct sim *s, struct nic *n, int64_t t);
+/* Driver read the cause register at @t. */
+void nic_ack(struct sim *s, struct nic *n, int64_t t);
+/* Driver re-enabled the interrupt at @t. */
+void nic_unmask(struct sim *s, struct nic *n, int64_t t);
+/* EV_NIC_WAKE */
+void nic_wake(struct sim *s, struct nic *n, uint32_t gen);
+/* Frames held in this port's queues (for the accounting check). */
+uint64_t nic_in_flight(const struct nic *n);
+
+/* ---- cpu.c ---- */
+void cpu_init(struct sim *s, struct cpu *c, uint16_t id);
+/* Charge time since the last call to whatever ran. */
+void cpu_account(struct sim *s, struct cpu *c);
+/* Start a chunk of @dur ns at @lvl (which must be the top level). */
+void cpu_run(struct sim *s, struct cpu *c, enum level lvl, uint8_t what, int64_t dur);
+/* Activate @lvl above the running chunk, which is paused. */
+void cpu_push(struct sim *s, struct cpu *c, enum level lvl);
+/* The top level @lvl is finished; nothing runs until cpu_resume(). */
+void cpu_end(struct sim *s, struct cpu *c, enum level lvl);
+/* Continue the highest active level, or let the scheduler pick a thread. */
+void cpu_resume(struct sim *s, struct cpu *c);
+/* Highest active level, or -1 when the CPU is idle. */
+int cpu_top(const struct cpu *c);
+/* A hard IRQ from @nic arrives. */
+void cpu_irq(struct sim *s, struct cpu *c, uint16_t nic);
+/* EV_CPU_DONE */
+void cpu_done(struct sim *s, struct cpu *c, uint32_t gen);
+/* Thread @t becomes runnable. */
+void sched_wake(struct sim *s, struct thread *t);
+bool sched_need_resched(struct sim *s, struct cpu *c);
+/* Thread level has nothing running: pick the next thread (or go idle). */
+void sched_pick(struct sim *s, struct cpu *c);
+
+/* ---- kernel.c ---- */
+/* Hard IRQ handler of @nic on @c starts now: returns the ISR's duration. */
+int64_t kern_isr(struct sim *s, struct cpu *c, struct nic *n);
+/* The ISR chunk ended. */
+void kern_isr_done(struct sim *s, struct cpu *c, struct nic *n);
+/* irq_exit(): run softirqs inline if pending and not already in one. */
+void kern_irq_exit(struct sim *s, struct cpu *c);
+/* Softirq-level chunk ended. */
+void kern_softirq_step(struct sim *s, struct cpu *c);
+/* Begin a handle_softirqs() run at the softirq level (already pushed). */
+void kern_softirq_begin(struct sim *s, struct cpu *c);
+/* ksoftirqd got the CPU (thread level, chunk done or just switched in). */
+void kern_ksoftirqd_run(struct sim *s, struct cpu *c);
+
+#endif

@@ -88,7 +88,7 @@ struct scn_traffic {
 	char name[SCN_NAME_LEN];
 	char port[SCN_NAME_LEN];     /* port = NIC name */
 	enum traffic_pattern pattern;/* pattern = constant | poisson | on-off */
-	uint64_t rate_pps;           /* rate = 890kpps, 1.2Mpps, 64Mbit (converted) */
+	uint64_t rate_pps;           /* rate = 890kpps, 1.2Mpps (packet rates only) */
 	uint32_t frame_bytes;        /* frame-size = 64..9216 bytes incl. FCS */
 	int64_t start_ns;            /* start = time of the first frame */
 	int64_t on_ns, off_ns;       /* on-off: burst and pause lengths */

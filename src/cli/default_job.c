@@ -32,7 +32,7 @@ static void verdict(const char *kernel, const struct point_brief *b, size_t n)
 }
 
 static int run_kernel(struct table *t, const char *kernel, const char *const *sets,
-		      size_t n_sets, struct vary *rates, struct point_brief *brief)
+		      size_t n_sets, struct vary *rates, bool wide, struct point_brief *brief)
 {
 	struct vary v[1] = { *rates };
 	const char *all[64];
@@ -43,7 +43,7 @@ static int run_kernel(struct table *t, const char *kernel, const char *const *se
 		all[n++] = sets[i];
 	snprintf(set, sizeof(set), "host.rxpath=%s", kernel);
 	all[n++] = set;
-	if (sweep_run(t, "livelock", all, n, v, 1, brief, err, sizeof(err))) {
+	if (sweep_run(t, "livelock", all, n, v, 1, wide, brief, err, sizeof(err))) {
 		fprintf(stderr, "rxlab: %s\n", err);
 		return -1;
 	}
@@ -63,16 +63,16 @@ int default_job(enum out_format fmt, const char *const *sets, size_t n_sets)
 		return fprintf(stderr, "rxlab: %s\n", err), 1;
 	rates.hidden = true; /* offered_pps already shows the rate */
 	if (fmt != OUT_TABLE)
-		all = summary_table_new("livelock", "Receive livelock", NULL, 0);
+		all = summary_table_new("livelock", "Receive livelock", NULL, 0, true);
 	for (size_t k = 0; k < 3 && rc == 0; k++) {
 		struct table *t = all;
 
 		if (!t) {
 			snprintf(title, sizeof(title), "Receive livelock: %s kernel "
 				 "(PIII 933 + e1000, IP forwarding of 64 B frames)", kernels[k]);
-			t = summary_table_new(kernels[k], title, NULL, 0);
+			t = summary_table_new(kernels[k], title, NULL, 0, false);
 		}
-		rc = run_kernel(t, kernels[k], sets, n_sets, &rates, brief[k]);
+		rc = run_kernel(t, kernels[k], sets, n_sets, &rates, fmt != OUT_TABLE, brief[k]);
 		if (t != all)
 			report_add(rep, t);
 	}

@@ -128,7 +128,7 @@ static int cmd_run(struct opts *o)
 		fprintf(stderr, "rxlab: %s\n", err);
 		return strstr(err, "model error") || strstr(err, "accounting") ? 1 : 2;
 	}
-	rep = run_report(&r);
+	rep = run_report(&r, o->fmt != OUT_TABLE);
 	report_print(rep, stdout, o->fmt);
 	report_free(rep);
 	results_free(&r);
@@ -149,8 +149,9 @@ static int cmd_sweep(struct opts *o)
 		return bad("sweep needs at least one --vary KEY=SPEC", NULL);
 	for (size_t k = 0; k < o->n_vary; k++)
 		keys[k] = o->vary[k].key;
-	t = summary_table_new("sweep", "Sweep", keys, o->n_vary);
-	rc = sweep_run(t, o->scenario, o->sets, o->n_sets, o->vary, o->n_vary, NULL, err,
+	t = summary_table_new("sweep", "Sweep", keys, o->n_vary, o->fmt != OUT_TABLE);
+	rc = sweep_run(t, o->scenario, o->sets, o->n_sets, o->vary, o->n_vary,
+		       o->fmt != OUT_TABLE, NULL, err,
 		       sizeof(err));
 	if (rc) {
 		fprintf(stderr, "rxlab: %s\n", err);

@@ -151,7 +151,7 @@ static void point_sets(const struct vary *vary, size_t n_vary, size_t idx,
 }
 
 int sweep_run(struct table *t, const char *name, const char *const *sets, size_t n_sets,
-	      const struct vary *vary, size_t n_vary, struct point_brief *brief,
+	      const struct vary *vary, size_t n_vary, bool wide, struct point_brief *brief,
 	      char *err, size_t errlen)
 {
 	size_t total = 1, pick[SWEEP_MAX_VARY];
@@ -178,7 +178,7 @@ int sweep_run(struct table *t, const char *name, const char *const *sets, size_t
 		for (size_t k = 0; k < n_vary; k++)
 			if (!vary[k].hidden)
 				table_str(t, vary[k].val[pick[k]]);
-		summary_row(t, &r);
+		summary_row(t, &r, wide);
 		if (brief)
 			brief[p] = (struct point_brief){ r.offered_pps, r.forwarded_pps,
 							 r.rx_irqs_per_s };

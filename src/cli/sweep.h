@@ -37,10 +37,11 @@ struct point_brief {
 /* Run every point of @vary over scenario @name with @sets, appending one
  * summary row per point to @t (whose first columns are the keys of the
  * variations that are not hidden) and,
+ * @wide selects the summary columns (see summary_table_new()),
  * when @brief is not NULL, its headline figures to brief[point].
  * 0, or -1 with a message naming the point that failed. */
 int sweep_run(struct table *t, const char *name, const char *const *sets, size_t n_sets,
-	      const struct vary *vary, size_t n_vary, struct point_brief *brief,
+	      const struct vary *vary, size_t n_vary, bool wide, struct point_brief *brief,
 	      char *err, size_t errlen);
 
 /* Run one scenario and fill @r (caller frees with results_free). */

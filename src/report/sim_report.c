@@ -6,78 +6,82 @@
 struct col {
 	const char *key, *header;
 	int prec;
+	bool compact;           /* shown in the narrow text form too */
 };
 
 /* Summary columns; the first keys are the contract of `--format csv`. */
 static const struct col summary_cols[] = {
-	{ "rxpath", "rxpath", -1 },
-	{ "offered_pps", "offered/s", 0 },
-	{ "forwarded_pps", "fwd/s", 0 },
-	{ "delivered_pps", "dlv/s", 0 },
-	{ "rx_irqs_per_s", "rx-irq/s", 0 },
-	{ "pkts_per_irq", "pkt/irq", 2 },
-	{ "cpu_hardirq_pct", "hi%", 1 },
-	{ "cpu_softirq_pct", "si%", 1 },
-	{ "cpu_user_pct", "us%", 1 },
-	{ "cpu_idle_pct", "id%", 1 },
-	{ "lat_p50_us", "p50us", 1 },
-	{ "lat_p99_us", "p99us", 1 },
-	{ "drops_total", "drops", -1 },
-	{ "cpu_system_pct", "sy%", 1 },
-	{ "tx_irqs_per_s", "tx-irq/s", 0 },
-	{ "polls_per_s", "polls/s", 0 },
-	{ "drop_link", "d-link", -1 },
-	{ "drop_fifo", "d-fifo", -1 },
-	{ "drop_backlog", "d-backlog", -1 },
-	{ "drop_qdisc", "d-qdisc", -1 },
-	{ "time_squeeze", "squeeze", -1 },
-	{ "ksoftirqd_pct", "ksoftirqd%", 1 },
-	{ "cs_per_s", "cs/s", 0 },
-	{ "lat_p999_us", "p99.9us", 1 },
-	{ "lat_max_us", "max-us", 1 },
+	{ "rxpath", "rxpath", -1, true },
+	{ "offered_pps", "offered/s", 0, true },
+	{ "forwarded_pps", "fwd/s", 0, true },
+	{ "delivered_pps", "dlv/s", 0, false },
+	{ "rx_irqs_per_s", "rx-irq/s", 0, true },
+	{ "pkts_per_irq", "pkt/irq", 2, true },
+	{ "cpu_hardirq_pct", "hi%", 1, true },
+	{ "cpu_softirq_pct", "si%", 1, true },
+	{ "cpu_user_pct", "us%", 1, true },
+	{ "cpu_idle_pct", "id%", 1, true },
+	{ "lat_p50_us", "p50us", 1, true },
+	{ "lat_p99_us", "p99us", 1, true },
+	{ "drops_total", "drops", -1, true },
+	{ "cpu_system_pct", "sy%", 1, false },
+	{ "tx_irqs_per_s", "tx-irq/s", 0, true },
+	{ "polls_per_s", "polls/s", 0, false },
+	{ "drop_link", "d-link", -1, false },
+	{ "drop_fifo", "d-fifo", -1, false },
+	{ "drop_backlog", "d-backlog", -1, false },
+	{ "drop_qdisc", "d-qdisc", -1, false },
+	{ "time_squeeze", "squeeze", -1, true },
+	{ "ksoftirqd_pct", "ksoftirqd%", 1, true },
+	{ "cs_per_s", "cs/s", 0, false },
+	{ "lat_p999_us", "p99.9us", 1, false },
+	{ "lat_max_us", "max-us", 1, false },
 };
 
 #define N_SUMMARY (sizeof(summary_cols) / sizeof(summary_cols[0]))
 
 struct table *summary_table_new(const char *name, const char *title,
-				const char *const *extra_keys, size_t n_extra)
+				const char *const *extra_keys, size_t n_extra, bool wide)
 {
 	struct table *t = table_new(name, title);
 
 	for (size_t i = 0; i < n_extra; i++)
 		table_add_col(t, extra_keys[i], extra_keys[i], -1);
 	for (size_t i = 0; i < N_SUMMARY; i++)
-		table_add_col(t, summary_cols[i].key, summary_cols[i].header, summary_cols[i].prec);
+		if (wide || summary_cols[i].compact)
+			table_add_col(t, summary_cols[i].key, summary_cols[i].header,
+				      summary_cols[i].prec);
 	return t;
 }
 
-void summary_row(struct table *t, const struct results *r)
+/* Value of summary column @i for @r (column 0, rxpath, is a string). */
+static double summary_value(const struct results *r, size_t i)
+{
+	const double v[] = {
+		0, r->offered_pps, r->forwarded_pps, r->delivered_pps, r->rx_irqs_per_s,
+		r->pkts_per_irq, r->cpu_pct[ACCT_HARDIRQ], r->cpu_pct[ACCT_SOFTIRQ],
+		r->cpu_pct[ACCT_USER], r->cpu_pct[ACCT_IDLE], r->lat_p50_us, r->lat_p99_us,
+		(double)r->drops_total, r->cpu_pct[ACCT_SYSTEM], r->tx_irqs_per_s, r->polls_per_s,
+		(double)r->drop_link, (double)r->drop_fifo, (double)r->drop_backlog,
+		(double)r->drop_qdisc, (double)r->time_squeeze, r->ksoftirqd_pct, r->cs_per_s,
+		r->lat_p999_us, r->lat_max_us,
+	};
+
+	_Static_assert(sizeof(v) / sizeof(v[0]) == N_SUMMARY, "one value per summary column");
+	return v[i];
+}
+
+void summary_row(struct table *t, const struct results *r, bool wide)
 {
 	table_str(t, r->rxpath);
-	table_dbl(t, r->offered_pps);
-	table_dbl(t, r->forwarded_pps);
-	table_dbl(t, r->delivered_pps);
-	table_dbl(t, r->rx_irqs_per_s);
-	table_dbl(t, r->pkts_per_irq);
-	table_dbl(t, r->cpu_pct[ACCT_HARDIRQ]);
-	table_dbl(t, r->cpu_pct[ACCT_SOFTIRQ]);
-	table_dbl(t, r->cpu_pct[ACCT_USER]);
-	table_dbl(t, r->cpu_pct[ACCT_IDLE]);
-	table_dbl(t, r->lat_p50_us);
-	table_dbl(t, r->lat_p99_us);
-	table_u64(t, r->drops_total);
-	table_dbl(t, r->cpu_pct[ACCT_SYSTEM]);
-	table_dbl(t, r->tx_irqs_per_s);
-	table_dbl(t, r->polls_per_s);
-	table_u64(t, r->drop_link);
-	table_u64(t, r->drop_fifo);
-	table_u64(t, r->drop_backlog);
-	table_u64(t, r->drop_qdisc);
-	table_u64(t, r->time_squeeze);
-	table_dbl(t, r->ksoftirqd_pct);
-	table_dbl(t, r->cs_per_s);
-	table_dbl(t, r->lat_p999_us);
-	table_dbl(t, r->lat_max_us);
+	for (size_t i = 1; i < N_SUMMARY; i++) {
+		if (!wide && !summary_cols[i].compact)
+			continue;
+		if (summary_cols[i].prec < 0)
+			table_u64(t, (uint64_t)summary_value(r, i));
+		else
+			table_dbl(t, summary_value(r, i));
+	}
 }
 
 /* netstat -i: counters over the measurement window. */
@@ -187,13 +191,14 @@ static struct table *threads_table(const struct results *r)
 	return t;
 }
 
-struct report *run_report(const struct results *r)
+struct report *run_report(const struct results *r, bool wide)
 {
 	struct report *rep = report_new();
-	struct table *sum = summary_table_new("summary", "Summary (measurement window)", NULL, 0);
+	struct table *sum = summary_table_new("summary", "Summary (measurement window)", NULL, 0,
+					      wide);
 
 	table_row(sum);
-	summary_row(sum, r);
+	summary_row(sum, r, wide);
 	report_add(rep, sum);
 	report_add(rep, netstat_table(r));
 	report_add(rep, interrupts_table(r));

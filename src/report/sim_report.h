@@ -4,16 +4,20 @@
 #ifndef RXLAB_REPORT_SIM_REPORT_H
 #define RXLAB_REPORT_SIM_REPORT_H
 
+#include <stdbool.h>
+
 #include "report/table.h"
 #include "sim/results.h"
 
-/* The one-row-per-run summary table (sweeps add their varied keys first). */
+/* The one-row-per-run summary table (sweeps add their varied keys first).
+ * @wide: every column (CSV, JSON); otherwise the narrow set that fits a
+ * terminal (text). */
 struct table *summary_table_new(const char *name, const char *title,
-				const char *const *extra_keys, size_t n_extra);
-/* Append the summary columns of @r to the current row. */
-void summary_row(struct table *t, const struct results *r);
+				const char *const *extra_keys, size_t n_extra, bool wide);
+/* Append the summary columns of @r to the current row; @wide as above. */
+void summary_row(struct table *t, const struct results *r, bool wide);
 
 /* Every table of a single run. */
-struct report *run_report(const struct results *r);
+struct report *run_report(const struct results *r, bool wide);
 
 #endif

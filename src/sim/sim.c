@@ -132,6 +132,7 @@ static void take_snapshot(struct sim *s)
 		sn->thread_ns[i] = s->thr[i].cpu_ns;
 	hist_reset(&s->lat);
 	s->warm = true;
+	sim_check_invariants(s);
 }
 
 static void dispatch(struct sim *s, const struct event *ev)
@@ -185,6 +186,49 @@ static int check_accounting(struct sim *s)
 	return -1;
 }
 
+static int bad_invariant(struct sim *s, const char *what, int64_t a, int64_t b)
+{
+	snprintf(s->fatal, sizeof(s->fatal), "invariant violated: %s (%" PRId64 ", %" PRId64 ")",
+		 what, a, b);
+	return -1;
+}
+
+static int check_nic(struct sim *s, const struct nic *n)
+{
+	if (n->ring.count > n->cfg->rx_ring || n->ring_used > n->cfg->rx_ring)
+		return bad_invariant(s, "RX ring over capacity", n->ring_used, n->cfg->rx_ring);
+	if (n->ring.count > n->ring_used)
+		return bad_invariant(s, "RX frames without descriptors", n->ring.count, n->ring_used);
+	if (n->notified > n->ring.count || n->departed > n->txr.count)
+		return bad_invariant(s, "completion index past its queue", n->notified, n->departed);
+	if (n->fifo_bytes > n->cfg->rx_fifo_bytes)
+		return bad_invariant(s, "RX FIFO over capacity", n->fifo_bytes, n->cfg->rx_fifo_bytes);
+	if (n->txr.count > n->cfg->tx_ring || n->qdisc.count > n->cfg->txqueuelen)
+		return bad_invariant(s, "TX ring or qdisc over capacity", n->txr.count,
+				     n->qdisc.count);
+	return 0;
+}
+
+int sim_check_invariants(struct sim *s)
+{
+	for (uint16_t i = 0; i < s->n_nics; i++)
+		if (check_nic(s, &s->nic[i]))
+			return -1;
+	for (uint16_t i = 0; i < s->n_cpus; i++) {
+		const struct cpu *c = &s->cpu[i];
+		uint64_t sum = 0;
+
+		for (int k = 0; k < ACCT_N; k++)
+			sum += c->acct[k];
+		if (c->backlog.count > s->scn->host.netdev_max_backlog)
+			return bad_invariant(s, "backlog over netdev_max_backlog", c->backlog.count, i);
+		if ((int64_t)sum != c->acct_t)
+			return bad_invariant(s, "CPU time does not add up to elapsed time",
+					     (int64_t)sum, c->acct_t);
+	}
+	return 0;
+}
+
 int sim_run(struct sim *s)
 {
 	const struct scenario *scn = s->scn;
@@ -205,5 +249,7 @@ int sim_run(struct sim *s)
 		return -1;
 	s->eng.now = end;
 	settle(s, end);
+	if (sim_check_invariants(s))
+		return -1;
 	return check_accounting(s);
 }

@@ -17,9 +17,11 @@
  * if a higher level preempts it, its end moves later by the time stolen
  * (docs/model.md discusses what that approximation costs).
  *
- * Invariants (sim_check_invariants): time never goes back; every queue is
- * within its capacity; every frame that entered is in exactly one terminal
- * counter or still in flight in a queue.
+ * Invariants (sim_check_invariants, run at warm-up and at the end): every
+ * queue is within its capacity; each CPU's accounted time adds up to the
+ * elapsed time; every frame that entered is in exactly one terminal counter
+ * or still in a queue (checked at the end).  The engine refuses events in
+ * the past, so time never goes back.
  */
 #ifndef RXLAB_SIM_SIM_H
 #define RXLAB_SIM_SIM_H
@@ -227,6 +229,8 @@ int sim_init(struct sim *s, const struct scenario *scn);
 void sim_free(struct sim *s);
 /* Run to the scenario's duration.  0, or -1 with s->fatal set. */
 int sim_run(struct sim *s);
+/* 0, or -1 with s->fatal describing the first broken invariant. */
+int sim_check_invariants(struct sim *s);
 /* Schedule an event; a failure is a model bug recorded in s->fatal. */
 void sim_at(struct sim *s, int64_t t, uint16_t kind, uint16_t obj, uint32_t gen);
 void sim_fail(struct sim *s, const char *what, int64_t a, int64_t b);

@@ -146,6 +146,9 @@ static const struct key_spec schema[] = {
 	ENUM(N, "tx-clean", tx_clean, tx_clean_names, TX_CLEAN_IRQ),
 	NUM(N, "irq-cpu", irq_cpu, UNIT_COUNT, 0, SCN_MAX_CPUS - 1, 0, NULL),
 	NUM(N, "link-queue", link_queue_ns, UNIT_TIME_NS, 0, 10 * SEC, 1 * MS, NULL),
+	NUM(N, "napi_defer_hard_irqs", napi_defer_hard_irqs, UNIT_COUNT, 0, INT32_MAX, 0, NULL),
+	NUM(N, "gro_flush_timeout", gro_flush_timeout_ns, UNIT_TIME_NS, 0, 10 * SEC, 0, NULL),
+	BOOL(N, "threaded", threaded, 0),
 
 	STR(T, "port", port, ""), /* "" = the first NIC, set in finish() */
 	ENUM(T, "pattern", pattern, pattern_names, TRAFFIC_CONSTANT),

@@ -139,7 +139,7 @@ void cpu_irq(struct sim *s, struct cpu *c, uint16_t nic)
 		return;
 	}
 	cpu_push(s, c, LVL_HARDIRQ);
-	cpu_run(s, c, LVL_HARDIRQ, (uint8_t)nic, kern_isr(s, c, &s->nic[nic]));
+	cpu_run(s, c, LVL_HARDIRQ, (uint8_t)nic, kern_isr(s, c, nic));
 }
 
 /* ---- scheduler ---- */
@@ -174,9 +174,10 @@ static void thread_start(struct sim *s, struct cpu *c)
 	struct thread *t = &s->thr[c->cur];
 
 	c->slice_start = s->eng.now;
-	c->resched = false;
 	if (t->kind == THR_KSOFTIRQD)
 		kern_ksoftirqd_run(s, c);
+	else if (t->kind == THR_NAPI)
+		kern_napi_thread_run(s, c);
 	else
 		cpu_run(s, c, LVL_THREAD, TCH_RUN, s->scn->run.timeslice_ns);
 }
@@ -206,6 +207,7 @@ void sched_wake(struct sim *s, struct thread *t)
 {
 	struct cpu *c = &s->cpu[t->cpu];
 	int64_t floor;
+	int16_t running;
 
 	if (t->runnable)
 		return;
@@ -219,7 +221,8 @@ void sched_wake(struct sim *s, struct thread *t)
 		sched_pick(s, c);
 		return;
 	}
-	if (c->cur >= 0 && t->vruntime + WAKEUP_GRAN_NS < s->thr[c->cur].vruntime)
+	running = c->cur >= 0 ? c->cur : c->next;
+	if (running >= 0 && t->vruntime + WAKEUP_GRAN_NS < s->thr[running].vruntime)
 		c->resched = true;
 	if (c->resched && cpu_top(c) == LVL_THREAD && c->lvl[LVL_THREAD].what == TCH_RUN) {
 		cpu_end(s, c, LVL_THREAD);
@@ -246,12 +249,21 @@ static void thread_chunk_done(struct sim *s, struct cpu *c)
 	if (c->lvl[LVL_THREAD].what == TCH_SWITCH) {
 		c->cur = c->next;
 		c->next = -1;
-		thread_start(s, c);
+		if (c->resched)
+			sched_pick(s, c); /* a wake-up during the switch outranks it */
+		else
+			thread_start(s, c);
 		return;
 	}
-	if (s->thr[c->cur].kind == THR_KSOFTIRQD) {
+	switch (s->thr[c->cur].kind) {
+	case THR_KSOFTIRQD:
 		kern_ksoftirqd_run(s, c);
 		return;
+	case THR_NAPI:
+		kern_napi_thread_poll_done(s, c);
+		return;
+	case THR_HOG:
+		break;
 	}
 	sched_pick(s, c);
 }
@@ -268,7 +280,7 @@ void cpu_done(struct sim *s, struct cpu *c, uint32_t gen)
 		c->lvl[top].remaining = 0;
 	switch (top) {
 	case LVL_HARDIRQ:
-		kern_isr_done(s, c, &s->nic[c->lvl[LVL_HARDIRQ].what]);
+		kern_isr_done(s, c, c->lvl[LVL_HARDIRQ].what);
 		break;
 	case LVL_SOFTIRQ:
 		kern_softirq_step(s, c);

@@ -52,6 +52,26 @@ static void raise_net_rx(struct cpu *c, uint8_t id)
 	c->net_rx_pending = true;
 }
 
+/* A NIC's NAPI was just scheduled (SCHED set by its caller): hand it to its
+ * kthread when threaded (____napi_schedule sets SCHED_THREADED and wakes
+ * it), else put it on this CPU's poll list and raise NET_RX. */
+static void napi_kick(struct sim *s, struct cpu *c, struct nic *n)
+{
+	if (n->napi_thread >= 0) {
+		n->napi.state |= NAPI_SCHED_THREADED;
+		sched_wake(s, &s->thr[n->napi_thread]);
+		return;
+	}
+	raise_net_rx(c, (uint8_t)n->id);
+}
+
+/* Arm the NAPI hrtimer @rel_ns from now (napi_complete_done's decision). */
+static void napi_timer_arm(struct sim *s, struct nic *n, int64_t rel_ns)
+{
+	n->timer_gen++;
+	sim_at(s, s->eng.now + rel_ns, EV_NAPI_TIMER, n->id, n->timer_gen);
+}
+
 /* ---- per-packet work ---- */
 
 static int64_t copy_ns(const struct sim *s, uint32_t len)
@@ -143,11 +163,25 @@ static int64_t isr_loop(struct sim *s, struct cpu *c, struct nic *n, int64_t t)
 	return t;
 }
 
-int64_t kern_isr(struct sim *s, struct cpu *c, struct nic *n)
+/* The hrtimer interrupt of a NIC's NAPI: napi_watchdog(). */
+static int64_t timer_isr(struct sim *s, struct cpu *c, struct nic *n)
 {
+	n->napi.watchdog_fires++;
+	if (napi_watchdog(&n->napi)) {
+		n->napi.watchdog_scheds++;
+		napi_kick(s, c, n);
+	}
+	return s->prof->irq_entry_ns;
+}
+
+int64_t kern_isr(struct sim *s, struct cpu *c, uint16_t irq)
+{
+	struct nic *n = &s->nic[irq & ~IRQ_TIMER];
 	int64_t t0 = s->eng.now, t = t0;
 	uint32_t work;
 
+	if (irq & IRQ_TIMER)
+		return timer_isr(s, c, n);
 	if (n->isr_more)
 		return isr_loop(s, c, n, t) - t0;
 	t += s->prof->irq_entry_ns + s->prof->isr_ns;
@@ -155,7 +189,7 @@ int64_t kern_isr(struct sim *s, struct cpu *c, struct nic *n)
 	switch (s->scn->host.rxpath) {
 	case RXPATH_NAPI:
 		if (napi_schedule_prep(&n->napi))
-			raise_net_rx(c, (uint8_t)n->id);
+			napi_kick(s, c, n);
 		break;
 	case RXPATH_CLASSIC:
 		t = isr_pass(s, c, n, t, &work);
@@ -167,25 +201,36 @@ int64_t kern_isr(struct sim *s, struct cpu *c, struct nic *n)
 	return t - t0;
 }
 
-void kern_isr_done(struct sim *s, struct cpu *c, struct nic *n)
+void kern_isr_done(struct sim *s, struct cpu *c, uint16_t irq)
 {
-	if (n->isr_more) {
-		cpu_run(s, c, LVL_HARDIRQ, (uint8_t)n->id, kern_isr(s, c, n));
-		return;
+	struct nic *n = &s->nic[irq & ~IRQ_TIMER];
+
+	if (!(irq & IRQ_TIMER)) {
+		if (n->isr_more) {
+			cpu_run(s, c, LVL_HARDIRQ, (uint8_t)irq, kern_isr(s, c, irq));
+			return;
+		}
+		if (s->scn->host.rxpath != RXPATH_NAPI)
+			nic_unmask(s, n, s->eng.now);
 	}
-	if (s->scn->host.rxpath != RXPATH_NAPI)
-		nic_unmask(s, n, s->eng.now);
 	if (c->n_irq_q) {
 		uint16_t next = c->irq_q[0];
 
 		for (uint8_t i = 1; i < c->n_irq_q; i++)
 			c->irq_q[i - 1] = c->irq_q[i];
 		c->n_irq_q--;
-		cpu_run(s, c, LVL_HARDIRQ, (uint8_t)next, kern_isr(s, c, &s->nic[next]));
+		cpu_run(s, c, LVL_HARDIRQ, (uint8_t)next, kern_isr(s, c, next));
 		return;
 	}
 	cpu_end(s, c, LVL_HARDIRQ);
 	kern_irq_exit(s, c);
+}
+
+void kern_napi_timer(struct sim *s, struct nic *n, uint32_t gen)
+{
+	if (gen != n->timer_gen)
+		return;
+	cpu_irq(s, &s->cpu[n->irq_cpu], IRQ_TIMER | n->id);
 }
 
 void kern_irq_exit(struct sim *s, struct cpu *c)
@@ -310,6 +355,8 @@ static void poll_settle(struct sim *s, struct cpu *c, struct napi *n, struct nic
 	d = napi_complete_done(n, work, false);
 	if (d.rearm_irq && dev)
 		nic_unmask(s, dev, s->eng.now);
+	if (d.timer_ns > 0 && dev)
+		napi_timer_arm(s, dev, d.timer_ns);
 	if (d.reschedule)
 		raise_net_rx(c, c->cur_napi);
 }
@@ -387,4 +434,48 @@ void kern_ksoftirqd_run(struct sim *s, struct cpu *c)
 	cpu_push(s, c, LVL_SOFTIRQ);
 	c->si_in_thread = true;
 	kern_softirq_begin(s, c);
+}
+
+/* ---- threaded NAPI (napi_threaded_poll) ---- */
+
+/* The kthread polls one weight quantum at a time while its NAPI is
+ * scheduled; netdev_budget does not apply and fairness comes from the
+ * scheduler (cond_resched between polls). */
+void kern_napi_thread_run(struct sim *s, struct cpu *c)
+{
+	struct thread *t = &s->thr[c->cur];
+	struct nic *n = &s->nic[t->nic];
+	int64_t now = s->eng.now, end;
+
+	if (!(n->napi.state & NAPI_SCHED)) {
+		cpu_account(s, c);
+		t->runnable = false;
+		sched_pick(s, c);
+		return;
+	}
+	if (sched_need_resched(s, c)) {
+		sched_pick(s, c);
+		return;
+	}
+	end = nic_poll(s, n, now, &c->thr_work);
+	c->sn.processed += c->thr_work;
+	cpu_run(s, c, LVL_THREAD, TCH_POLL, end - now);
+}
+
+void kern_napi_thread_poll_done(struct sim *s, struct cpu *c)
+{
+	struct nic *n = &s->nic[s->thr[c->cur].nic];
+	uint32_t work = c->thr_work;
+	struct napi_done d;
+
+	if (work >= n->napi.weight) {
+		napi_poll_finish(&n->napi, work);
+	} else {
+		d = napi_complete_done(&n->napi, work, false);
+		if (d.rearm_irq)
+			nic_unmask(s, n, s->eng.now);
+		if (d.timer_ns > 0)
+			napi_timer_arm(s, n, d.timer_ns);
+	}
+	kern_napi_thread_run(s, c);
 }

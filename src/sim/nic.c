@@ -429,6 +429,10 @@ int nic_init(struct sim *s, struct nic *n, const struct scn_nic *cfg, uint16_t i
 	coal_init(&n->rx_coal, &rx);
 	coal_init(&n->tx_coal, &tx);
 	napi_init(&n->napi, s->scn->host.napi_weight);
+	napi_set_defer(&n->napi, cfg->napi_defer_hard_irqs, cfg->gro_flush_timeout_ns);
+	if (cfg->threaded)
+		n->napi.state |= NAPI_THREADED;
+	n->napi_thread = -1;
 	if (pktq_init(&n->ring, cfg->rx_ring) || pktq_init(&n->fifo, fifo_pkts) ||
 	    pktq_init(&n->txr, cfg->tx_ring) || pktq_init(&n->qdisc, cfg->txqueuelen))
 		return -1;

@@ -81,6 +81,11 @@ struct scn_nic {
 	uint32_t irq_cpu;            /* irq-cpu = CPU that services this NIC's IRQ */
 	int64_t link_queue_ns;       /* link-queue: how long the sender side of the
 	                              * link may hold a frame before dropping it */
+	/* NAPI instance of the port (sysfs /sys/class/net/NAME/...) */
+	uint32_t napi_defer_hard_irqs;  /* napi_defer_hard_irqs: empty polls before the
+	                                 * IRQ is re-armed; 0 = off */
+	int64_t gro_flush_timeout_ns;   /* gro_flush_timeout: deferral timer (ns) */
+	uint32_t threaded;              /* threaded = 1: a kthread polls, not softirq */
 };
 
 /* [traffic NAME]: one source of frames into a port. */

@@ -37,12 +37,19 @@ static int build_threads(struct sim *s)
 	const struct scenario *scn = s->scn;
 	char name[24];
 
-	s->thr = calloc(scn->host.cpus + scn->apps.cpu_hogs, sizeof(*s->thr));
+	s->thr = calloc(scn->host.cpus + scn->apps.cpu_hogs + scn->n_nics, sizeof(*s->thr));
 	if (!s->thr)
 		return -1;
 	for (uint16_t i = 0; i < s->n_cpus; i++) {
 		snprintf(name, sizeof(name), "ksoftirqd/%u", i);
 		s->cpu[i].ksoftirqd = (int16_t)add_thread(s, THR_KSOFTIRQD, i, name);
+	}
+	for (uint16_t i = 0; i < s->n_nics; i++) {
+		if (!scn->nic[i].threaded)
+			continue;
+		snprintf(name, sizeof(name), "napi/%s-%u", scn->nic[i].name, i + 1);
+		s->nic[i].napi_thread = (int16_t)add_thread(s, THR_NAPI, s->nic[i].irq_cpu, name);
+		s->thr[s->nic[i].napi_thread].nic = i;
 	}
 	for (uint32_t i = 0; i < scn->apps.cpu_hogs; i++) {
 		snprintf(name, sizeof(name), "hog/%u", i);
@@ -146,6 +153,9 @@ static void dispatch(struct sim *s, const struct event *ev)
 		return;
 	case EV_WARMUP:
 		take_snapshot(s);
+		return;
+	case EV_NAPI_TIMER:
+		kern_napi_timer(s, &s->nic[ev->obj], ev->gen);
 		return;
 	}
 	sim_fail(s, "unknown event kind", ev->kind, ev->obj);

@@ -41,7 +41,12 @@ enum sim_event_kind {
 	EV_NIC_WAKE = 1, /* obj = nic: re-evaluate the interrupt line */
 	EV_CPU_DONE,     /* obj = cpu: the running chunk finished */
 	EV_WARMUP,       /* end of warm-up: snapshot counters */
+	EV_NAPI_TIMER,   /* obj = nic: the NAPI hrtimer (deferral) expired */
 };
+
+/* Hard-IRQ sources other than NIC lines: the NAPI hrtimer of NIC k is
+ * IRQ_TIMER | k in irq queues and in chunk.what. */
+#define IRQ_TIMER 0x80
 
 /* One frame in a queue.  t_evt is the time of the next thing that happens to
  * it in that queue: DMA completion in the RX ring, departure in a TX ring. */
@@ -115,6 +120,8 @@ struct nic {
 	uint16_t irq_cpu;
 	bool isr_more;        /* an isr-loop ISR continues in its next slice */
 	struct napi napi;
+	uint32_t timer_gen;   /* generation of the pending EV_NAPI_TIMER */
+	int16_t napi_thread;  /* threaded NAPI: its kthread, else -1 */
 	struct nic_counters c;
 };
 
@@ -123,7 +130,7 @@ enum level { LVL_THREAD = 0, LVL_SOFTIRQ = 1, LVL_HARDIRQ = 2, LVL_N };
 enum acct { ACCT_USER, ACCT_SYSTEM, ACCT_HARDIRQ, ACCT_SOFTIRQ, ACCT_IDLE, ACCT_N };
 
 /* What a thread-level chunk is doing. */
-enum thread_chunk { TCH_NONE, TCH_RUN, TCH_SWITCH };
+enum thread_chunk { TCH_NONE, TCH_RUN, TCH_SWITCH, TCH_POLL };
 
 /* What a softirq-level chunk is doing. */
 enum si_step { SI_NONE, SI_ENTRY, SI_POLL };
@@ -135,7 +142,7 @@ struct chunk {
 	uint8_t what;         /* enum thread_chunk / enum si_step / nic id for hardirq */
 };
 
-enum thread_kind { THR_HOG, THR_KSOFTIRQD };
+enum thread_kind { THR_HOG, THR_KSOFTIRQD, THR_NAPI };
 
 struct thread {
 	enum thread_kind kind;
@@ -143,6 +150,7 @@ struct thread {
 	bool runnable;
 	int64_t vruntime;     /* ns of CPU received (nice 0 weight) */
 	int64_t cpu_ns;       /* total CPU time (top's TIME) */
+	uint16_t nic;         /* THR_NAPI: the port whose NAPI it polls */
 	char name[24];
 };
 
@@ -182,6 +190,7 @@ struct cpu {
 	struct napi_list poll_list, local, repoll;
 	uint8_t cur_napi;
 	uint32_t cur_work;
+	uint32_t thr_work;    /* frames of the threaded-NAPI poll running */
 	/* backlog (netif_rx) */
 	struct pktq backlog;
 	struct napi backlog_napi;
@@ -302,8 +311,8 @@ void cpu_end(struct sim *s, struct cpu *c, enum level lvl);
 void cpu_resume(struct sim *s, struct cpu *c);
 /* Highest active level, or -1 when the CPU is idle. */
 int cpu_top(const struct cpu *c);
-/* A hard IRQ from @nic arrives. */
-void cpu_irq(struct sim *s, struct cpu *c, uint16_t nic);
+/* A hard IRQ from source @irq (see kern_isr) arrives. */
+void cpu_irq(struct sim *s, struct cpu *c, uint16_t irq);
 /* EV_CPU_DONE */
 void cpu_done(struct sim *s, struct cpu *c, uint32_t gen);
 /* Thread @t becomes runnable. */
@@ -313,10 +322,11 @@ bool sched_need_resched(struct sim *s, struct cpu *c);
 void sched_pick(struct sim *s, struct cpu *c);
 
 /* ---- kernel.c ---- */
-/* Hard IRQ handler of @nic on @c starts now: returns the ISR's duration. */
-int64_t kern_isr(struct sim *s, struct cpu *c, struct nic *n);
-/* The ISR chunk ended. */
-void kern_isr_done(struct sim *s, struct cpu *c, struct nic *n);
+/* Hard IRQ handler of source @irq (a NIC index, or IRQ_TIMER | NIC index)
+ * on @c starts now: returns the handler's duration. */
+int64_t kern_isr(struct sim *s, struct cpu *c, uint16_t irq);
+/* The handler's chunk ended. */
+void kern_isr_done(struct sim *s, struct cpu *c, uint16_t irq);
 /* irq_exit(): run softirqs inline if pending and not already in one. */
 void kern_irq_exit(struct sim *s, struct cpu *c);
 /* Softirq-level chunk ended. */
@@ -325,5 +335,10 @@ void kern_softirq_step(struct sim *s, struct cpu *c);
 void kern_softirq_begin(struct sim *s, struct cpu *c);
 /* ksoftirqd got the CPU (thread level, chunk done or just switched in). */
 void kern_ksoftirqd_run(struct sim *s, struct cpu *c);
+/* A threaded-NAPI kthread got the CPU, or its poll chunk ended. */
+void kern_napi_thread_run(struct sim *s, struct cpu *c);
+void kern_napi_thread_poll_done(struct sim *s, struct cpu *c);
+/* EV_NAPI_TIMER */
+void kern_napi_timer(struct sim *s, struct nic *n, uint32_t gen);
 
 #endif

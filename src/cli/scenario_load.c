@@ -97,6 +97,9 @@ struct key_spec {
 static const char *const rxpath_names[] = { "classic", "isr-loop", "napi", NULL };
 static const char *const pattern_names[] = { "constant", "poisson", "on-off", NULL };
 static const char *const tx_clean_names[] = { "irq", "xmit", NULL };
+static const char *const adaptive_names[] = { "off", "dim", "pkt-rate", NULL };
+_Static_assert(ADAPTIVE_OFF == 0 && ADAPTIVE_DIM == 1 && ADAPTIVE_PKT_RATE == 2,
+               "adaptive_names");
 _Static_assert(RXPATH_CLASSIC == 0 && RXPATH_ISR_LOOP == 1 && RXPATH_NAPI == 2, "rxpath_names");
 _Static_assert(TRAFFIC_CONSTANT == 0 && TRAFFIC_POISSON == 1 && TRAFFIC_ONOFF == 2,
                "pattern_names");
@@ -149,6 +152,9 @@ static const struct key_spec schema[] = {
 	NUM(N, "napi_defer_hard_irqs", napi_defer_hard_irqs, UNIT_COUNT, 0, INT32_MAX, 0, NULL),
 	NUM(N, "gro_flush_timeout", gro_flush_timeout_ns, UNIT_TIME_NS, 0, 10 * SEC, 0, NULL),
 	BOOL(N, "threaded", threaded, 0),
+	ENUM(N, "adaptive-rx", adaptive_rx, adaptive_names, ADAPTIVE_OFF),
+	NUM(N, "dim-work-delay", dim_work_delay_ns, UNIT_TIME_NS, 0, 1 * SEC, 20 * US, NULL),
+	NUM(N, "dim-start-profile", dim_start_ix, UNIT_COUNT, 0, 4, 1, NULL),
 
 	STR(T, "port", port, ""), /* "" = the first NIC, set in finish() */
 	ENUM(T, "pattern", pattern, pattern_names, TRAFFIC_CONSTANT),

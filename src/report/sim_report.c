@@ -191,6 +191,32 @@ static struct table *threads_table(const struct results *r)
 	return t;
 }
 
+/* Moderation changes made by DIM / e1000 ITR / pkt-rate over time. */
+static struct table *series_table(const struct results *r)
+{
+	static const char *const kinds[] = { "dim", "itr", "pkt-rate" };
+	struct table *t = table_new("moderation", "Moderation changes over time (adaptive-rx)");
+
+	table_add_col(t, "time_us", "time-us", 1);
+	table_add_col(t, "iface", "iface", -1);
+	table_add_col(t, "controller", "controller", -1);
+	table_add_col(t, "index", "profile/class", -1);
+	table_add_col(t, "rx_usecs", "rx-usecs", 3);
+	table_add_col(t, "rx_frames", "rx-frames/itr", -1);
+	for (uint32_t i = 0; i < r->n_series; i++) {
+		const struct mod_point *p = &r->series[i];
+
+		table_row(t);
+		table_dbl(t, (double)p->t / 1e3);
+		table_str(t, r->nic[p->nic].name);
+		table_str(t, kinds[p->kind]);
+		table_u64(t, p->ix);
+		table_dbl(t, (double)p->usecs_ns / 1e3);
+		table_u64(t, p->frames);
+	}
+	return t;
+}
+
 struct report *run_report(const struct results *r, bool wide)
 {
 	struct report *rep = report_new();
@@ -205,5 +231,7 @@ struct report *run_report(const struct results *r, bool wide)
 	report_add(rep, softnet_table(r));
 	report_add(rep, mpstat_table(r));
 	report_add(rep, threads_table(r));
+	if (r->n_series)
+		report_add(rep, series_table(r));
 	return rep;
 }

@@ -65,6 +65,15 @@ static void napi_kick(struct sim *s, struct cpu *c, struct nic *n)
 	raise_net_rx(c, (uint8_t)n->id);
 }
 
+/* The driver re-enables @n's interrupt (napi_complete_done said so, or a
+ * classic ISR is done): adaptive controllers sample first, as drivers call
+ * net_dim() / e1000_set_itr() right before unmasking. */
+static void driver_rearm(struct sim *s, struct nic *n)
+{
+	adapt_on_rearm(s, n);
+	nic_unmask(s, n, s->eng.now);
+}
+
 /* Arm the NAPI hrtimer @rel_ns from now (napi_complete_done's decision). */
 static void napi_timer_arm(struct sim *s, struct nic *n, int64_t rel_ns)
 {
@@ -211,7 +220,7 @@ void kern_isr_done(struct sim *s, struct cpu *c, uint16_t irq)
 			return;
 		}
 		if (s->scn->host.rxpath != RXPATH_NAPI)
-			nic_unmask(s, n, s->eng.now);
+			driver_rearm(s, n);
 	}
 	if (c->n_irq_q) {
 		uint16_t next = c->irq_q[0];
@@ -354,7 +363,7 @@ static void poll_settle(struct sim *s, struct cpu *c, struct napi *n, struct nic
 	}
 	d = napi_complete_done(n, work, false);
 	if (d.rearm_irq && dev)
-		nic_unmask(s, dev, s->eng.now);
+		driver_rearm(s, dev);
 	if (d.timer_ns > 0 && dev)
 		napi_timer_arm(s, dev, d.timer_ns);
 	if (d.reschedule)
@@ -473,7 +482,7 @@ void kern_napi_thread_poll_done(struct sim *s, struct cpu *c)
 	} else {
 		d = napi_complete_done(&n->napi, work, false);
 		if (d.rearm_irq)
-			nic_unmask(s, n, s->eng.now);
+			driver_rearm(s, n);
 		if (d.timer_ns > 0)
 			napi_timer_arm(s, n, d.timer_ns);
 	}

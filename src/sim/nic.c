@@ -184,9 +184,12 @@ void nic_rx_advance(struct sim *s, struct nic *n, int64_t t)
 
 struct pkt nic_rx_take(struct nic *n)
 {
+	struct pkt p = pktq_pop(&n->ring);
+
 	n->notified--;
 	n->c.rx_taken++;
-	return pktq_pop(&n->ring);
+	n->c.rx_bytes += p.len;
+	return p;
 }
 
 void nic_rx_refill(struct sim *s, struct nic *n, int64_t t, uint32_t k)
@@ -433,6 +436,7 @@ int nic_init(struct sim *s, struct nic *n, const struct scn_nic *cfg, uint16_t i
 	if (cfg->threaded)
 		n->napi.state |= NAPI_THREADED;
 	n->napi_thread = -1;
+	adapt_init(s, n);
 	if (pktq_init(&n->ring, cfg->rx_ring) || pktq_init(&n->fifo, fifo_pkts) ||
 	    pktq_init(&n->txr, cfg->tx_ring) || pktq_init(&n->qdisc, cfg->txqueuelen))
 		return -1;

@@ -152,6 +152,14 @@ int results_collect(struct results *r, const struct sim *s)
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		r->in_flight += s->cpu[i].backlog.count;
 	r->events = s->eng.handled;
+	r->series_lost = s->series.lost;
+	if (s->series.n) {
+		r->series = malloc(s->series.n * sizeof(*r->series));
+		if (!r->series)
+			return -1;
+		memcpy(r->series, s->series.p, s->series.n * sizeof(*r->series));
+		r->n_series = s->series.n;
+	}
 	return 0;
 }
 
@@ -159,6 +167,8 @@ void results_free(struct results *r)
 {
 	free(r->cpu);
 	free(r->thr);
+	free(r->series);
 	r->cpu = NULL;
 	r->thr = NULL;
+	r->series = NULL;
 }

@@ -50,6 +50,9 @@ struct results {
 	struct nic_result nic[SCN_MAX_NICS];
 	struct cpu_result *cpu;         /* n_cpus entries, owned */
 	struct thread_result *thr;      /* n_threads entries, owned */
+	struct mod_point *series;       /* moderation changes over the run, owned */
+	uint32_t n_series;
+	uint64_t series_lost;           /* changes beyond MOD_SERIES_MAX */
 };
 
 const char *rxpath_name(enum rxpath p);

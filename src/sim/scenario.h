@@ -45,6 +45,13 @@ enum tx_clean_mode {
 	TX_CLEAN_XMIT, /* no TX interrupts; the ring is cleaned when the driver transmits */
 };
 
+/* Adaptive RX moderation run by the driver, [nic] adaptive-rx. */
+enum adaptive_rx {
+	ADAPTIVE_OFF,      /* static rx-usecs / rx-frames */
+	ADAPTIVE_DIM,      /* Linux DIM (lib/dim/net_dim.c) picks rx-usecs/rx-frames */
+	ADAPTIVE_PKT_RATE, /* ethtool pkt-rate-low/-high switching between three sets */
+};
+
 /* [host]: the machine and its kernel. */
 struct scn_host {
 	char profile[64];            /* profile = NAME (built-in) or path to an INI */
@@ -86,6 +93,11 @@ struct scn_nic {
 	                                 * IRQ is re-armed; 0 = off */
 	int64_t gro_flush_timeout_ns;   /* gro_flush_timeout: deferral timer (ns) */
 	uint32_t threaded;              /* threaded = 1: a kthread polls, not softirq */
+	/* adaptive moderation */
+	enum adaptive_rx adaptive_rx;   /* adaptive-rx = off | dim | pkt-rate */
+	int64_t dim_work_delay_ns;      /* dim-work-delay: schedule_work() latency before
+	                                 * a new DIM profile reaches the NIC */
+	uint32_t dim_start_ix;          /* dim-start-profile = 0..4 */
 };
 
 /* [traffic NAME]: one source of frames into a port. */

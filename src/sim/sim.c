@@ -116,6 +116,7 @@ void sim_free(struct sim *s)
 		pktq_free(&s->cpu[i].backlog);
 	free(s->cpu);
 	free(s->thr);
+	free(s->series.p);
 	engine_free(&s->eng);
 }
 
@@ -156,6 +157,9 @@ static void dispatch(struct sim *s, const struct event *ev)
 		return;
 	case EV_NAPI_TIMER:
 		kern_napi_timer(s, &s->nic[ev->obj], ev->gen);
+		return;
+	case EV_DIM_APPLY:
+		adapt_dim_apply(s, &s->nic[ev->obj]);
 		return;
 	}
 	sim_fail(s, "unknown event kind", ev->kind, ev->obj);

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "rxlab/coalesce.h"
+#include "rxlab/dim.h"
 #include "rxlab/hist.h"
 #include "rxlab/napi.h"
 #include "rxlab/rng.h"
@@ -42,6 +43,7 @@ enum sim_event_kind {
 	EV_CPU_DONE,     /* obj = cpu: the running chunk finished */
 	EV_WARMUP,       /* end of warm-up: snapshot counters */
 	EV_NAPI_TIMER,   /* obj = nic: the NAPI hrtimer (deferral) expired */
+	EV_DIM_APPLY,    /* obj = nic: DIM's work item writes the new profile */
 };
 
 /* Hard-IRQ sources other than NIC lines: the NAPI hrtimer of NIC k is
@@ -82,6 +84,7 @@ struct nic_counters {
 	uint64_t rx_ovr;      /* FIFO overruns: no descriptor, no FIFO room (RX-OVR) */
 	uint64_t rx_drp;      /* dropped by the kernel after receipt (backlog) (RX-DRP) */
 	uint64_t rx_taken;    /* frames taken from the ring by the driver */
+	uint64_t rx_bytes;    /* bytes of those frames */
 	uint64_t tx_ok;       /* frames transmitted (TX-OK) */
 	uint64_t tx_drp;      /* qdisc drops (TX-DRP) */
 	uint64_t delivered;   /* handed to the local stack (no route) */
@@ -122,6 +125,7 @@ struct nic {
 	struct napi napi;
 	uint32_t timer_gen;   /* generation of the pending EV_NAPI_TIMER */
 	int16_t napi_thread;  /* threaded NAPI: its kthread, else -1 */
+	struct dim dim;       /* adaptive-rx = dim */
 	struct nic_counters c;
 };
 
@@ -216,6 +220,25 @@ struct sim_snapshot {
 
 #define SIM_MAX_THREADS (SCN_MAX_CPUS + 1024)
 
+/* One change of a NIC's moderation made by an adaptive controller. */
+enum mod_kind { MOD_DIM, MOD_ITR, MOD_PKT_RATE };
+struct mod_point {
+	int64_t t;            /* ns */
+	uint16_t nic;
+	uint8_t kind;         /* enum mod_kind */
+	uint8_t ix;           /* DIM profile index / pkt-rate set */
+	int64_t usecs_ns;     /* resulting rx-usecs (DIM, pkt-rate) or ITR gap */
+	uint32_t frames;      /* resulting rx-frames; ITR: interrupts/s */
+};
+
+/* Bounded time series of moderation changes (memory fixed at start). */
+#define MOD_SERIES_MAX 65536
+struct mod_series {
+	uint32_t n;
+	uint64_t lost;        /* changes after the buffer filled */
+	struct mod_point *p;
+};
+
 struct sim {
 	const struct scenario *scn;
 	const struct profile *prof;
@@ -227,6 +250,7 @@ struct sim {
 	struct thread *thr;
 	uint64_t irq_cpu[SCN_MAX_NICS][SCN_MAX_CPUS]; /* /proc/interrupts */
 	struct hist lat;      /* forwarding latency, ns, after warm-up */
+	struct mod_series series;
 	struct sim_snapshot snap;
 	bool warm;            /* warm-up is over */
 	char fatal[256];      /* set when the model hit an impossible state */
@@ -340,5 +364,12 @@ void kern_napi_thread_run(struct sim *s, struct cpu *c);
 void kern_napi_thread_poll_done(struct sim *s, struct cpu *c);
 /* EV_NAPI_TIMER */
 void kern_napi_timer(struct sim *s, struct nic *n, uint32_t gen);
+
+/* ---- adaptive.c (driver-side moderation controllers) ---- */
+void adapt_init(struct sim *s, struct nic *n);
+/* The driver is about to re-enable @n's interrupt: controllers sample. */
+void adapt_on_rearm(struct sim *s, struct nic *n);
+/* EV_DIM_APPLY */
+void adapt_dim_apply(struct sim *s, struct nic *n);
 
 #endif

@@ -30,7 +30,9 @@
 #include "cli/ini.h"
 #include "cli/profile_load.h"
 #include "cli/units.h"
+#include "rxlab/adaptive.h"
 #include "rxlab/coalesce.h"
+#include "rxlab/itr.h"
 
 enum sect_id { SEC_HOST, SEC_NIC, SEC_TRAFFIC, SEC_ROUTE, SEC_APPS, SEC_RUN, N_SECT };
 
@@ -155,6 +157,17 @@ static const struct key_spec schema[] = {
 	ENUM(N, "adaptive-rx", adaptive_rx, adaptive_names, ADAPTIVE_OFF),
 	NUM(N, "dim-work-delay", dim_work_delay_ns, UNIT_TIME_NS, 0, 1 * SEC, 20 * US, NULL),
 	NUM(N, "dim-start-profile", dim_start_ix, UNIT_COUNT, 0, 4, 1, NULL),
+	NUM(N, "pkt-rate-low", pkt_rate_low, UNIT_PPS, 0, 1000000000ULL, 0, NULL),
+	NUM(N, "pkt-rate-high", pkt_rate_high, UNIT_PPS, 0, 1000000000ULL, 0, NULL),
+	NUM(N, "rx-usecs-low", rx_usecs_low_ns, UNIT_TIME_US, 0, 10 * SEC, 0, NULL),
+	NUM(N, "rx-frames-low", rx_frames_low, UNIT_COUNT, 0, 65535, 1, "frames"),
+	NUM(N, "rx-usecs-high", rx_usecs_high_ns, UNIT_TIME_US, 0, 10 * SEC, 0, NULL),
+	NUM(N, "rx-frames-high", rx_frames_high, UNIT_COUNT, 0, 65535, 1, "frames"),
+	NUM(N, "sample-interval", sample_interval_ns, UNIT_TIME_NS, 1 * MS, 3600 * SEC, 1 * SEC,
+	    NULL),
+	NUM(N, "InterruptThrottleRate", itr_param, UNIT_COUNT, 0, 100000, 0, "interrupts/s"),
+	NUM(N, "RxIntDelay", rx_int_delay, UNIT_COUNT, 0, 65535, 0, "x 1.024 us"),
+	NUM(N, "RxAbsIntDelay", rx_abs_int_delay, UNIT_COUNT, 0, 65535, 0, "x 1.024 us"),
 
 	STR(T, "port", port, ""), /* "" = the first NIC, set in finish() */
 	ENUM(T, "pattern", pattern, pattern_names, TRAFFIC_CONSTANT),
@@ -771,6 +784,32 @@ static int check_coalescing(struct sload *l, uint32_t i)
 	return 0;
 }
 
+/* e1000 InterruptThrottleRate and ethtool adaptive-rx = pkt-rate. */
+static int check_adaptive(struct sload *l, uint32_t i)
+{
+	static const char *const itr_keys[] = { "InterruptThrottleRate", NULL };
+	static const char *const rate_keys[] = { "pkt-rate-low", "pkt-rate-high", "sample-interval",
+						 "adaptive-rx", NULL };
+	const struct scn_nic *n = &l->s->nic[i];
+	struct adaptive_config ac;
+	struct itr_config ic;
+	const char *why, *src;
+	int line;
+
+	if (itr_from_param(n->itr_param, &ic, &why)) {
+		where_keys(l->nic[i], itr_keys, &line, &src);
+		return bad(l, line, src, "[nic %s] %s", n->name, why);
+	}
+	if (n->adaptive_rx != ADAPTIVE_PKT_RATE)
+		return 0;
+	ac = scn_adaptive_config(n);
+	if (adaptive_config_check(&ac, &why)) {
+		where_keys(l->nic[i], rate_keys, &line, &src);
+		return bad(l, line, src, "[nic %s] adaptive-rx = pkt-rate: %s", n->name, why);
+	}
+	return 0;
+}
+
 static int check_nics(struct sload *l)
 {
 	for (uint32_t i = 0; i < l->s->n_nics; i++) {
@@ -778,6 +817,8 @@ static int check_nics(struct sload *l)
 
 		if (!rc)
 			rc = check_coalescing(l, i);
+		if (!rc)
+			rc = check_adaptive(l, i);
 		if (rc)
 			return rc;
 	}

@@ -7,6 +7,16 @@
  * dim-work-delay (schedule_work latency); until then net_dim ignores
  * samples (APPLY_NEW_PROFILE).  The profile table follows the timer mode:
  * cqe-mode-rx = on uses the RX CQE table, off the RX EQE table.
+ *
+ * e1000 InterruptThrottleRate follows e1000_main.c: the ISR zeroes the
+ * per-cycle byte and packet totals, the poll adds to them, and when
+ * napi_complete_done lets the driver re-enable the interrupt,
+ * e1000_set_itr() classifies the cycle and writes the ITR register: the
+ * minimum gap between two interrupts of the port (RX and TX alike).
+ *
+ * adaptive-rx = pkt-rate follows the ethtool contract: once per
+ * sample-interval the measured RX rate selects the low, normal or high
+ * rx-usecs / rx-frames set.
  */
 #include "sim/sim.h"
 
@@ -21,16 +31,49 @@ static void series_add(struct sim *s, const struct mod_point *p)
 	s->series.p[s->series.n++] = *p;
 }
 
+/* Write ITR: the minimum gap applies to the port's one interrupt. */
+static void itr_write(struct sim *s, struct nic *n, uint32_t ints_per_s, int64_t gap_ns)
+{
+	struct coal_params rx = n->rx_coal.p, tx = n->tx_coal.p;
+
+	rx.min_gap_ns = tx.min_gap_ns = gap_ns;
+	coal_set_params(&n->rx_coal, &rx);
+	coal_set_params(&n->tx_coal, &tx);
+	series_add(s, &(struct mod_point){ .t = s->eng.now, .nic = n->id, .kind = MOD_ITR,
+					   .ix = (uint8_t)n->itr.rx_class, .usecs_ns = gap_ns,
+					   .frames = ints_per_s });
+}
+
+static void itr_start(struct sim *s, struct nic *n)
+{
+	struct itr_config ic;
+
+	if (itr_from_param(n->cfg->itr_param, &ic, NULL) || ic.mode == ITR_OFF)
+		return;
+	itr_init(&n->itr, &ic, (uint32_t)(n->cfg->speed_bps / 1000000));
+	itr_write(s, n, n->itr.itr, itr_gap_ns(itr_reg_from_rate(n->itr.itr)));
+}
+
 void adapt_init(struct sim *s, struct nic *n)
 {
-	if (n->cfg->adaptive_rx == ADAPTIVE_OFF)
+	struct adaptive_config ac = scn_adaptive_config(n->cfg);
+
+	if (n->cfg->adaptive_rx == ADAPTIVE_OFF && n->cfg->itr_param == 0)
 		return;
 	if (!s->series.p)
 		s->series.p = calloc(MOD_SERIES_MAX, sizeof(*s->series.p));
-	dim_init(&n->dim, (uint8_t)n->cfg->dim_start_ix);
-	if (n->cfg->adaptive_rx == ADAPTIVE_DIM) {
+	itr_start(s, n);
+	switch (n->cfg->adaptive_rx) {
+	case ADAPTIVE_OFF:
+		break;
+	case ADAPTIVE_DIM:
+		dim_init(&n->dim, (uint8_t)n->cfg->dim_start_ix);
 		n->dim.state = DIM_APPLY_NEW_PROFILE; /* the driver applies the start profile */
 		adapt_dim_apply(s, n);
+		break;
+	case ADAPTIVE_PKT_RATE:
+		adaptive_init(&n->rate, &ac, 0, 0);
+		break;
 	}
 }
 
@@ -67,8 +110,37 @@ static void dim_sample(struct sim *s, struct nic *n)
 		sim_at(s, s->eng.now + n->cfg->dim_work_delay_ns, EV_DIM_APPLY, n->id, 0);
 }
 
+static void rate_sample(struct sim *s, struct nic *n)
+{
+	struct adaptive_decision d = adaptive_sample(&n->rate, s->eng.now, n->c.rx_taken);
+	struct coal_params p = n->rx_coal.p;
+
+	if (!d.changed)
+		return;
+	p.usecs_ns = (int64_t)d.rx_usecs * 1000;
+	p.frames = d.rx_frames;
+	coal_set_params(&n->rx_coal, &p);
+	series_add(s, &(struct mod_point){ .t = s->eng.now, .nic = n->id, .kind = MOD_PKT_RATE,
+					   .ix = (uint8_t)d.set, .usecs_ns = p.usecs_ns,
+					   .frames = p.frames });
+}
+
+static void itr_sample(struct sim *s, struct nic *n)
+{
+	struct itr_decision d;
+
+	if (n->itr.mode == ITR_OFF || n->itr.mode == ITR_FIXED)
+		return;
+	d = itr_on_irq_done(&n->itr, n->cyc_rx_pkts, n->cyc_rx_bytes, n->cyc_tx_pkts,
+			    n->cyc_tx_bytes);
+	if (d.changed)
+		itr_write(s, n, d.itr, d.gap_ns);
+}
+
 void adapt_on_rearm(struct sim *s, struct nic *n)
 {
+	if (n->cfg->itr_param)
+		itr_sample(s, n);
 	switch (n->cfg->adaptive_rx) {
 	case ADAPTIVE_OFF:
 		return;
@@ -76,6 +148,7 @@ void adapt_on_rearm(struct sim *s, struct nic *n)
 		dim_sample(s, n);
 		return;
 	case ADAPTIVE_PKT_RATE:
+		rate_sample(s, n);
 		return;
 	}
 }

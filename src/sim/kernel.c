@@ -195,6 +195,7 @@ int64_t kern_isr(struct sim *s, struct cpu *c, uint16_t irq)
 		return isr_loop(s, c, n, t) - t0;
 	t += s->prof->irq_entry_ns + s->prof->isr_ns;
 	nic_ack(s, n, t);
+	n->cyc_rx_pkts = n->cyc_rx_bytes = n->cyc_tx_pkts = n->cyc_tx_bytes = 0;
 	switch (s->scn->host.rxpath) {
 	case RXPATH_NAPI:
 		if (napi_schedule_prep(&n->napi))

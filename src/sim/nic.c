@@ -189,6 +189,8 @@ struct pkt nic_rx_take(struct nic *n)
 	n->notified--;
 	n->c.rx_taken++;
 	n->c.rx_bytes += p.len;
+	n->cyc_rx_pkts++;
+	n->cyc_rx_bytes += p.len;
 	return p;
 }
 
@@ -253,8 +255,12 @@ uint32_t nic_tx_clean(struct sim *s, struct nic *n, int64_t t)
 
 	nic_tx_advance(s, n, t);
 	k = n->departed;
-	for (uint32_t i = 0; i < k; i++)
-		pktq_pop(&n->txr);
+	for (uint32_t i = 0; i < k; i++) {
+		struct pkt p = pktq_pop(&n->txr);
+
+		n->cyc_tx_pkts++;
+		n->cyc_tx_bytes += p.len;
+	}
 	n->departed = 0;
 	n->c.tx_cleaned += k;
 	while (n->qdisc.count && n->txr.count < n->cfg->tx_ring) {
@@ -399,14 +405,30 @@ uint64_t nic_in_flight(const struct nic *n)
 
 /* ---- setup ---- */
 
+/* e1000 RxIntDelay / RxAbsIntDelay, in units of 1.024 us (SDM p.29, p.305):
+ * RDTR is a packet timer restarted per frame, RADV an absolute timer from
+ * the first frame; RDTR = 0 means an interrupt per frame and disables RADV. */
+static void e1000_delays(const struct scn_nic *c, struct coal_params *p)
+{
+	if (c->rx_int_delay == 0)
+		return;
+	p->mode = COAL_TIMER_RESTART;
+	p->usecs_ns = (int64_t)c->rx_int_delay * 1024;
+	p->frames = 0;
+	p->abs_ns = (int64_t)c->rx_abs_int_delay * 1024;
+}
+
 static struct coal_params coal_rx_params(const struct scn_nic *c)
 {
-	return (struct coal_params){
+	struct coal_params p = {
 		.usecs_ns = c->rx_usecs_ns, .frames = c->rx_frames,
 		.usecs_irq_ns = c->rx_usecs_irq_ns, .frames_irq = c->rx_frames_irq,
 		.mode = c->rx_timer == TIMER_RESTART ? COAL_TIMER_RESTART : COAL_TIMER_ABSOLUTE,
 		.min_gap_ns = c->min_irq_gap_ns,
 	};
+
+	e1000_delays(c, &p);
+	return p;
 }
 
 static struct coal_params coal_tx_params(const struct scn_nic *c)

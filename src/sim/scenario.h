@@ -98,6 +98,15 @@ struct scn_nic {
 	int64_t dim_work_delay_ns;      /* dim-work-delay: schedule_work() latency before
 	                                 * a new DIM profile reaches the NIC */
 	uint32_t dim_start_ix;          /* dim-start-profile = 0..4 */
+	/* ethtool adaptive-rx = pkt-rate (ethtool -C pkt-rate-low ...) */
+	uint64_t pkt_rate_low, pkt_rate_high;   /* pkt-rate-low / -high, pps */
+	int64_t rx_usecs_low_ns, rx_usecs_high_ns; /* rx-usecs-low / -high */
+	uint32_t rx_frames_low, rx_frames_high; /* rx-frames-low / -high */
+	int64_t sample_interval_ns;     /* sample-interval (ethtool rate-sample-interval) */
+	/* e1000 module parameters (per port) */
+	uint32_t itr_param;             /* InterruptThrottleRate: 0 off, 1, 3, 4, 100..100000 */
+	uint32_t rx_int_delay;          /* RxIntDelay (RDTR), units of 1.024 us; 0 = off */
+	uint32_t rx_abs_int_delay;      /* RxAbsIntDelay (RADV), units of 1.024 us */
 };
 
 /* [traffic NAME]: one source of frames into a port. */
@@ -144,6 +153,21 @@ struct scenario {
 	struct scn_apps apps;
 	struct scn_run run;
 };
+
+#include "rxlab/adaptive.h"
+
+/* The ethtool adaptive-rx = pkt-rate configuration of port @n. */
+static inline struct adaptive_config scn_adaptive_config(const struct scn_nic *n)
+{
+	return (struct adaptive_config){
+		.pkt_rate_low = n->pkt_rate_low, .pkt_rate_high = n->pkt_rate_high,
+		.rx_usecs_low = (uint32_t)(n->rx_usecs_low_ns / 1000), .rx_frames_low = n->rx_frames_low,
+		.rx_usecs = (uint32_t)(n->rx_usecs_ns / 1000), .rx_frames = n->rx_frames,
+		.rx_usecs_high = (uint32_t)(n->rx_usecs_high_ns / 1000),
+		.rx_frames_high = n->rx_frames_high,
+		.rate_sample_interval_ns = n->sample_interval_ns,
+	};
+}
 
 /* Index of the NIC named @name, or -1. */
 int scenario_nic_index(const struct scenario *s, const char *name);

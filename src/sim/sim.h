@@ -30,7 +30,9 @@
 #include <stdint.h>
 
 #include "rxlab/coalesce.h"
+#include "rxlab/adaptive.h"
 #include "rxlab/dim.h"
+#include "rxlab/itr.h"
 #include "rxlab/hist.h"
 #include "rxlab/napi.h"
 #include "rxlab/rng.h"
@@ -126,6 +128,10 @@ struct nic {
 	uint32_t timer_gen;   /* generation of the pending EV_NAPI_TIMER */
 	int16_t napi_thread;  /* threaded NAPI: its kthread, else -1 */
 	struct dim dim;       /* adaptive-rx = dim */
+	struct adaptive rate; /* adaptive-rx = pkt-rate */
+	struct itr itr;       /* InterruptThrottleRate != 0 */
+	/* per interrupt cycle, zeroed by the ISR (e1000 total_{rx,tx}_*) */
+	uint32_t cyc_rx_pkts, cyc_rx_bytes, cyc_tx_pkts, cyc_tx_bytes;
 	struct nic_counters c;
 };
 

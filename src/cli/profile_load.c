@@ -44,13 +44,15 @@ static const struct cost_key costs[] = {
 	COST("copy-per-byte", UNIT_TIME_PS, copy_ps_per_byte),
 	COST("tx-clean-pkt", UNIT_TIME_NS, tx_clean_pkt_ns),
 	COST("ctx-switch", UNIT_TIME_NS, ctx_switch_ns),
+	COST("local-deliver", UNIT_TIME_NS, local_deliver_ns),
+	COST("syscall", UNIT_TIME_NS, syscall_ns),
 };
 #define N_COSTS (sizeof(costs) / sizeof(costs[0]))
 
 static const char *const cost_names[] = {
 	"irq-entry", "isr", "reg-read", "rx-pkt", "netif-rx", "backlog-pkt", "napi-poll",
 	"softirq-entry", "dma-fixed", "dma-per-byte", "fwd-pkt", "copy-per-byte",
-	"tx-clean-pkt", "ctx-switch", NULL,
+	"tx-clean-pkt", "ctx-switch", "local-deliver", "syscall", NULL,
 };
 _Static_assert(sizeof(cost_names) / sizeof(cost_names[0]) == N_COSTS + 1,
                "cost_names[] must list every key of costs[]");

@@ -152,7 +152,7 @@ static int64_t isr_pass(struct sim *s, struct cpu *c, struct nic *n, int64_t t, 
 
 /* The isr-loop ISR is computed in slices of at most this much CPU time, so
  * that counters stay current when the loop does not end (see below). */
-#define ISR_SLICE_NS 1000000
+#define ISR_SLICE_NS 200000
 
 /* isr-loop: passes until one finds nothing.  The patch's own comment asks
  * "XXX limit repeats?": it does not, so when frames arrive faster than a

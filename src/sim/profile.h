@@ -30,6 +30,9 @@ struct profile {
 	int64_t fwd_pkt_ns;       /* fwd-pkt: IP forward decision + qdisc + xmit per frame */
 	int64_t copy_ps_per_byte; /* copy-per-byte: CPU time per byte touched (ps) */
 	int64_t tx_clean_pkt_ns;  /* tx-clean-pkt: free one transmitted descriptor + skb */
+	/* Local delivery and applications. */
+	int64_t local_deliver_ns; /* local-deliver: ip_rcv + udp_rcv + socket enqueue, per frame */
+	int64_t syscall_ns;       /* syscall: one recvmsg/sendmsg entry, exit and bookkeeping */
 	/* Scheduling. */
 	int64_t ctx_switch_ns;    /* ctx-switch: one context switch */
 	/* Added by the loader (src/cli/profile_load.c): [profile] description,

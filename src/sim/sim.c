@@ -126,6 +126,7 @@ static void take_snapshot(struct sim *s)
 
 	sn->t = s->eng.now;
 	for (uint16_t i = 0; i < s->n_nics; i++) {
+		nic_rx_advance(s, &s->nic[i], s->eng.now);
 		nic_tx_advance(s, &s->nic[i], s->eng.now);
 		sn->nic[i] = s->nic[i].c;
 		memcpy(sn->irq_cpu[i], s->irq_cpu[i], sizeof(sn->irq_cpu[i]));

@@ -179,6 +179,10 @@ static const struct key_spec schema[] = {
 
 	NUM(A, "cpu-hogs", cpu_hogs, UNIT_COUNT, 0, 1024, 0, "threads"),
 	NUM(A, "hog-cpu", hog_cpu, UNIT_COUNT, 0, SCN_MAX_CPUS - 1, 0, NULL),
+	BOOL(A, "sink", sink, 0),
+	NUM(A, "sink-cpu", sink_cpu, UNIT_COUNT, 0, SCN_MAX_CPUS - 1, 0, NULL),
+	NUM(A, "sink-work", sink_work_ns, UNIT_TIME_NS, 0, 1 * SEC, 0, NULL),
+	NUM(A, "rcvbuf", rcvbuf, UNIT_BYTES, 2 * KIB, 2047 * MIB, 212992, NULL),
 
 	NUM(R, "duration", duration_ns, UNIT_TIME_NS, 1 * US, 3600 * SEC, 1 * SEC, NULL),
 	NUM(R, "warmup", warmup_ns, UNIT_TIME_NS, 0, 3600 * SEC, 0, NULL),
@@ -879,6 +883,8 @@ static int finish(struct sload *l)
 		rc = check_nics(l);
 	if (!rc)
 		rc = check_cpu(l, l->sec_of[SEC_APPS], "hog-cpu", l->s->apps.hog_cpu);
+	if (!rc)
+		rc = check_cpu(l, l->sec_of[SEC_APPS], "sink-cpu", l->s->apps.sink_cpu);
 	if (!rc)
 		rc = check_run(l);
 	if (!rc)

@@ -39,9 +39,12 @@ int cpu_top(const struct cpu *c)
 
 static enum acct thread_bucket(const struct sim *s, const struct cpu *c)
 {
-	if (c->lvl[LVL_THREAD].what == TCH_SWITCH || c->cur < 0)
+	enum thread_kind k;
+
+	if (c->lvl[LVL_THREAD].what != TCH_RUN || c->cur < 0)
 		return ACCT_SYSTEM;
-	return s->thr[c->cur].kind == THR_HOG ? ACCT_USER : ACCT_SYSTEM;
+	k = s->thr[c->cur].kind;
+	return k == THR_HOG || k == THR_SINK ? ACCT_USER : ACCT_SYSTEM;
 }
 
 void cpu_account(struct sim *s, struct cpu *c)
@@ -178,6 +181,8 @@ static void thread_start(struct sim *s, struct cpu *c)
 		kern_ksoftirqd_run(s, c);
 	else if (t->kind == THR_NAPI)
 		kern_napi_thread_run(s, c);
+	else if (t->kind == THR_SINK)
+		sink_run(s, c);
 	else
 		cpu_run(s, c, LVL_THREAD, TCH_RUN, s->scn->run.timeslice_ns);
 }
@@ -261,6 +266,9 @@ static void thread_chunk_done(struct sim *s, struct cpu *c)
 		return;
 	case THR_NAPI:
 		kern_napi_thread_poll_done(s, c);
+		return;
+	case THR_SINK:
+		sink_chunk_done(s, c);
 		return;
 	case THR_HOG:
 		break;

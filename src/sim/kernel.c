@@ -95,11 +95,15 @@ static int64_t deliver(struct sim *s, struct pkt *p, int64_t t)
 	struct nic *in = &s->nic[p->in_nic];
 	struct nic *out;
 
-	t += s->prof->fwd_pkt_ns + copy_ns(s, p->len);
 	if (in->out < 0) {
-		in->c.delivered++;
+		t += s->prof->local_deliver_ns;
+		if (s->scn->apps.sink)
+			sock_enqueue(s, p, t);
+		else
+			in->c.delivered++;
 		return t;
 	}
+	t += s->prof->fwd_pkt_ns + copy_ns(s, p->len);
 	out = &s->nic[in->out];
 	if (out->cfg->tx_clean == TX_CLEAN_XMIT)
 		t += nic_tx_clean(s, out, t) * s->prof->tx_clean_pkt_ns;

@@ -53,6 +53,7 @@ static void collect_nics(struct results *r, const struct sim *s)
 		r->drop_fifo += c->rx_ovr;
 		r->drop_backlog += c->rx_drp;
 		r->drop_qdisc += c->tx_drp;
+		r->drop_socket += c->sock_drop;
 		taken += c->rx_taken;
 		rx_irqs += c->rx_irqs;
 		tx_irqs += c->tx_irqs;
@@ -146,11 +147,13 @@ int results_collect(struct results *r, const struct sim *s)
 	collect_threads(r, s, win_ns);
 	collect_latency(r, s);
 	per_second(r);
-	r->drops_total = r->drop_link + r->drop_fifo + r->drop_backlog + r->drop_qdisc;
+	r->drops_total = r->drop_link + r->drop_fifo + r->drop_backlog + r->drop_qdisc +
+			 r->drop_socket;
 	for (uint16_t i = 0; i < s->n_nics; i++)
 		r->in_flight += nic_in_flight(&s->nic[i]);
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		r->in_flight += s->cpu[i].backlog.count;
+	r->in_flight += s->sock.q.count;
 	r->events = s->eng.handled;
 	r->series_lost = s->series.lost;
 	if (s->series.n) {

@@ -42,7 +42,7 @@ struct results {
 	double cs_per_s;
 	double lat_p50_us, lat_p99_us, lat_p999_us, lat_max_us, lat_mean_us;
 	uint64_t lat_samples;
-	uint64_t drop_link, drop_fifo, drop_backlog, drop_qdisc, drops_total;
+	uint64_t drop_link, drop_fifo, drop_backlog, drop_qdisc, drop_socket, drops_total;
 	uint64_t time_squeeze;
 	uint64_t in_flight;             /* frames still queued at the end */
 	uint64_t events;                /* engine events handled */

@@ -127,10 +127,15 @@ struct scn_route {
 	char to[SCN_MAX_NICS][SCN_NAME_LEN];
 };
 
-/* [apps]: applications competing for CPU. */
+/* [apps]: applications competing for CPU, and the receiver of frames
+ * delivered locally (those that arrive on a port with no route). */
 struct scn_apps {
 	uint32_t cpu_hogs;           /* cpu-hogs = N always-runnable user threads */
 	uint32_t hog_cpu;            /* hog-cpu = CPU they run on */
+	uint32_t sink;               /* sink = on: a UDP socket read by a thread */
+	uint32_t sink_cpu;           /* sink-cpu = CPU of the reading thread */
+	int64_t sink_work_ns;        /* sink-work = user time per datagram */
+	uint32_t rcvbuf;             /* rcvbuf = SO_RCVBUF bytes (net.core.rmem_default) */
 };
 
 /* [run]: duration and measurement window. */

@@ -37,7 +37,7 @@ static int build_threads(struct sim *s)
 	const struct scenario *scn = s->scn;
 	char name[24];
 
-	s->thr = calloc(scn->host.cpus + scn->apps.cpu_hogs + scn->n_nics, sizeof(*s->thr));
+	s->thr = calloc(scn->host.cpus + scn->apps.cpu_hogs + scn->n_nics + 1, sizeof(*s->thr));
 	if (!s->thr)
 		return -1;
 	for (uint16_t i = 0; i < s->n_cpus; i++) {
@@ -50,6 +50,11 @@ static int build_threads(struct sim *s)
 		snprintf(name, sizeof(name), "napi/%s-%u", scn->nic[i].name, i + 1);
 		s->nic[i].napi_thread = (int16_t)add_thread(s, THR_NAPI, s->nic[i].irq_cpu, name);
 		s->thr[s->nic[i].napi_thread].nic = i;
+	}
+	if (scn->apps.sink) {
+		s->sock.reader = (int16_t)add_thread(s, THR_SINK, (uint16_t)scn->apps.sink_cpu,
+						     "udp-sink");
+		s->sock.waiting = true; /* blocked in recvmsg() from the start */
 	}
 	for (uint32_t i = 0; i < scn->apps.cpu_hogs; i++) {
 		snprintf(name, sizeof(name), "hog/%u", i);
@@ -101,7 +106,7 @@ int sim_init(struct sim *s, const struct scenario *scn)
 	hist_reset(&s->lat);
 	/* Pending events: one per NIC line, one per CPU, warm-up, slack. */
 	if (engine_init(&s->eng, 4 * (SCN_MAX_NICS + scn->host.cpus) + 16) || build_cpus(s) ||
-	    build_nics(s) || build_threads(s)) {
+	    build_nics(s) || sock_init(s) || build_threads(s)) {
 		snprintf(s->fatal, sizeof(s->fatal), "out of memory building the host");
 		return -1;
 	}
@@ -117,6 +122,7 @@ void sim_free(struct sim *s)
 	free(s->cpu);
 	free(s->thr);
 	free(s->series.p);
+	pktq_free(&s->sock.q);
 	engine_free(&s->eng);
 }
 
@@ -187,11 +193,13 @@ static int check_accounting(struct sim *s)
 		const struct nic_counters *c = &s->nic[i].c;
 
 		in += c->entered;
-		out += c->link_drop + c->rx_ovr + c->rx_drp + c->tx_drp + c->tx_ok + c->delivered;
+		out += c->link_drop + c->rx_ovr + c->rx_drp + c->tx_drp + c->tx_ok + c->delivered +
+		       c->sock_drop;
 		held += nic_in_flight(&s->nic[i]);
 	}
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		held += s->cpu[i].backlog.count;
+	held += s->sock.q.count;
 	if (in == out + held)
 		return 0;
 	snprintf(s->fatal, sizeof(s->fatal),

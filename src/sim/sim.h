@@ -89,7 +89,8 @@ struct nic_counters {
 	uint64_t rx_bytes;    /* bytes of those frames */
 	uint64_t tx_ok;       /* frames transmitted (TX-OK) */
 	uint64_t tx_drp;      /* qdisc drops (TX-DRP) */
-	uint64_t delivered;   /* handed to the local stack (no route) */
+	uint64_t delivered;   /* handed to the local stack / read by the sink (no route) */
+	uint64_t sock_drop;   /* dropped at a full socket buffer (UDP RcvbufErrors) */
 	uint64_t irqs;        /* interrupts asserted */
 	uint64_t rx_irqs;     /* ... with the RX cause */
 	uint64_t tx_irqs;     /* ... with the TX cause */
@@ -140,7 +141,7 @@ enum level { LVL_THREAD = 0, LVL_SOFTIRQ = 1, LVL_HARDIRQ = 2, LVL_N };
 enum acct { ACCT_USER, ACCT_SYSTEM, ACCT_HARDIRQ, ACCT_SOFTIRQ, ACCT_IDLE, ACCT_N };
 
 /* What a thread-level chunk is doing. */
-enum thread_chunk { TCH_NONE, TCH_RUN, TCH_SWITCH, TCH_POLL };
+enum thread_chunk { TCH_NONE, TCH_RUN, TCH_SWITCH, TCH_POLL, TCH_SYS };
 
 /* What a softirq-level chunk is doing. */
 enum si_step { SI_NONE, SI_ENTRY, SI_POLL };
@@ -152,7 +153,7 @@ struct chunk {
 	uint8_t what;         /* enum thread_chunk / enum si_step / nic id for hardirq */
 };
 
-enum thread_kind { THR_HOG, THR_KSOFTIRQD, THR_NAPI };
+enum thread_kind { THR_HOG, THR_KSOFTIRQD, THR_NAPI, THR_SINK };
 
 struct thread {
 	enum thread_kind kind;
@@ -161,6 +162,7 @@ struct thread {
 	int64_t vruntime;     /* ns of CPU received (nice 0 weight) */
 	int64_t cpu_ns;       /* total CPU time (top's TIME) */
 	uint16_t nic;         /* THR_NAPI: the port whose NAPI it polls */
+	int64_t user_ns;      /* THR_SINK: user work owed for the batch just received */
 	char name[24];
 };
 
@@ -226,6 +228,17 @@ struct sim_snapshot {
 
 #define SIM_MAX_THREADS (SCN_MAX_CPUS + 1024)
 
+/* The UDP socket that locally delivered frames queue on.  Memory is
+ * charged per datagram as frame bytes + SOCK_SKB_OVERHEAD, an estimate of
+ * sk_buff truesize overhead, against rcvbuf. */
+#define SOCK_SKB_OVERHEAD 256
+struct sock {
+	struct pktq q;
+	uint64_t bytes;       /* charged to rcvbuf */
+	int16_t reader;       /* the sink thread, -1 = none */
+	bool waiting;         /* reader sleeps in recvmsg */
+};
+
 /* One change of a NIC's moderation made by an adaptive controller. */
 enum mod_kind { MOD_DIM, MOD_ITR, MOD_PKT_RATE };
 struct mod_point {
@@ -257,6 +270,7 @@ struct sim {
 	uint64_t irq_cpu[SCN_MAX_NICS][SCN_MAX_CPUS]; /* /proc/interrupts */
 	struct hist lat;      /* forwarding latency, ns, after warm-up */
 	struct mod_series series;
+	struct sock sock;
 	struct sim_snapshot snap;
 	bool warm;            /* warm-up is over */
 	char fatal[256];      /* set when the model hit an impossible state */
@@ -370,6 +384,15 @@ void kern_napi_thread_run(struct sim *s, struct cpu *c);
 void kern_napi_thread_poll_done(struct sim *s, struct cpu *c);
 /* EV_NAPI_TIMER */
 void kern_napi_timer(struct sim *s, struct nic *n, uint32_t gen);
+
+/* ---- sock.c ---- */
+int sock_init(struct sim *s);
+/* Queue frame @p on the socket at @t, or drop it (rcvbuf full). */
+void sock_enqueue(struct sim *s, struct pkt *p, int64_t t);
+/* The sink thread has the CPU: receive what is queued, or sleep. */
+void sink_run(struct sim *s, struct cpu *c);
+/* A chunk of the sink thread ended. */
+void sink_chunk_done(struct sim *s, struct cpu *c);
 
 /* ---- adaptive.c (driver-side moderation controllers) ---- */
 void adapt_init(struct sim *s, struct nic *n);

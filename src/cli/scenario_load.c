@@ -157,6 +157,7 @@ static const struct key_spec schema[] = {
 	ENUM(N, "adaptive-rx", adaptive_rx, adaptive_names, ADAPTIVE_OFF),
 	NUM(N, "dim-work-delay", dim_work_delay_ns, UNIT_TIME_NS, 0, 1 * SEC, 20 * US, NULL),
 	NUM(N, "dim-start-profile", dim_start_ix, UNIT_COUNT, 0, 4, 1, NULL),
+	NUM(N, "irq-suspend-timeout", irq_suspend_timeout_ns, UNIT_TIME_NS, 0, 10 * SEC, 0, NULL),
 	NUM(N, "pkt-rate-low", pkt_rate_low, UNIT_PPS, 0, 1000000000ULL, 0, NULL),
 	NUM(N, "pkt-rate-high", pkt_rate_high, UNIT_PPS, 0, 1000000000ULL, 0, NULL),
 	NUM(N, "rx-usecs-low", rx_usecs_low_ns, UNIT_TIME_US, 0, 10 * SEC, 0, NULL),
@@ -183,6 +184,10 @@ static const struct key_spec schema[] = {
 	NUM(A, "sink-cpu", sink_cpu, UNIT_COUNT, 0, SCN_MAX_CPUS - 1, 0, NULL),
 	NUM(A, "sink-work", sink_work_ns, UNIT_TIME_NS, 0, 1 * SEC, 0, NULL),
 	NUM(A, "rcvbuf", rcvbuf, UNIT_BYTES, 2 * KIB, 2047 * MIB, 212992, NULL),
+	NUM(A, "reply-size", reply_bytes, UNIT_BYTES, 0, 9216, 0, NULL),
+	NUM(A, "busy_poll", busy_poll_ns, UNIT_TIME_US, 0, 1 * SEC, 0, NULL),
+	BOOL(A, "prefer_busy_poll", prefer_busy_poll, 0),
+	NUM(A, "busy_poll_budget", busy_poll_budget, UNIT_COUNT, 0, 65535, 0, "packets"),
 
 	NUM(R, "duration", duration_ns, UNIT_TIME_NS, 1 * US, 3600 * SEC, 1 * SEC, NULL),
 	NUM(R, "warmup", warmup_ns, UNIT_TIME_NS, 0, 3600 * SEC, 0, NULL),

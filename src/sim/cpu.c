@@ -120,12 +120,33 @@ void cpu_end(struct sim *s, struct cpu *c, enum level lvl)
 	c->gen++;
 }
 
+/* The scheduler takes the CPU from the running thread in the middle of a
+ * chunk: keep what is left so that the thread continues it when it next
+ * runs (the chunk's effects were applied when it started). */
+static void preempt_thread(struct sim *s, struct cpu *c)
+{
+	struct chunk *k = &c->lvl[LVL_THREAD];
+
+	cpu_account(s, c);
+	if (k->active && c->cur >= 0 && k->what != TCH_SWITCH && k->what != TCH_NONE) {
+		struct thread *t = &s->thr[c->cur];
+		int64_t left = k->remaining;
+
+		if (cpu_top(c) == LVL_THREAD)
+			left -= s->eng.now - k->started;
+		t->left = left > 0 && s->thr[c->cur].kind != THR_HOG ? left : 0;
+		t->left_what = k->what;
+	}
+	k->active = false;
+	c->gen++;
+}
+
 void cpu_resume(struct sim *s, struct cpu *c)
 {
 	int top = cpu_top(c);
 
 	if (top == LVL_THREAD && c->resched && c->lvl[LVL_THREAD].what != TCH_SWITCH) {
-		c->lvl[LVL_THREAD].active = false;
+		preempt_thread(s, c);
 		top = -1;
 	}
 	if (top < 0) {
@@ -177,12 +198,19 @@ static void thread_start(struct sim *s, struct cpu *c)
 	struct thread *t = &s->thr[c->cur];
 
 	c->slice_start = s->eng.now;
+	if (t->left > 0) {
+		int64_t left = t->left;
+
+		t->left = 0;
+		cpu_run(s, c, LVL_THREAD, t->left_what, left);
+		return;
+	}
 	if (t->kind == THR_KSOFTIRQD)
 		kern_ksoftirqd_run(s, c);
 	else if (t->kind == THR_NAPI)
 		kern_napi_thread_run(s, c);
 	else if (t->kind == THR_SINK)
-		sink_run(s, c);
+		sink_chunk_done(s, c); /* continue where it left off */
 	else
 		cpu_run(s, c, LVL_THREAD, TCH_RUN, s->scn->run.timeslice_ns);
 }
@@ -229,8 +257,8 @@ void sched_wake(struct sim *s, struct thread *t)
 	running = c->cur >= 0 ? c->cur : c->next;
 	if (running >= 0 && t->vruntime + WAKEUP_GRAN_NS < s->thr[running].vruntime)
 		c->resched = true;
-	if (c->resched && cpu_top(c) == LVL_THREAD && c->lvl[LVL_THREAD].what == TCH_RUN) {
-		cpu_end(s, c, LVL_THREAD);
+	if (c->resched && cpu_top(c) == LVL_THREAD && c->lvl[LVL_THREAD].what != TCH_SWITCH) {
+		preempt_thread(s, c);
 		sched_pick(s, c);
 	}
 }

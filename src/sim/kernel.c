@@ -81,6 +81,38 @@ static void napi_timer_arm(struct sim *s, struct nic *n, int64_t rel_ns)
 	sim_at(s, s->eng.now + rel_ns, EV_NAPI_TIMER, n->id, n->timer_gen);
 }
 
+void kern_napi_timer_start(struct sim *s, struct nic *n, int64_t rel_ns)
+{
+	napi_timer_arm(s, n, rel_ns);
+}
+
+void kern_napi_settle(struct sim *s, struct cpu *c, struct nic *n, uint32_t work)
+{
+	struct napi_done d = napi_complete_done(&n->napi, work, false);
+
+	if (d.rearm_irq)
+		driver_rearm(s, n);
+	if (d.timer_ns > 0)
+		napi_timer_arm(s, n, d.timer_ns);
+	if (d.reschedule)
+		napi_kick(s, c, n);
+}
+
+void kern_napi_schedule(struct sim *s, struct cpu *c, struct nic *n)
+{
+	if (napi_schedule_prep(&n->napi))
+		napi_kick(s, c, n);
+}
+
+void kern_local_bh_enable(struct sim *s, struct cpu *c)
+{
+	if (!c->net_rx_pending || c->lvl[LVL_SOFTIRQ].active || cpu_top(c) != LVL_THREAD)
+		return;
+	cpu_push(s, c, LVL_SOFTIRQ);
+	c->si_in_thread = false;
+	kern_softirq_begin(s, c);
+}
+
 /* ---- per-packet work ---- */
 
 static int64_t copy_ns(const struct sim *s, uint32_t len)
@@ -261,12 +293,12 @@ void kern_irq_exit(struct sim *s, struct cpu *c)
 /* ---- NAPI polls ---- */
 
 /* A driver ->poll(): TX clean, then up to weight RX frames. */
-static int64_t nic_poll(struct sim *s, struct nic *n, int64_t t, uint32_t *work)
+int64_t kern_nic_poll(struct sim *s, struct nic *n, int64_t t, uint32_t limit, uint32_t *work)
 {
 	uint32_t w = 0;
 
 	t = tx_clean(s, n, t + s->prof->napi_poll_ns);
-	while (w < n->napi.weight) {
+	while (w < limit) {
 		struct pkt p;
 
 		nic_rx_advance(s, n, t);
@@ -334,7 +366,7 @@ static void poll_start(struct sim *s, struct cpu *c, uint8_t id)
 	if (id == NAPI_BACKLOG)
 		end = backlog_poll(s, c, t, &work);
 	else
-		end = nic_poll(s, &s->nic[id], t, &work);
+		end = kern_nic_poll(s, &s->nic[id], t, s->nic[id].napi.weight, &work);
 	c->cur_napi = id;
 	c->cur_work = work;
 	cpu_run(s, c, LVL_SOFTIRQ, SI_POLL, end - t);
@@ -471,7 +503,7 @@ void kern_napi_thread_run(struct sim *s, struct cpu *c)
 		sched_pick(s, c);
 		return;
 	}
-	end = nic_poll(s, n, now, &c->thr_work);
+	end = kern_nic_poll(s, n, now, n->napi.weight, &c->thr_work);
 	c->sn.processed += c->thr_work;
 	cpu_run(s, c, LVL_THREAD, TCH_POLL, end - now);
 }

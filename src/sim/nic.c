@@ -219,6 +219,13 @@ static int64_t rx_next_arrival(struct sim *s, struct nic *n)
 	return (start_ps + wire_ps(src->cfg->frame_bytes, n->cfg->speed_bps) + 999) / 1000;
 }
 
+int64_t nic_rx_next_ready(struct sim *s, struct nic *n)
+{
+	if (n->ring.count)
+		return pktq_at(&n->ring, 0)->t_evt;
+	return rx_next_arrival(s, n);
+}
+
 /* ---- TX ---- */
 
 static void tx_place(struct nic *n, struct pkt *p, int64_t t)
@@ -242,6 +249,7 @@ void nic_tx_advance(struct sim *s, struct nic *n, int64_t t)
 		if (p->t_evt > t)
 			break;
 		n->c.tx_ok++;
+		n->c.tx_replies += p->reply;
 		hist_add(&s->lat, p->t_evt - p->t_arr);
 		if (irq)
 			coal_complete(&n->tx_coal, p->t_evt);

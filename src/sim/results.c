@@ -47,7 +47,8 @@ static void collect_nics(struct results *r, const struct sim *s)
 		nic_diff(&n->c, &s->nic[i].c, &s->snap.nic[i]);
 		memcpy(n->irq_cpu, s->irq_cpu[i], sizeof(n->irq_cpu));
 		r->wire_pps += (double)(c->entered - c->link_drop);
-		r->forwarded_pps += (double)c->tx_ok;
+		r->forwarded_pps += (double)(c->tx_ok - c->tx_replies);
+		r->replied_pps += (double)c->tx_replies;
 		r->delivered_pps += (double)c->delivered;
 		r->drop_link += c->link_drop;
 		r->drop_fifo += c->rx_ovr;
@@ -120,7 +121,8 @@ static void collect_latency(struct results *r, const struct sim *s)
 /* Turn window totals into per-second rates. */
 static void per_second(struct results *r)
 {
-	double *rates[] = { &r->wire_pps, &r->forwarded_pps, &r->delivered_pps, &r->irqs_per_s,
+	double *rates[] = { &r->wire_pps, &r->forwarded_pps, &r->delivered_pps, &r->replied_pps,
+			    &r->irqs_per_s,
 			    &r->rx_irqs_per_s, &r->tx_irqs_per_s, &r->polls_per_s, &r->cs_per_s };
 
 	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
@@ -153,7 +155,7 @@ int results_collect(struct results *r, const struct sim *s)
 		r->in_flight += nic_in_flight(&s->nic[i]);
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		r->in_flight += s->cpu[i].backlog.count;
-	r->in_flight += s->sock.q.count;
+	r->in_flight += s->sock.q.count + s->sock.held.count;
 	r->events = s->eng.handled;
 	r->series_lost = s->series.lost;
 	if (s->series.n) {

@@ -34,6 +34,7 @@ struct results {
 	double offered_pps;             /* configured offered load, all sources */
 	double wire_pps;                /* frames that reached the ports */
 	double forwarded_pps, delivered_pps;
+	double replied_pps;             /* server replies sent (requests served) */
 	double irqs_per_s, rx_irqs_per_s, tx_irqs_per_s;
 	double pkts_per_irq;            /* RX frames taken / RX interrupts */
 	double polls_per_s, pkts_per_poll;

@@ -98,6 +98,7 @@ struct scn_nic {
 	int64_t dim_work_delay_ns;      /* dim-work-delay: schedule_work() latency before
 	                                 * a new DIM profile reaches the NIC */
 	uint32_t dim_start_ix;          /* dim-start-profile = 0..4 */
+	int64_t irq_suspend_timeout_ns; /* irq-suspend-timeout (netdev napi-set), 0 = off */
 	/* ethtool adaptive-rx = pkt-rate (ethtool -C pkt-rate-low ...) */
 	uint64_t pkt_rate_low, pkt_rate_high;   /* pkt-rate-low / -high, pps */
 	int64_t rx_usecs_low_ns, rx_usecs_high_ns; /* rx-usecs-low / -high */
@@ -136,6 +137,12 @@ struct scn_apps {
 	uint32_t sink_cpu;           /* sink-cpu = CPU of the reading thread */
 	int64_t sink_work_ns;        /* sink-work = user time per datagram */
 	uint32_t rcvbuf;             /* rcvbuf = SO_RCVBUF bytes (net.core.rmem_default) */
+	uint32_t reply_bytes;        /* reply-size: > 0 makes the sink a request/response
+	                              * server that answers each datagram with a frame
+	                              * of this size out of the port it came from */
+	int64_t busy_poll_ns;        /* busy_poll = SO_BUSY_POLL / epoll busy_poll_usecs */
+	uint32_t prefer_busy_poll;   /* prefer_busy_poll = SO_PREFER_BUSY_POLL */
+	uint32_t busy_poll_budget;   /* busy_poll_budget = SO_BUSY_POLL_BUDGET, 0 = 8 */
 };
 
 /* [run]: duration and measurement window. */

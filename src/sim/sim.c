@@ -123,6 +123,7 @@ void sim_free(struct sim *s)
 	free(s->thr);
 	free(s->series.p);
 	pktq_free(&s->sock.q);
+	pktq_free(&s->sock.held);
 	engine_free(&s->eng);
 }
 
@@ -199,7 +200,7 @@ static int check_accounting(struct sim *s)
 	}
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		held += s->cpu[i].backlog.count;
-	held += s->sock.q.count;
+	held += s->sock.q.count + s->sock.held.count;
 	if (in == out + held)
 		return 0;
 	snprintf(s->fatal, sizeof(s->fatal),

@@ -59,7 +59,7 @@ struct pkt {
 	int64_t t_evt;
 	uint32_t len;    /* frame bytes incl. FCS */
 	uint16_t in_nic;
-	uint16_t _pad;
+	uint16_t reply;  /* 1: a server's reply to the request that arrived at t_arr */
 };
 
 /* Bounded FIFO ring of packets. */
@@ -91,6 +91,7 @@ struct nic_counters {
 	uint64_t tx_drp;      /* qdisc drops (TX-DRP) */
 	uint64_t delivered;   /* handed to the local stack / read by the sink (no route) */
 	uint64_t sock_drop;   /* dropped at a full socket buffer (UDP RcvbufErrors) */
+	uint64_t tx_replies;  /* of tx_ok: server replies (their request entered here) */
 	uint64_t irqs;        /* interrupts asserted */
 	uint64_t rx_irqs;     /* ... with the RX cause */
 	uint64_t tx_irqs;     /* ... with the TX cause */
@@ -163,6 +164,8 @@ struct thread {
 	int64_t cpu_ns;       /* total CPU time (top's TIME) */
 	uint16_t nic;         /* THR_NAPI: the port whose NAPI it polls */
 	int64_t user_ns;      /* THR_SINK: user work owed for the batch just received */
+	int64_t left;         /* a chunk preempted by the scheduler: ns still to run */
+	uint8_t left_what;    /* ... and its enum thread_chunk */
 	char name[24];
 };
 
@@ -203,6 +206,7 @@ struct cpu {
 	uint8_t cur_napi;
 	uint32_t cur_work;
 	uint32_t thr_work;    /* frames of the threaded-NAPI poll running */
+	uint32_t bp_work;     /* frames of the busy poll running */
 	/* backlog (netif_rx) */
 	struct pktq backlog;
 	struct napi backlog_napi;
@@ -237,6 +241,14 @@ struct sock {
 	uint64_t bytes;       /* charged to rcvbuf */
 	int16_t reader;       /* the sink thread, -1 = none */
 	bool waiting;         /* reader sleeps in recvmsg */
+	uint16_t napi;        /* NIC whose NAPI the socket's frames came from (busy poll) */
+	struct pktq held;     /* requests received, reply not yet sent */
+	/* busy poll (napi_busy_loop) */
+	bool bp_active;       /* inside the busy loop */
+	bool bp_owned;        /* the loop owns the NAPI (SCHED | IN_BUSY_POLL) */
+	uint8_t next;         /* enum sink_next: what follows the running chunk */
+	int64_t bp_start;
+	uint64_t bp_polls, bp_pkts, suspends, resumes;
 };
 
 /* One change of a NIC's moderation made by an adaptive controller. */
@@ -324,6 +336,9 @@ static inline bool nic_rx_ready(const struct nic *n, int64_t t)
 	return n->ring.count && pktq_at(&n->ring, 0)->t_evt <= t;
 }
 struct pkt nic_rx_take(struct nic *n);
+/* Earliest time a frame can be ready in host memory (ring head, else a
+ * lower bound from the link). */
+int64_t nic_rx_next_ready(struct sim *s, struct nic *n);
 /* The driver gives @k descriptors back at @t; waiting FIFO frames move in. */
 void nic_rx_refill(struct sim *s, struct nic *n, int64_t t, uint32_t k);
 /* Transmit @p at @t (from forwarding): ring, else qdisc, else drop. */
@@ -393,6 +408,21 @@ void sock_enqueue(struct sim *s, struct pkt *p, int64_t t);
 void sink_run(struct sim *s, struct cpu *c);
 /* A chunk of the sink thread ended. */
 void sink_chunk_done(struct sim *s, struct cpu *c);
+
+/* ---- kernel.c, for busy polling ---- */
+/* A driver ->poll() of at most @limit RX frames starting at @t; returns
+ * the time after it and the frames in *work. */
+int64_t kern_nic_poll(struct sim *s, struct nic *n, int64_t t, uint32_t limit, uint32_t *work);
+/* The driver is done with a poll of @work < budget frames: complete, and
+ * re-arm / arm the timer / reschedule (onto @c) as napi_complete_done() says. */
+void kern_napi_settle(struct sim *s, struct cpu *c, struct nic *n, uint32_t work);
+/* napi_schedule() from process context on @c (napi_resume_irqs). */
+void kern_napi_schedule(struct sim *s, struct cpu *c, struct nic *n);
+/* local_bh_enable() in a thread on @c: run a raised NET_RX inline now.
+ * Call after the thread's next chunk is armed. */
+void kern_local_bh_enable(struct sim *s, struct cpu *c);
+/* hrtimer_start(napi->timer, @rel_ns) (napi_suspend_irqs). */
+void kern_napi_timer_start(struct sim *s, struct nic *n, int64_t rel_ns);
 
 /* ---- adaptive.c (driver-side moderation controllers) ---- */
 void adapt_init(struct sim *s, struct nic *n);

@@ -31,6 +31,7 @@
 #include "cli/profile_load.h"
 #include "cli/units.h"
 #include "rxlab/adaptive.h"
+#include "rxlab/bsd_poll.h"
 #include "rxlab/coalesce.h"
 #include "rxlab/itr.h"
 
@@ -96,13 +97,14 @@ struct key_spec {
 #define GBIT 1000000000ULL
 
 /* Enum spellings; the index is the enum value (checked below). */
-static const char *const rxpath_names[] = { "classic", "isr-loop", "napi", NULL };
+static const char *const rxpath_names[] = { "classic", "isr-loop", "napi", "bsd-poll", NULL };
 static const char *const pattern_names[] = { "constant", "poisson", "on-off", NULL };
 static const char *const tx_clean_names[] = { "irq", "xmit", NULL };
 static const char *const adaptive_names[] = { "off", "dim", "pkt-rate", NULL };
 _Static_assert(ADAPTIVE_OFF == 0 && ADAPTIVE_DIM == 1 && ADAPTIVE_PKT_RATE == 2,
                "adaptive_names");
-_Static_assert(RXPATH_CLASSIC == 0 && RXPATH_ISR_LOOP == 1 && RXPATH_NAPI == 2, "rxpath_names");
+_Static_assert(RXPATH_CLASSIC == 0 && RXPATH_ISR_LOOP == 1 && RXPATH_NAPI == 2 &&
+               RXPATH_BSD_POLL == 3, "rxpath_names");
 _Static_assert(TRAFFIC_CONSTANT == 0 && TRAFFIC_POISSON == 1 && TRAFFIC_ONOFF == 2,
                "pattern_names");
 _Static_assert(TX_CLEAN_IRQ == 0 && TX_CLEAN_XMIT == 1, "tx_clean_names");
@@ -131,6 +133,10 @@ static const struct key_spec schema[] = {
 	NUM(H, "netdev_max_backlog", netdev_max_backlog, UNIT_COUNT, 1, 10000000, 1000, "packets"),
 	NUM(H, "dev_weight", dev_weight, UNIT_COUNT, 1, 65536, 64, "packets"),
 	NUM(H, "napi_weight", napi_weight, UNIT_COUNT, 1, 64, 64, "packets"),
+	NUM(H, "kern.polling.burst_max", bsd_burst_max, UNIT_COUNT, 10, 1000, 150, "packets"),
+	NUM(H, "kern.polling.each_burst", bsd_each_burst, UNIT_COUNT, 1, 1000, 5, "packets"),
+	NUM(H, "kern.polling.user_frac", bsd_user_frac, UNIT_COUNT, 0, 99, 50, "%"),
+	NUM(H, "kern.polling.reg_frac", bsd_reg_frac, UNIT_COUNT, 1, 10000, 20, "ticks"),
 
 	NUM(N, "speed", speed_bps, UNIT_BPS, 1 * MBIT, 800 * GBIT, 1 * GBIT, NULL),
 	NUM(N, "rx-ring", rx_ring, UNIT_COUNT, 1, 65536, 256, "descriptors"),
@@ -834,6 +840,24 @@ static int check_nics(struct sload *l)
 	return 0;
 }
 
+/* kern.polling.* against each other and kern.hz. */
+static int check_polling(struct sload *l)
+{
+	static const char *const keys[] = { "kern.polling.each_burst", "kern.polling.reg_frac",
+					    "kern.polling.burst_max", NULL };
+	const struct scn_host *h = &l->s->host;
+	struct bsd_poll_config c = { .hz = h->hz, .burst_max = h->bsd_burst_max,
+				     .each_burst = h->bsd_each_burst,
+				     .user_frac = h->bsd_user_frac, .reg_frac = h->bsd_reg_frac };
+	const char *why, *src;
+	int line;
+
+	if (bsd_poll_config_check(&c, &why) == 0)
+		return 0;
+	where_keys(l->sec_of[SEC_HOST], keys, &line, &src);
+	return bad(l, line, src, "[host] %s", why);
+}
+
 static int check_run(struct sload *l)
 {
 	const struct scn_run *r = &l->s->run;
@@ -890,6 +914,8 @@ static int finish(struct sload *l)
 		rc = check_cpu(l, l->sec_of[SEC_APPS], "hog-cpu", l->s->apps.hog_cpu);
 	if (!rc)
 		rc = check_cpu(l, l->sec_of[SEC_APPS], "sink-cpu", l->s->apps.sink_cpu);
+	if (!rc)
+		rc = check_polling(l);
 	if (!rc)
 		rc = check_run(l);
 	if (!rc)

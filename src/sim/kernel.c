@@ -219,12 +219,28 @@ static int64_t timer_isr(struct sim *s, struct cpu *c, struct nic *n)
 	return s->prof->irq_entry_ns;
 }
 
+/* hardclock(): hardclock_device_poll() schedules the POLL netisr. */
+static int64_t tick_isr(struct sim *s, struct cpu *c)
+{
+	if (bsd_poll_tick(&s->bsd, s->eng.now))
+		c->bsd_pending = true;
+	return s->prof->irq_entry_ns;
+}
+
+void kern_tick(struct sim *s, struct cpu *c)
+{
+	sim_at(s, s->eng.now + 1000000000 / s->scn->host.hz, EV_TICK, c->id, 0);
+	cpu_irq(s, c, IRQ_TICK);
+}
+
 int64_t kern_isr(struct sim *s, struct cpu *c, uint16_t irq)
 {
-	struct nic *n = &s->nic[irq & ~IRQ_TIMER];
+	struct nic *n = &s->nic[irq & ~(IRQ_TIMER | IRQ_TICK)];
 	int64_t t0 = s->eng.now, t = t0;
 	uint32_t work;
 
+	if (irq == IRQ_TICK)
+		return tick_isr(s, c);
 	if (irq & IRQ_TIMER)
 		return timer_isr(s, c, n);
 	if (n->isr_more)
@@ -243,20 +259,22 @@ int64_t kern_isr(struct sim *s, struct cpu *c, uint16_t irq)
 	case RXPATH_ISR_LOOP:
 		t = isr_loop(s, c, n, t);
 		break;
+	case RXPATH_BSD_POLL: /* interrupts stay disabled while polling */
+		break;
 	}
 	return t - t0;
 }
 
 void kern_isr_done(struct sim *s, struct cpu *c, uint16_t irq)
 {
-	struct nic *n = &s->nic[irq & ~IRQ_TIMER];
+	struct nic *n = &s->nic[irq & ~(IRQ_TIMER | IRQ_TICK)];
 
-	if (!(irq & IRQ_TIMER)) {
+	if (!(irq & (IRQ_TIMER | IRQ_TICK))) {
 		if (n->isr_more) {
 			cpu_run(s, c, LVL_HARDIRQ, (uint8_t)irq, kern_isr(s, c, irq));
 			return;
 		}
-		if (s->scn->host.rxpath != RXPATH_NAPI)
+		if (s->scn->host.rxpath == RXPATH_CLASSIC || s->scn->host.rxpath == RXPATH_ISR_LOOP)
 			driver_rearm(s, n);
 	}
 	if (c->n_irq_q) {
@@ -279,8 +297,16 @@ void kern_napi_timer(struct sim *s, struct nic *n, uint32_t gen)
 	cpu_irq(s, &s->cpu[n->irq_cpu], IRQ_TIMER | n->id);
 }
 
+static void bsd_netisr_begin(struct sim *s, struct cpu *c);
+
 void kern_irq_exit(struct sim *s, struct cpu *c)
 {
+	if (c->bsd_pending && !c->lvl[LVL_SOFTIRQ].active) {
+		cpu_push(s, c, LVL_SOFTIRQ);
+		c->si_in_thread = false;
+		bsd_netisr_begin(s, c);
+		return;
+	}
 	if (c->net_rx_pending && !c->lvl[LVL_SOFTIRQ].active) {
 		cpu_push(s, c, LVL_SOFTIRQ);
 		c->si_in_thread = false;
@@ -331,6 +357,7 @@ static int64_t backlog_poll(struct sim *s, struct cpu *c, int64_t t, uint32_t *w
 }
 
 static void poll_next(struct sim *s, struct cpu *c);
+static void bsd_chunk_done(struct sim *s, struct cpu *c);
 
 static void rx_action_finish(struct sim *s, struct cpu *c)
 {
@@ -446,6 +473,54 @@ static void rx_action_begin(struct sim *s, struct cpu *c)
 	poll_next(s, c);
 }
 
+/* ---- FreeBSD DEVICE_POLLING (kern_poll.c) ---- */
+
+/* One chunk of the POLL netisr: every registered handler polled with
+ * bsd_poll_chunk() frames; POLL_AND_CHECK_STATUS also reads each device's
+ * status register. */
+static void bsd_chunk(struct sim *s, struct cpu *c)
+{
+	uint32_t count = bsd_poll_chunk(&s->bsd), work;
+	int64_t t = s->eng.now;
+
+	for (uint16_t i = 0; i < s->n_nics; i++) {
+		if (c->bsd_cmd == BSD_POLL_AND_CHECK_STATUS)
+			t += s->prof->reg_read_ns;
+		t = kern_nic_poll(s, &s->nic[i], t, count, &work);
+		c->sn.processed += work;
+	}
+	cpu_run(s, c, LVL_SOFTIRQ, SI_BSD, t - s->eng.now);
+}
+
+static void bsd_netisr_begin(struct sim *s, struct cpu *c)
+{
+	c->bsd_pending = false;
+	c->in_bsd = true;
+	c->sn.softirq_runs++;
+	c->bsd_cmd = (uint8_t)bsd_poll_begin(&s->bsd, s->eng.now);
+	bsd_chunk(s, c);
+}
+
+/* netisr_pollmore(): another chunk, a new burst for missed ticks, or done. */
+static void bsd_chunk_done(struct sim *s, struct cpu *c)
+{
+	switch (bsd_poll_more(&s->bsd, s->eng.now)) {
+	case BSD_POLL_NEXT_CHUNK:
+		c->bsd_cmd = BSD_POLL_ONLY;
+		bsd_chunk(s, c);
+		return;
+	case BSD_POLL_AGAIN:
+		c->bsd_cmd = (uint8_t)bsd_poll_begin(&s->bsd, s->eng.now);
+		bsd_chunk(s, c);
+		return;
+	case BSD_POLL_DONE:
+		break;
+	}
+	c->in_bsd = false;
+	cpu_end(s, c, LVL_SOFTIRQ);
+	cpu_resume(s, c);
+}
+
 void kern_softirq_step(struct sim *s, struct cpu *c)
 {
 	switch ((enum si_step)c->lvl[LVL_SOFTIRQ].what) {
@@ -454,6 +529,9 @@ void kern_softirq_step(struct sim *s, struct cpu *c)
 		return;
 	case SI_POLL:
 		poll_done(s, c);
+		return;
+	case SI_BSD:
+		bsd_chunk_done(s, c);
 		return;
 	case SI_NONE:
 		break;

@@ -482,6 +482,12 @@ int nic_init(struct sim *s, struct nic *n, const struct scn_nic *cfg, uint16_t i
 /* Arm the line at time 0 (interrupts enabled when the driver comes up). */
 void nic_start(struct sim *s, struct nic *n)
 {
+	/* DEVICE_POLLING: the driver registers a poll handler and keeps its
+	 * interrupts disabled (polling(4)). */
+	if (s->scn->host.rxpath == RXPATH_BSD_POLL) {
+		n->masked = true;
+		return;
+	}
 	nic_schedule(s, n);
 }
 

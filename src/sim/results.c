@@ -15,6 +15,8 @@ const char *rxpath_name(enum rxpath p)
 		return "isr-loop";
 	case RXPATH_NAPI:
 		return "napi";
+	case RXPATH_BSD_POLL:
+		return "bsd-poll";
 	}
 	return "?";
 }

@@ -24,6 +24,7 @@ enum rxpath {
 	RXPATH_CLASSIC,  /* ISR moves packets to the backlog (netif_rx), softirq forwards */
 	RXPATH_ISR_LOOP, /* classic, but the ISR loops while a pass did work (seed 000) */
 	RXPATH_NAPI,     /* ISR masks and schedules NAPI; net_rx_action polls */
+	RXPATH_BSD_POLL, /* FreeBSD DEVICE_POLLING: no RX interrupts, polls each tick */
 };
 
 /* Traffic pattern, [traffic] pattern. */
@@ -63,6 +64,11 @@ struct scn_host {
 	uint32_t netdev_max_backlog; /* net.core.netdev_max_backlog, default 1000 */
 	uint32_t dev_weight;         /* net.core.dev_weight, default 64 */
 	uint32_t napi_weight;        /* driver NAPI weight, default 64 (NAPI_POLL_WEIGHT) */
+	/* FreeBSD kern.polling.* sysctls, rxpath = bsd-poll */
+	uint32_t bsd_burst_max;      /* kern.polling.burst_max, 10..1000, default 150 */
+	uint32_t bsd_each_burst;     /* kern.polling.each_burst, default 5 */
+	uint32_t bsd_user_frac;      /* kern.polling.user_frac, 0..99 %, default 50 */
+	uint32_t bsd_reg_frac;       /* kern.polling.reg_frac, 1..hz, default 20 */
 };
 
 /* [nic NAME]: one port.  Coalescing keys are ethtool -C names. */

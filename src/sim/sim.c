@@ -98,10 +98,22 @@ static int build_nics(struct sim *s)
 	return 0;
 }
 
+static void bsd_init(struct sim *s)
+{
+	const struct scn_host *h = &s->scn->host;
+	struct bsd_poll_config c = { .hz = h->hz, .burst_max = h->bsd_burst_max,
+				     .each_burst = h->bsd_each_burst, .user_frac = h->bsd_user_frac,
+				     .reg_frac = h->bsd_reg_frac };
+
+	bsd_poll_init(&s->bsd, &c);
+}
+
 int sim_init(struct sim *s, const struct scenario *scn)
 {
 	memset(s, 0, sizeof(*s));
 	s->scn = scn;
+	if (scn->host.rxpath == RXPATH_BSD_POLL)
+		bsd_init(s);
 	s->prof = &scn->profile;
 	hist_reset(&s->lat);
 	/* Pending events: one per NIC line, one per CPU, warm-up, slack. */
@@ -168,6 +180,9 @@ static void dispatch(struct sim *s, const struct event *ev)
 		return;
 	case EV_DIM_APPLY:
 		adapt_dim_apply(s, &s->nic[ev->obj]);
+		return;
+	case EV_TICK:
+		kern_tick(s, &s->cpu[ev->obj]);
 		return;
 	}
 	sim_fail(s, "unknown event kind", ev->kind, ev->obj);
@@ -267,6 +282,8 @@ int sim_run(struct sim *s)
 		sched_pick(s, &s->cpu[i]);
 	for (uint16_t i = 0; i < s->n_nics; i++)
 		nic_start(s, &s->nic[i]);
+	if (scn->host.rxpath == RXPATH_BSD_POLL)
+		sim_at(s, 1000000000 / scn->host.hz, EV_TICK, 0, 0);
 	while (!s->fatal[0] && engine_pop(&s->eng, end, &ev) == 0)
 		dispatch(s, &ev);
 	if (s->fatal[0])

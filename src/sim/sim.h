@@ -31,6 +31,7 @@
 
 #include "rxlab/coalesce.h"
 #include "rxlab/adaptive.h"
+#include "rxlab/bsd_poll.h"
 #include "rxlab/dim.h"
 #include "rxlab/itr.h"
 #include "rxlab/hist.h"
@@ -46,11 +47,13 @@ enum sim_event_kind {
 	EV_WARMUP,       /* end of warm-up: snapshot counters */
 	EV_NAPI_TIMER,   /* obj = nic: the NAPI hrtimer (deferral) expired */
 	EV_DIM_APPLY,    /* obj = nic: DIM's work item writes the new profile */
+	EV_TICK,         /* obj = cpu: the clock interrupt (rxpath = bsd-poll) */
 };
 
 /* Hard-IRQ sources other than NIC lines: the NAPI hrtimer of NIC k is
  * IRQ_TIMER | k in irq queues and in chunk.what. */
 #define IRQ_TIMER 0x80
+#define IRQ_TICK 0x40  /* the clock interrupt (hardclock) */
 
 /* One frame in a queue.  t_evt is the time of the next thing that happens to
  * it in that queue: DMA completion in the RX ring, departure in a TX ring. */
@@ -145,7 +148,7 @@ enum acct { ACCT_USER, ACCT_SYSTEM, ACCT_HARDIRQ, ACCT_SOFTIRQ, ACCT_IDLE, ACCT_
 enum thread_chunk { TCH_NONE, TCH_RUN, TCH_SWITCH, TCH_POLL, TCH_SYS };
 
 /* What a softirq-level chunk is doing. */
-enum si_step { SI_NONE, SI_ENTRY, SI_POLL };
+enum si_step { SI_NONE, SI_ENTRY, SI_POLL, SI_BSD };
 
 struct chunk {
 	bool active;
@@ -199,6 +202,9 @@ struct cpu {
 	uint8_t n_irq_q;
 	/* softirq */
 	bool net_rx_pending;  /* NET_RX_SOFTIRQ raised */
+	bool bsd_pending;     /* FreeBSD: the POLL netisr is scheduled */
+	bool in_bsd;          /* the softirq level is running the POLL netisr */
+	uint8_t bsd_cmd;      /* enum bsd_poll_cmd of the burst being polled */
 	bool si_in_thread;    /* current softirq run belongs to ksoftirqd */
 	struct softirq_run sr;
 	struct netrx_budget nb;
@@ -283,6 +289,7 @@ struct sim {
 	struct hist lat;      /* forwarding latency, ns, after warm-up */
 	struct mod_series series;
 	struct sock sock;
+	struct bsd_poll bsd;  /* FreeBSD DEVICE_POLLING state (rxpath = bsd-poll) */
 	struct sim_snapshot snap;
 	bool warm;            /* warm-up is over */
 	char fatal[256];      /* set when the model hit an impossible state */
@@ -399,6 +406,8 @@ void kern_napi_thread_run(struct sim *s, struct cpu *c);
 void kern_napi_thread_poll_done(struct sim *s, struct cpu *c);
 /* EV_NAPI_TIMER */
 void kern_napi_timer(struct sim *s, struct nic *n, uint32_t gen);
+/* EV_TICK: the clock interrupt of @c; schedules the next one. */
+void kern_tick(struct sim *s, struct cpu *c);
 
 /* ---- sock.c ---- */
 int sock_init(struct sim *s);

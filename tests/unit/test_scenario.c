@@ -319,7 +319,7 @@ static void test_value_errors(void **state)
 	load_fails("[nic eth0]\nrx-ring = 65537\n",
 	           "t.ini:2: rx-ring = 65537 is out of range: accepted 1..65536 descriptors");
 	load_fails("[host]\nrxpath = foo\n[nic eth0]\n",
-	           "t.ini:2: rxpath = foo: accepted classic, isr-loop, napi");
+	           "t.ini:2: rxpath = foo: accepted classic, isr-loop, napi, bsd-poll");
 	load_fails("[host]\nrxpath = nap\n[nic eth0]\n",
 	           "t.ini:2: rxpath = nap: accepted classic, isr-loop, napi; did you mean 'napi'?");
 	load_fails("[host]\nrxpath = NAPI\n[nic eth0]\n",

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/builtin.h"
+#include "cli/compare.h"
 #include "cli/sweep.h"
 #include "report/sim_report.h"
 #include "sim/results.h"
@@ -40,6 +41,9 @@ static const char usage[] =
 	"                      the classic, isr-loop and napi kernels\n"
 	"  run SCENARIO        run one scenario (INI file or built-in name)\n"
 	"  sweep SCENARIO      run the cartesian product of --vary values\n"
+	"  compare [SCENARIO]  every moderation scheme on a request/response server\n"
+	"                      (default scenario moderation-compare); --vary traffic.rate=...\n"
+	"                      sets the request rates\n"
 	"  scenarios           list built-in scenarios\n"
 	"  help                this text\n"
 	"\n"
@@ -194,6 +198,9 @@ int main(int argc, char **argv)
 			rc = cmd_run(&o);
 		else if (!strcmp(cmd, "sweep"))
 			rc = cmd_sweep(&o);
+		else if (!strcmp(cmd, "compare"))
+			rc = compare_run(o.scenario ? o.scenario : "moderation-compare",
+					 o.n_vary ? &o.vary[0] : NULL, o.sets, o.n_sets, o.fmt);
 		else if (!strcmp(cmd, "scenarios"))
 			rc = cmd_scenarios();
 		else if (!strcmp(cmd, "help"))

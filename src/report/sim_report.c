@@ -38,6 +38,7 @@ static const struct col summary_cols[] = {
 	{ "lat_max_us", "max-us", 1, false },
 	{ "drop_socket", "d-socket", -1, false },
 	{ "replied_pps", "replies/s", 0, false },
+	{ "pkts_per_poll", "pkt/poll", 2, false },
 };
 
 #define N_SUMMARY (sizeof(summary_cols) / sizeof(summary_cols[0]))
@@ -67,6 +68,7 @@ static double summary_value(const struct results *r, size_t i)
 		(double)r->drop_link, (double)r->drop_fifo, (double)r->drop_backlog,
 		(double)r->drop_qdisc, (double)r->time_squeeze, r->ksoftirqd_pct, r->cs_per_s,
 		r->lat_p999_us, r->lat_max_us, (double)r->drop_socket, r->replied_pps,
+		r->pkts_per_poll,
 	};
 
 	_Static_assert(sizeof(v) / sizeof(v[0]) == N_SUMMARY, "one value per summary column");

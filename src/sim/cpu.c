@@ -81,6 +81,7 @@ void cpu_account(struct sim *s, struct cpu *c)
 static void arm(struct sim *s, struct cpu *c, struct chunk *k)
 {
 	k->started = s->eng.now;
+	k->running = true;
 	c->gen++;
 	sim_at(s, s->eng.now + k->remaining, EV_CPU_DONE, c->id, c->gen);
 }
@@ -101,15 +102,17 @@ void cpu_push(struct sim *s, struct cpu *c, enum level lvl)
 	int top = cpu_top(c);
 
 	cpu_account(s, c);
-	if (top >= 0) {
+	if (top >= 0 && c->lvl[top].running) {
 		struct chunk *k = &c->lvl[top];
 
 		k->remaining -= s->eng.now - k->started;
 		if (k->remaining < 0)
 			k->remaining = 0;
+		k->running = false;
 		c->gen++;
 	}
 	c->lvl[lvl].active = true;
+	c->lvl[lvl].running = false;
 	c->lvl[lvl].remaining = 0;
 }
 
@@ -117,6 +120,7 @@ void cpu_end(struct sim *s, struct cpu *c, enum level lvl)
 {
 	cpu_account(s, c);
 	c->lvl[lvl].active = false;
+	c->lvl[lvl].running = false;
 	c->gen++;
 }
 
@@ -126,18 +130,20 @@ void cpu_end(struct sim *s, struct cpu *c, enum level lvl)
 static void preempt_thread(struct sim *s, struct cpu *c)
 {
 	struct chunk *k = &c->lvl[LVL_THREAD];
+	bool running = k->running;
 
 	cpu_account(s, c);
 	if (k->active && c->cur >= 0 && k->what != TCH_SWITCH && k->what != TCH_NONE) {
 		struct thread *t = &s->thr[c->cur];
 		int64_t left = k->remaining;
 
-		if (cpu_top(c) == LVL_THREAD)
+		if (running)
 			left -= s->eng.now - k->started;
 		t->left = left > 0 && s->thr[c->cur].kind != THR_HOG ? left : 0;
 		t->left_what = k->what;
 	}
 	k->active = false;
+	k->running = false;
 	c->gen++;
 }
 
@@ -223,6 +229,7 @@ void sched_pick(struct sim *s, struct cpu *c)
 	if (next < 0) {
 		cpu_account(s, c);
 		c->lvl[LVL_THREAD].active = false;
+		c->lvl[LVL_THREAD].running = false;
 		c->cur = -1;
 		return;
 	}
@@ -312,8 +319,10 @@ void cpu_done(struct sim *s, struct cpu *c, uint32_t gen)
 		return;
 	cpu_account(s, c);
 	top = cpu_top(c);
-	if (top >= 0)
+	if (top >= 0) {
 		c->lvl[top].remaining = 0;
+		c->lvl[top].running = false;
+	}
 	switch (top) {
 	case LVL_HARDIRQ:
 		kern_isr_done(s, c, c->lvl[LVL_HARDIRQ].what);

@@ -152,6 +152,7 @@ enum si_step { SI_NONE, SI_ENTRY, SI_POLL, SI_BSD };
 
 struct chunk {
 	bool active;
+	bool running;         /* executing since started (else paused, remaining current) */
 	int64_t remaining;    /* ns left when not running */
 	int64_t started;      /* when it last started running */
 	uint8_t what;         /* enum thread_chunk / enum si_step / nic id for hardirq */

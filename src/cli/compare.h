@@ -1,0 +1,17 @@
+/* compare.h - `rxlab compare`: every moderation scheme on one workload. */
+#ifndef RXLAB_CLI_COMPARE_H
+#define RXLAB_CLI_COMPARE_H
+
+#include <stddef.h>
+
+#include "cli/sweep.h"
+#include "report/table.h"
+
+/* Run scenario @name (default "moderation-compare") under each scheme of
+ * the catalogue at each rate of @rates (NULL: low, medium, overload) with
+ * extra overrides @sets; print one row per (scheme, rate).  Returns an exit
+ * code. */
+int compare_run(const char *name, const struct vary *rates, const char *const *sets,
+		size_t n_sets, enum out_format fmt);
+
+#endif

@@ -22,7 +22,7 @@ struct cpu_result {
 };
 
 struct thread_result {
-	char name[24];
+	char name[48];
 	double pct;                     /* % of one CPU over the window (top) */
 	int64_t cpu_ns;                 /* total over the run */
 };

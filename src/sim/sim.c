@@ -35,7 +35,7 @@ static int add_thread(struct sim *s, enum thread_kind kind, uint16_t cpu, const 
 static int build_threads(struct sim *s)
 {
 	const struct scenario *scn = s->scn;
-	char name[24];
+	char name[48];
 
 	s->thr = calloc(scn->host.cpus + scn->apps.cpu_hogs + scn->n_nics + 1, sizeof(*s->thr));
 	if (!s->thr)

@@ -170,7 +170,7 @@ struct thread {
 	int64_t user_ns;      /* THR_SINK: user work owed for the batch just received */
 	int64_t left;         /* a chunk preempted by the scheduler: ns still to run */
 	uint8_t left_what;    /* ... and its enum thread_chunk */
-	char name[24];
+	char name[48];
 };
 
 #define POLL_LIST_MAX (SCN_MAX_NICS + 1)

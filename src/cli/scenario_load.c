@@ -137,6 +137,7 @@ static const struct key_spec schema[] = {
 	NUM(H, "kern.polling.each_burst", bsd_each_burst, UNIT_COUNT, 1, 1000, 5, "packets"),
 	NUM(H, "kern.polling.user_frac", bsd_user_frac, UNIT_COUNT, 0, 99, 50, "%"),
 	NUM(H, "kern.polling.reg_frac", bsd_reg_frac, UNIT_COUNT, 1, 10000, 20, "ticks"),
+	NUM(H, "kern.polling.idle_poll", bsd_idle_poll, UNIT_COUNT, 0, 1, 0, NULL),
 
 	NUM(N, "speed", speed_bps, UNIT_BPS, 1 * MBIT, 800 * GBIT, 1 * GBIT, NULL),
 	NUM(N, "rx-ring", rx_ring, UNIT_COUNT, 1, 65536, 256, "descriptors"),

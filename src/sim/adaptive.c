@@ -152,3 +152,17 @@ void adapt_on_rearm(struct sim *s, struct nic *n)
 		return;
 	}
 }
+
+/* e1000_watchdog(): every 2 s; in InterruptThrottleRate mode 4 the rate
+ * follows the TX/RX byte ratio of the last period. */
+void adapt_watchdog(struct sim *s, struct nic *n)
+{
+	struct itr_decision d = itr_on_watchdog(&n->itr, n->c.tx_bytes - n->wd_tx_bytes,
+						n->c.rx_bytes - n->wd_rx_bytes);
+
+	n->wd_tx_bytes = n->c.tx_bytes;
+	n->wd_rx_bytes = n->c.rx_bytes;
+	if (d.changed)
+		itr_write(s, n, d.itr, d.gap_ns);
+	sim_at(s, s->eng.now + 2000000000, EV_WATCHDOG, n->id, 0);
+}

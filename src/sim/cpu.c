@@ -184,19 +184,25 @@ static int64_t min_vruntime(const struct sim *s, uint16_t cpu)
 	return m;
 }
 
+/* Least vruntime among the runnable threads of @cpu; idle-priority
+ * threads (the FreeBSD idle poller) only when nothing else can run. */
 static int16_t pick_thread(const struct sim *s, uint16_t cpu)
 {
-	int16_t best = -1;
+	int16_t best = -1, idle = -1;
 
 	for (uint16_t i = 0; i < s->n_threads; i++) {
 		const struct thread *t = &s->thr[i];
 
 		if (t->cpu != cpu || !t->runnable)
 			continue;
+		if (t->kind == THR_IDLEPOLL) {
+			idle = (int16_t)i;
+			continue;
+		}
 		if (best < 0 || t->vruntime < s->thr[best].vruntime)
 			best = (int16_t)i;
 	}
-	return best;
+	return best >= 0 ? best : idle;
 }
 
 static void thread_start(struct sim *s, struct cpu *c)
@@ -217,6 +223,8 @@ static void thread_start(struct sim *s, struct cpu *c)
 		kern_napi_thread_run(s, c);
 	else if (t->kind == THR_SINK)
 		sink_chunk_done(s, c); /* continue where it left off */
+	else if (t->kind == THR_IDLEPOLL)
+		kern_idle_poll_run(s, c);
 	else
 		cpu_run(s, c, LVL_THREAD, TCH_RUN, s->scn->run.timeslice_ns);
 }
@@ -262,7 +270,8 @@ void sched_wake(struct sim *s, struct thread *t)
 		return;
 	}
 	running = c->cur >= 0 ? c->cur : c->next;
-	if (running >= 0 && t->vruntime + WAKEUP_GRAN_NS < s->thr[running].vruntime)
+	if (running >= 0 && (s->thr[running].kind == THR_IDLEPOLL ||
+			     t->vruntime + WAKEUP_GRAN_NS < s->thr[running].vruntime))
 		c->resched = true;
 	if (c->resched && cpu_top(c) == LVL_THREAD && c->lvl[LVL_THREAD].what != TCH_SWITCH) {
 		preempt_thread(s, c);
@@ -304,6 +313,9 @@ static void thread_chunk_done(struct sim *s, struct cpu *c)
 		return;
 	case THR_SINK:
 		sink_chunk_done(s, c);
+		return;
+	case THR_IDLEPOLL:
+		kern_idle_poll_run(s, c);
 		return;
 	case THR_HOG:
 		break;

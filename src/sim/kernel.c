@@ -521,6 +521,34 @@ static void bsd_chunk_done(struct sim *s, struct cpu *c)
 	cpu_resume(s, c);
 }
 
+/* poll_idle(): with kern.polling.idle_poll the idle loop polls every
+ * handler with each_burst frames, then yields.  A pass that finds nothing
+ * waits for the next frame that can be in memory (every pass in between
+ * would find nothing too). */
+void kern_idle_poll_run(struct sim *s, struct cpu *c)
+{
+	uint32_t count = bsd_poll_idle_count(&s->bsd), work, total = 0;
+	int64_t now = s->eng.now, t = now, next = INT64_MAX;
+
+	if (sched_need_resched(s, c)) {
+		sched_pick(s, c);
+		return;
+	}
+	for (uint16_t i = 0; i < s->n_nics; i++) {
+		t = kern_nic_poll(s, &s->nic[i], t, count, &work);
+		total += work;
+	}
+	for (uint16_t i = 0; total == 0 && i < s->n_nics; i++) {
+		int64_t r = nic_rx_next_ready(s, &s->nic[i]);
+
+		if (r < next)
+			next = r;
+	}
+	if (total == 0 && next != INT64_MAX && next > t)
+		t = next > s->scn->run.duration_ns ? s->scn->run.duration_ns : next;
+	cpu_run(s, c, LVL_THREAD, TCH_SYS, t > now ? t - now : 1);
+}
+
 void kern_softirq_step(struct sim *s, struct cpu *c)
 {
 	switch ((enum si_step)c->lvl[LVL_SOFTIRQ].what) {

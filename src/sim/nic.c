@@ -250,6 +250,7 @@ void nic_tx_advance(struct sim *s, struct nic *n, int64_t t)
 			break;
 		n->c.tx_ok++;
 		n->c.tx_replies += p->reply;
+		n->c.tx_bytes += p->len;
 		hist_add(&s->lat, p->t_evt - p->t_arr);
 		if (irq)
 			coal_complete(&n->tx_coal, p->t_evt);

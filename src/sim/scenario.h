@@ -69,6 +69,7 @@ struct scn_host {
 	uint32_t bsd_each_burst;     /* kern.polling.each_burst, default 5 */
 	uint32_t bsd_user_frac;      /* kern.polling.user_frac, 0..99 %, default 50 */
 	uint32_t bsd_reg_frac;       /* kern.polling.reg_frac, 1..hz, default 20 */
+	uint32_t bsd_idle_poll;      /* kern.polling.idle_poll, 0/1: also poll from the idle loop */
 };
 
 /* [nic NAME]: one port.  Coalescing keys are ethtool -C names. */

@@ -37,7 +37,7 @@ static int build_threads(struct sim *s)
 	const struct scenario *scn = s->scn;
 	char name[48];
 
-	s->thr = calloc(scn->host.cpus + scn->apps.cpu_hogs + scn->n_nics + 1, sizeof(*s->thr));
+	s->thr = calloc(scn->host.cpus + scn->apps.cpu_hogs + scn->n_nics + 2, sizeof(*s->thr));
 	if (!s->thr)
 		return -1;
 	for (uint16_t i = 0; i < s->n_cpus; i++) {
@@ -50,6 +50,10 @@ static int build_threads(struct sim *s)
 		snprintf(name, sizeof(name), "napi/%s-%u", scn->nic[i].name, i + 1);
 		s->nic[i].napi_thread = (int16_t)add_thread(s, THR_NAPI, s->nic[i].irq_cpu, name);
 		s->thr[s->nic[i].napi_thread].nic = i;
+	}
+	if (scn->host.rxpath == RXPATH_BSD_POLL && scn->host.bsd_idle_poll) {
+		add_thread(s, THR_IDLEPOLL, 0, "idlepoll");
+		s->thr[s->n_threads - 1].runnable = true;
 	}
 	if (scn->apps.sink) {
 		s->sock.reader = (int16_t)add_thread(s, THR_SINK, (uint16_t)scn->apps.sink_cpu,
@@ -103,7 +107,7 @@ static void bsd_init(struct sim *s)
 	const struct scn_host *h = &s->scn->host;
 	struct bsd_poll_config c = { .hz = h->hz, .burst_max = h->bsd_burst_max,
 				     .each_burst = h->bsd_each_burst, .user_frac = h->bsd_user_frac,
-				     .reg_frac = h->bsd_reg_frac };
+				     .reg_frac = h->bsd_reg_frac, .idle_poll = h->bsd_idle_poll };
 
 	bsd_poll_init(&s->bsd, &c);
 }
@@ -183,6 +187,9 @@ static void dispatch(struct sim *s, const struct event *ev)
 		return;
 	case EV_TICK:
 		kern_tick(s, &s->cpu[ev->obj]);
+		return;
+	case EV_WATCHDOG:
+		adapt_watchdog(s, &s->nic[ev->obj]);
 		return;
 	}
 	sim_fail(s, "unknown event kind", ev->kind, ev->obj);
@@ -278,12 +285,15 @@ int sim_run(struct sim *s)
 		sim_at(s, scn->run.warmup_ns, EV_WARMUP, 0, 0);
 	else
 		take_snapshot(s);
-	for (uint16_t i = 0; i < s->n_cpus; i++)
-		sched_pick(s, &s->cpu[i]);
-	for (uint16_t i = 0; i < s->n_nics; i++)
+	for (uint16_t i = 0; i < s->n_nics; i++) {
 		nic_start(s, &s->nic[i]);
+		if (s->nic[i].itr.mode == ITR_SIMPLIFIED)
+			sim_at(s, 2000000000, EV_WATCHDOG, i, 0);
+	}
 	if (scn->host.rxpath == RXPATH_BSD_POLL)
 		sim_at(s, 1000000000 / scn->host.hz, EV_TICK, 0, 0);
+	for (uint16_t i = 0; i < s->n_cpus; i++)
+		sched_pick(s, &s->cpu[i]);
 	while (!s->fatal[0] && engine_pop(&s->eng, end, &ev) == 0)
 		dispatch(s, &ev);
 	if (s->fatal[0])

@@ -48,6 +48,7 @@ enum sim_event_kind {
 	EV_NAPI_TIMER,   /* obj = nic: the NAPI hrtimer (deferral) expired */
 	EV_DIM_APPLY,    /* obj = nic: DIM's work item writes the new profile */
 	EV_TICK,         /* obj = cpu: the clock interrupt (rxpath = bsd-poll) */
+	EV_WATCHDOG,     /* obj = nic: e1000_watchdog, every 2 s (ITR mode 4) */
 };
 
 /* Hard-IRQ sources other than NIC lines: the NAPI hrtimer of NIC k is
@@ -95,6 +96,7 @@ struct nic_counters {
 	uint64_t delivered;   /* handed to the local stack / read by the sink (no route) */
 	uint64_t sock_drop;   /* dropped at a full socket buffer (UDP RcvbufErrors) */
 	uint64_t tx_replies;  /* of tx_ok: server replies (their request entered here) */
+	uint64_t tx_bytes;    /* bytes of tx_ok frames */
 	uint64_t irqs;        /* interrupts asserted */
 	uint64_t rx_irqs;     /* ... with the RX cause */
 	uint64_t tx_irqs;     /* ... with the TX cause */
@@ -137,6 +139,7 @@ struct nic {
 	struct itr itr;       /* InterruptThrottleRate != 0 */
 	/* per interrupt cycle, zeroed by the ISR (e1000 total_{rx,tx}_*) */
 	uint32_t cyc_rx_pkts, cyc_rx_bytes, cyc_tx_pkts, cyc_tx_bytes;
+	uint64_t wd_rx_bytes, wd_tx_bytes; /* byte counters at the last watchdog run */
 	struct nic_counters c;
 };
 
@@ -158,7 +161,7 @@ struct chunk {
 	uint8_t what;         /* enum thread_chunk / enum si_step / nic id for hardirq */
 };
 
-enum thread_kind { THR_HOG, THR_KSOFTIRQD, THR_NAPI, THR_SINK };
+enum thread_kind { THR_HOG, THR_KSOFTIRQD, THR_NAPI, THR_SINK, THR_IDLEPOLL };
 
 struct thread {
 	enum thread_kind kind;
@@ -409,6 +412,8 @@ void kern_napi_thread_poll_done(struct sim *s, struct cpu *c);
 void kern_napi_timer(struct sim *s, struct nic *n, uint32_t gen);
 /* EV_TICK: the clock interrupt of @c; schedules the next one. */
 void kern_tick(struct sim *s, struct cpu *c);
+/* The idle-priority polling thread (kern.polling.idle_poll) has the CPU. */
+void kern_idle_poll_run(struct sim *s, struct cpu *c);
 
 /* ---- sock.c ---- */
 int sock_init(struct sim *s);
@@ -440,5 +445,7 @@ void adapt_init(struct sim *s, struct nic *n);
 void adapt_on_rearm(struct sim *s, struct nic *n);
 /* EV_DIM_APPLY */
 void adapt_dim_apply(struct sim *s, struct nic *n);
+/* EV_WATCHDOG */
+void adapt_watchdog(struct sim *s, struct nic *n);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "cli/builtin.h"
 #include "cli/compare.h"
+#include "cli/validate.h"
 #include "cli/sweep.h"
 #include "report/sim_report.h"
 #include "sim/results.h"
@@ -45,6 +46,9 @@ static const char usage[] =
 	"                      (default scenario moderation-compare); --vary traffic.rate=...\n"
 	"                      sets the request rates\n"
 	"  scenarios           list built-in scenarios\n"
+	"  seeds               list the seed experiments (shared/seeds) built in\n"
+	"  validate [SEED]     run the seed experiments; print each reported figure\n"
+	"                      beside the simulated one (exit 0 only if all agree)\n"
 	"  help                this text\n"
 	"\n"
 	"options:\n"
@@ -201,6 +205,10 @@ int main(int argc, char **argv)
 		else if (!strcmp(cmd, "compare"))
 			rc = compare_run(o.scenario ? o.scenario : "moderation-compare",
 					 o.n_vary ? &o.vary[0] : NULL, o.sets, o.n_sets, o.fmt);
+		else if (!strcmp(cmd, "validate"))
+			rc = validate_run(o.scenario, o.sets, o.n_sets, o.fmt);
+		else if (!strcmp(cmd, "seeds"))
+			rc = seeds_list();
 		else if (!strcmp(cmd, "scenarios"))
 			rc = cmd_scenarios();
 		else if (!strcmp(cmd, "help"))

@@ -176,6 +176,8 @@ static const struct key_spec schema[] = {
 	NUM(N, "InterruptThrottleRate", itr_param, UNIT_COUNT, 0, 100000, 0, "interrupts/s"),
 	NUM(N, "RxIntDelay", rx_int_delay, UNIT_COUNT, 0, 65535, 0, "x 1.024 us"),
 	NUM(N, "RxAbsIntDelay", rx_abs_int_delay, UNIT_COUNT, 0, 65535, 0, "x 1.024 us"),
+	NUM(N, "TxIntDelay", tx_int_delay, UNIT_COUNT, 0, 65535, 0, "x 1.024 us"),
+	NUM(N, "TxAbsIntDelay", tx_abs_int_delay, UNIT_COUNT, 0, 65535, 0, "x 1.024 us"),
 
 	STR(T, "port", port, ""), /* "" = the first NIC, set in finish() */
 	ENUM(T, "pattern", pattern, pattern_names, TRAFFIC_CONSTANT),
@@ -184,6 +186,7 @@ static const struct key_spec schema[] = {
 	NUM(T, "start", start_ns, UNIT_TIME_NS, 0, 3600 * SEC, 0, NULL),
 	NUM(T, "on", on_ns, UNIT_TIME_NS, 1, 3600 * SEC, 1 * MS, NULL),
 	NUM(T, "off", off_ns, UNIT_TIME_NS, 0, 3600 * SEC, 1 * MS, NULL),
+	NUM(T, "count", count, UNIT_COUNT, 0, UINT64_MAX, 0, "frames"),
 
 	NUM(A, "cpu-hogs", cpu_hogs, UNIT_COUNT, 0, 1024, 0, "threads"),
 	NUM(A, "hog-cpu", hog_cpu, UNIT_COUNT, 0, SCN_MAX_CPUS - 1, 0, NULL),

@@ -24,7 +24,7 @@
 enum cell_kind {
 	CELL_MISSING,	/* NaN, infinity or NULL string: "-" / "" / null */
 	CELL_STR,
-	CELL_NUM,	/* text is a JSON-valid number */
+	CELL_NUM,	/* text is a JSON literal: a number, true or false */
 };
 
 struct cell {
@@ -192,6 +192,11 @@ static void put_cell(struct table *t, enum cell_kind kind, char *text)
 void table_str(struct table *t, const char *s)
 {
 	put_cell(t, s ? CELL_STR : CELL_MISSING, s ? xstrdup(s) : NULL);
+}
+
+void table_bool(struct table *t, bool v)
+{
+	put_cell(t, CELL_NUM, xstrdup(v ? "true" : "false"));
 }
 
 void table_i64(struct table *t, int64_t v)

@@ -20,6 +20,7 @@
 #ifndef RXLAB_REPORT_TABLE_H
 #define RXLAB_REPORT_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -56,6 +57,8 @@ void table_add_col(struct table *t, const char *key, const char *header,
  * as missing values. */
 void table_row(struct table *t);
 void table_str(struct table *t, const char *s);
+/* A boolean cell: true/false in every format (a JSON literal). */
+void table_bool(struct table *t, bool v);
 void table_i64(struct table *t, int64_t v);
 void table_u64(struct table *t, uint64_t v);
 void table_dbl(struct table *t, double v);

@@ -63,6 +63,11 @@ static int64_t offer_onoff(const struct source *src, uint64_t k)
 
 static void source_step(struct source *src)
 {
+	if (src->cfg->count && src->k + 1 >= src->cfg->count) {
+		src->k++;
+		src->next_offer = INT64_MAX; /* count reached: the sender stops */
+		return;
+	}
 	switch (src->cfg->pattern) {
 	case TRAFFIC_CONSTANT:
 		src->next_offer = offer_constant(src, ++src->k);
@@ -147,7 +152,7 @@ static bool link_step(struct sim *s, struct nic *n, int64_t t)
 	int64_t offer_ps, start_ps, end_ps;
 	uint32_t len;
 
-	if (!src || src->next_offer > t)
+	if (!src || src->next_offer > t || src->next_offer == INT64_MAX)
 		return false;
 	len = src->cfg->frame_bytes;
 	offer_ps = src->next_offer * 1000;
@@ -211,7 +216,7 @@ static int64_t rx_next_arrival(struct sim *s, struct nic *n)
 	struct source *src = next_source(s, n);
 	int64_t start_ps;
 
-	if (!src)
+	if (!src || src->next_offer == INT64_MAX)
 		return COAL_NEVER;
 	start_ps = src->next_offer * 1000;
 	if (start_ps < n->wire_free)
@@ -414,17 +419,18 @@ uint64_t nic_in_flight(const struct nic *n)
 
 /* ---- setup ---- */
 
-/* e1000 RxIntDelay / RxAbsIntDelay, in units of 1.024 us (SDM p.29, p.305):
- * RDTR is a packet timer restarted per frame, RADV an absolute timer from
- * the first frame; RDTR = 0 means an interrupt per frame and disables RADV. */
-static void e1000_delays(const struct scn_nic *c, struct coal_params *p)
+/* e1000 RxIntDelay / RxAbsIntDelay (and TxIntDelay / TxAbsIntDelay), in
+ * units of 1.024 us (SDM p.29, p.305): RDTR is a packet timer restarted per
+ * frame, RADV an absolute timer from the first frame; RDTR = 0 means an
+ * interrupt per frame and disables RADV. */
+static void e1000_delays(uint32_t delay, uint32_t abs_delay, struct coal_params *p)
 {
-	if (c->rx_int_delay == 0)
+	if (delay == 0)
 		return;
 	p->mode = COAL_TIMER_RESTART;
-	p->usecs_ns = (int64_t)c->rx_int_delay * 1024;
+	p->usecs_ns = (int64_t)delay * 1024;
 	p->frames = 0;
-	p->abs_ns = (int64_t)c->rx_abs_int_delay * 1024;
+	p->abs_ns = (int64_t)abs_delay * 1024;
 }
 
 static struct coal_params coal_rx_params(const struct scn_nic *c)
@@ -436,18 +442,23 @@ static struct coal_params coal_rx_params(const struct scn_nic *c)
 		.min_gap_ns = c->min_irq_gap_ns,
 	};
 
-	e1000_delays(c, &p);
+	e1000_delays(c->rx_int_delay, c->rx_abs_int_delay, &p);
 	return p;
 }
 
+/* TX: tx-usecs / tx-frames, or e1000 TxIntDelay (TIDV, a packet timer)
+ * with TxAbsIntDelay (TADV, absolute), in 1.024 us units. */
 static struct coal_params coal_tx_params(const struct scn_nic *c)
 {
-	return (struct coal_params){
+	struct coal_params p = {
 		.usecs_ns = c->tx_usecs_ns, .frames = c->tx_frames,
 		.usecs_irq_ns = c->tx_usecs_irq_ns, .frames_irq = c->tx_frames_irq,
 		.mode = c->tx_timer == TIMER_RESTART ? COAL_TIMER_RESTART : COAL_TIMER_ABSOLUTE,
 		.min_gap_ns = c->min_irq_gap_ns,
 	};
+
+	e1000_delays(c->tx_int_delay, c->tx_abs_int_delay, &p);
+	return p;
 }
 
 int nic_init(struct sim *s, struct nic *n, const struct scn_nic *cfg, uint16_t id)

@@ -115,6 +115,8 @@ struct scn_nic {
 	uint32_t itr_param;             /* InterruptThrottleRate: 0 off, 1, 3, 4, 100..100000 */
 	uint32_t rx_int_delay;          /* RxIntDelay (RDTR), units of 1.024 us; 0 = off */
 	uint32_t rx_abs_int_delay;      /* RxAbsIntDelay (RADV), units of 1.024 us */
+	uint32_t tx_int_delay;          /* TxIntDelay (TIDV), units of 1.024 us; 0 = off */
+	uint32_t tx_abs_int_delay;      /* TxAbsIntDelay (TADV), units of 1.024 us */
 };
 
 /* [traffic NAME]: one source of frames into a port. */
@@ -126,6 +128,7 @@ struct scn_traffic {
 	uint32_t frame_bytes;        /* frame-size = 64..9216 bytes incl. FCS */
 	int64_t start_ns;            /* start = time of the first frame */
 	int64_t on_ns, off_ns;       /* on-off: burst and pause lengths */
+	uint64_t count;              /* count = frames to offer, then stop; 0 = no end */
 };
 
 /* [route]: IP forwarding between ports; from[i] forwards to to[i]. */

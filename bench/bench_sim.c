@@ -217,6 +217,7 @@ static void print_csv(const struct bench_case *bc, const struct bench_fig *f, do
 		printf("%s,sim_reqs_per_s,%.0f\n", bc->name, r->replied_pps * r->window_s / dt);
 	printf("%s,sim_over_real,%.2f\n", bc->name, r->window_s / dt);
 	printf("%s,events,%llu\n", bc->name, (unsigned long long)r->events);
+	printf("%s,sim_pkts,%.0f\n", bc->name, r->wire_pps * r->window_s);
 	printf("%s,allocs_setup,%llu\n", bc->name, (unsigned long long)f->calls[AP_SETUP]);
 	printf("%s,allocs_steady,%llu\n", bc->name, (unsigned long long)f->calls[AP_STEADY]);
 	printf("%s,allocs_steady_per_sim_s,%.3f\n", bc->name,
@@ -283,14 +284,13 @@ static int usage(void)
 /* "10" means 10 s; anything else is a time with its unit.  0 or -1. */
 static int parse_duration(const char *arg, char *dur, size_t len, int64_t *ns)
 {
-	char why[128];
-	uint64_t v;
+	char why[128] = "accepted more than 0 up to 292 years";
+	uint64_t v = 0;
 
 	snprintf(dur, len, "%s%s", arg, arg[0] && !arg[strspn(arg, "0123456789.")] ? "s" : "");
 	if (unit_parse(UNIT_TIME_NS, dur, &v, why, sizeof(why)) != UNIT_OK || v == 0 ||
 	    v > INT64_MAX) {
-		fprintf(stderr, "bench_sim: duration %s: %s\n", arg,
-			v == 0 ? "must be more than 0" : why);
+		fprintf(stderr, "bench_sim: duration %s: %s\n", arg, why);
 		return -1;
 	}
 	*ns = (int64_t)v;

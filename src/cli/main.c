@@ -14,6 +14,7 @@
 
 #include "cli/builtin.h"
 #include "cli/compare.h"
+#include "cli/replay.h"
 #include "cli/validate.h"
 #include "cli/sweep.h"
 #include "report/sim_report.h"
@@ -45,6 +46,9 @@ static const char usage[] =
 	"  compare [SCENARIO]  every moderation scheme on a request/response server\n"
 	"                      (default scenario moderation-compare); --vary traffic.rate=...\n"
 	"                      sets the request rates\n"
+	"  replay KIND FILE    run dim, itr, adaptive, coalesce or defer on recorded\n"
+	"                      counters (CSV, - = stdin) and print its decisions;\n"
+	"                      see docs/replay.md\n"
 	"  scenarios           list built-in scenarios\n"
 	"  seeds               list the seed experiments (shared/seeds) built in\n"
 	"  validate [SEED]     run the seed experiments; print each reported figure\n"
@@ -191,6 +195,9 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
 		return fputs(usage, stdout), 0;
+	/* replay has options of its own (cli/replay.h). */
+	if (argc > 1 && !strcmp(argv[1], "replay"))
+		return replay_main(argc - 2, argv + 2);
 	cmd = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
 	rc = parse_opts(&o, argc, argv, cmd ? 2 : 1);
 

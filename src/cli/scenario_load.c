@@ -97,14 +97,15 @@ struct key_spec {
 #define GBIT 1000000000ULL
 
 /* Enum spellings; the index is the enum value (checked below). */
-static const char *const rxpath_names[] = { "classic", "isr-loop", "napi", "bsd-poll", NULL };
+static const char *const rxpath_names[] = { "classic", "isr-loop", "napi", "bsd-poll", "isr-while",
+					     NULL };
 static const char *const pattern_names[] = { "constant", "poisson", "on-off", NULL };
 static const char *const tx_clean_names[] = { "irq", "xmit", NULL };
 static const char *const adaptive_names[] = { "off", "dim", "pkt-rate", NULL };
 _Static_assert(ADAPTIVE_OFF == 0 && ADAPTIVE_DIM == 1 && ADAPTIVE_PKT_RATE == 2,
                "adaptive_names");
 _Static_assert(RXPATH_CLASSIC == 0 && RXPATH_ISR_LOOP == 1 && RXPATH_NAPI == 2 &&
-               RXPATH_BSD_POLL == 3, "rxpath_names");
+               RXPATH_BSD_POLL == 3 && RXPATH_ISR_WHILE == 4, "rxpath_names");
 _Static_assert(TRAFFIC_CONSTANT == 0 && TRAFFIC_POISSON == 1 && TRAFFIC_ONOFF == 2,
                "pattern_names");
 _Static_assert(TX_CLEAN_IRQ == 0 && TX_CLEAN_XMIT == 1, "tx_clean_names");

@@ -21,8 +21,6 @@ struct seed_run {
 	const char *sets[MAX_RUN_SETS];
 };
 
-/* ---- seed 001: Olsson's NAPI router (PIII 933, 2 x e1000) ---- */
-
 static const struct nic_result *nic_named(const struct results *r, const char *name)
 {
 	for (uint16_t i = 0; i < r->n_nics; i++)
@@ -39,41 +37,107 @@ static double thread_s(const struct results *r, const char *name)
 	return NAN;
 }
 
-#define NIC(r, name, field) (nic_named((r), (name)) ? (double)nic_named((r), (name))->c.field : NAN)
-
-static double s001_rx_ok(const struct results *r) { return NIC(r, "eth0", rx_ok); }
-static double s001_tx_ok(const struct results *r) { return NIC(r, "eth1", tx_ok); }
-static double s001_rx_ovr(const struct results *r) { return NIC(r, "eth0", rx_ovr); }
-static double s001_rx_irqs(const struct results *r) { return NIC(r, "eth0", rx_irqs); }
-static double s001_tx_irqs(const struct results *r) { return NIC(r, "eth1", irqs); }
-static double s001_ksoftirqd(const struct results *r) { return thread_s(r, "ksoftirqd/0"); }
-
-/* Forwarding rate while the 10 M frames at 890 kpps last (11.24 s). */
-static double s001_fwd_pps(const struct results *r)
+static double thread_pct(const struct results *r, const char *name)
 {
-	return NIC(r, "eth1", tx_ok) / (10e6 / 890e3);
+	for (uint16_t i = 0; i < r->n_threads; i++)
+		if (!strcmp(r->thr[i].name, name))
+			return r->thr[i].pct;
+	return NAN;
 }
 
-static const struct seed_run runs[] = {
-	{ "seeds/001-napi-router", { NULL } },
+#define NIC(r, name, field) (nic_named((r), (name)) ? (double)nic_named((r), (name))->c.field : NAN)
+#define INTR_PCT(r) ((r)->cpu_pct[ACCT_HARDIRQ] + (r)->cpu_pct[ACCT_SOFTIRQ])
+
+/* The runs, in the order figures index them. */
+enum {
+	R001, R000_CEL_STOCK, R000_CEL_PATCH, R000_CEL_POLL, R000_DUR_STOCK, R000_DUR_PATCH, N_RUNS
 };
+
+static const struct seed_run runs[N_RUNS] = {
+	[R001] = { "seeds/001-napi-router", { NULL } },
+	[R000_CEL_STOCK] = { "seeds/000-celeron-admtek", { "host.rxpath=isr-while", NULL } },
+	[R000_CEL_PATCH] = { "seeds/000-celeron-admtek", { "host.rxpath=isr-loop", NULL } },
+	[R000_CEL_POLL] = { "seeds/000-celeron-admtek",
+			    { "host.rxpath=bsd-poll", "host.hz=1000", "apps.cpu-hogs=1", "run.warmup=400ms",
+			      NULL } },
+	[R000_DUR_STOCK] = { "seeds/000-duron-pnic", { "host.rxpath=isr-while", NULL } },
+	[R000_DUR_PATCH] = { "seeds/000-duron-pnic", { "host.rxpath=isr-loop", NULL } },
+};
+
+/* ---- seed 000: dc(4) under a SYN flood (FreeBSD 4, 100 Mb/s) ---- */
+
+static double cel_stock_irqs(const struct results *const *r) { return r[R000_CEL_STOCK]->rx_irqs_per_s; }
+static double cel_stock_intr(const struct results *const *r) { return INTR_PCT(r[R000_CEL_STOCK]); }
+static double cel_patch_irqs(const struct results *const *r) { return r[R000_CEL_PATCH]->rx_irqs_per_s; }
+static double cel_patch_intr(const struct results *const *r) { return INTR_PCT(r[R000_CEL_PATCH]); }
+static double dur_irqs(const struct results *const *r) { return r[R000_DUR_STOCK]->rx_irqs_per_s; }
+static double dur_tcp(const struct results *const *r) { return r[R000_DUR_STOCK]->delivered_pps; }
+static double dur_intr(const struct results *const *r) { return INTR_PCT(r[R000_DUR_STOCK]); }
+static double cel_poll_irqs(const struct results *const *r) { return r[R000_CEL_POLL]->rx_irqs_per_s; }
+static double cel_poll_user(const struct results *const *r) { return thread_pct(r[R000_CEL_POLL], "hog/0"); }
+static double cel_poll_tcp(const struct results *const *r) { return r[R000_CEL_POLL]->delivered_pps; }
+
+/* |patched / stock - 1| in %: "the patch made no difference". */
+static double dur_patch_change(const struct results *const *r)
+{
+	return 100.0 * fabs(r[R000_DUR_PATCH]->rx_irqs_per_s / r[R000_DUR_STOCK]->rx_irqs_per_s - 1);
+}
+
+/* ---- seed 001: Olsson's NAPI router (PIII 933, 2 x e1000) ---- */
+
+static double s001_rx_ok(const struct results *const *r) { return NIC(r[R001], "eth0", rx_ok); }
+static double s001_tx_ok(const struct results *const *r) { return NIC(r[R001], "eth1", tx_ok); }
+static double s001_rx_ovr(const struct results *const *r) { return NIC(r[R001], "eth0", rx_ovr); }
+static double s001_rx_irqs(const struct results *const *r) { return NIC(r[R001], "eth0", rx_irqs); }
+static double s001_tx_irqs(const struct results *const *r) { return NIC(r[R001], "eth1", irqs); }
+static double s001_ksoftirqd(const struct results *const *r) { return thread_s(r[R001], "ksoftirqd/0"); }
+
+/* Forwarding rate while the 10 M frames at 890 kpps last (11.24 s). */
+static double s001_fwd_pps(const struct results *const *r)
+{
+	return NIC(r[R001], "eth1", tx_ok) / (10e6 / 890e3);
+}
+
+#define USES(run) (1u << (run))
 
 static const struct figure figures[] = {
-	{ "001", "eth0 RX-OK of 10 M frames offered at 890 kpps", 4031309, CHECK_RATIO, 0, 0,
-	  s001_rx_ok },
-	{ "001", "eth1 TX-OK (frames routed)", 4031305, CHECK_RATIO, 0, 0, s001_tx_ok },
-	{ "001", "eth0 RX-OVR (overruns at the NIC)", 5968699, CHECK_RATIO, 0, 0, s001_rx_ovr },
+	{ "000", "Celeron 450 + ADMtek, stock dc: interrupts/s at ~57 kpps", 46000, CHECK_RATIO, 0,
+	  cel_stock_irqs, USES(R000_CEL_STOCK) },
+	{ "000", "Celeron 450 + ADMtek, stock dc: % CPU in interrupts (57-63)", 60, CHECK_RATIO, 0,
+	  cel_stock_intr, USES(R000_CEL_STOCK) },
+	{ "000", "Celeron 450 + ADMtek, ISR-loop patch: interrupts/s", 38000, CHECK_RATIO, 0,
+	  cel_patch_irqs, USES(R000_CEL_PATCH) },
+	{ "000", "Celeron 450 + ADMtek, ISR-loop patch: % CPU in interrupts (50-60)", 55,
+	  CHECK_RATIO, 0, cel_patch_intr, USES(R000_CEL_PATCH) },
+	{ "000", "Duron 600 + PNIC: interrupts/s where it bogs down", 25000, CHECK_RATIO, 0,
+	  dur_irqs, USES(R000_DUR_STOCK) },
+	{ "000", "Duron 600 + PNIC: packets/s reaching TCP (response limiter count)", 44000,
+	  CHECK_RATIO, 0, dur_tcp, USES(R000_DUR_STOCK) },
+	{ "000", "Duron 600 + PNIC: bogged down, % CPU in interrupts at least 90", 100,
+	  CHECK_AT_LEAST, 90, dur_intr, USES(R000_DUR_STOCK) },
+	{ "000", "Duron 600 + PNIC: the patch makes no difference, % change of interrupts/s at most 10",
+	  0, CHECK_AT_MOST, 10, dur_patch_change, USES(R000_DUR_STOCK) | USES(R000_DUR_PATCH) },
+	{ "000", "conclusion, polling under load: interrupts/s at most 100", 0, CHECK_AT_MOST, 100,
+	  cel_poll_irqs, USES(R000_CEL_POLL) },
+	{ "000", "conclusion, polling under load: % CPU left to a user process, at least 45", 50,
+	  CHECK_AT_LEAST, 45, cel_poll_user, USES(R000_CEL_POLL) },
+	{ "000", "conclusion, polling (HZ=1000) still takes in the flood: pps to TCP, at least 51300",
+	  57000, CHECK_AT_LEAST, 51300, cel_poll_tcp, USES(R000_CEL_POLL) },
+	{ "001", "eth0 RX-OK of 10 M frames offered at 890 kpps", 4031309, CHECK_RATIO, 0,
+	  s001_rx_ok, USES(R001) },
+	{ "001", "eth1 TX-OK (frames routed)", 4031305, CHECK_RATIO, 0, s001_tx_ok, USES(R001) },
+	{ "001", "eth0 RX-OVR (overruns at the NIC)", 5968699, CHECK_RATIO, 0, s001_rx_ovr,
+	  USES(R001) },
 	{ "001", "forwarding rate during the flood, pps (\"about 350.000 p/s\")", 350000,
-	  CHECK_RATIO, 0, 0, s001_fwd_pps },
-	{ "001", "RX interrupts over the run (\"only 24\"): at most 100", 24, CHECK_AT_MOST, 100, 0,
-	  s001_rx_irqs },
-	{ "001", "interrupts of the TX port over the run (mitigated)", 80652, CHECK_RATIO, 0, 0,
-	  s001_tx_irqs },
-	{ "001", "ksoftirqd CPU time over the run, s (ps TIME 0:11)", 11, CHECK_RATIO, 0, 0,
-	  s001_ksoftirqd },
+	  CHECK_RATIO, 0, s001_fwd_pps, USES(R001) },
+	{ "001", "RX interrupts over the run (\"only 24\"): at most 100", 24, CHECK_AT_MOST, 100,
+	  s001_rx_irqs, USES(R001) },
+	{ "001", "interrupts of the TX port over the run (mitigated)", 80652, CHECK_RATIO, 0,
+	  s001_tx_irqs, USES(R001) },
+	{ "001", "ksoftirqd CPU time over the run, s (ps TIME 0:11)", 11, CHECK_RATIO, 0,
+	  s001_ksoftirqd, USES(R001) },
 };
 
-#define N_RUNS (sizeof(runs) / sizeof(runs[0]))
 #define N_FIGURES (sizeof(figures) / sizeof(figures[0]))
 
 struct figure_result figure_judge(const struct figure *fig, double simulated)
@@ -126,66 +190,83 @@ static void figure_row(struct table *t, const struct figure_result *o)
 	table_bool(t, o->ok);
 }
 
-/* Run @run with @sets and judge every wanted figure that reads it. */
-static int run_figures(size_t run, const char *seed, const char *const *sets, size_t n_sets,
-		       struct table *t, size_t *n, size_t *n_ok)
+/* Run @run with the extra @sets into @r. */
+static int do_run(size_t run, const char *const *sets, size_t n_sets, struct results *r)
 {
 	const char *all[MAX_RUN_SETS + 32];
-	size_t k = 0;
-	struct results r;
 	char err[1024];
+	size_t k = 0;
 
 	for (size_t i = 0; runs[run].sets[i]; i++)
 		all[k++] = runs[run].sets[i];
 	for (size_t i = 0; i < n_sets && k < MAX_RUN_SETS + 32; i++)
 		all[k++] = sets[i];
-	if (run_one(&r, runs[run].scenario, all, k, err, sizeof(err))) {
+	if (run_one(r, runs[run].scenario, all, k, err, sizeof(err))) {
 		fprintf(stderr, "rxlab: validate: %s\n", err);
 		return -1;
 	}
+	return 0;
+}
+
+/* The runs the wanted figures read. */
+static uint32_t runs_needed(const char *seed)
+{
+	uint32_t need = 0;
+
+	for (size_t f = 0; f < N_FIGURES; f++)
+		if (wanted(&figures[f], seed))
+			need |= figures[f].uses;
+	return need;
+}
+
+static void judge_all(const char *seed, const struct results *const *res, struct table *t,
+		      size_t *n, size_t *n_ok)
+{
 	for (size_t f = 0; f < N_FIGURES; f++) {
 		struct figure_result o;
 
-		if ((size_t)figures[f].run != run || !wanted(&figures[f], seed))
+		if (!wanted(&figures[f], seed))
 			continue;
-		o = figure_judge(&figures[f], figures[f].measure(&r));
+		o = figure_judge(&figures[f], figures[f].measure(res));
 		figure_row(t, &o);
 		(*n)++;
 		*n_ok += o.ok;
 	}
-	results_free(&r);
-	return 0;
-}
-
-static bool run_wanted(size_t run, const char *seed)
-{
-	for (size_t f = 0; f < N_FIGURES; f++)
-		if ((size_t)figures[f].run == run && wanted(&figures[f], seed))
-			return true;
-	return false;
 }
 
 int validate_run(const char *seed, const char *const *sets, size_t n_sets, enum out_format fmt)
 {
-	struct report *rep = report_new();
-	struct table *t = figure_table();
+	static struct results res[N_RUNS];
+	const struct results *ptr[N_RUNS] = { 0 };
+	uint32_t need = runs_needed(seed);
+	struct report *rep;
+	struct table *t;
 	size_t n = 0, n_ok = 0;
 	int rc = 0;
 
-	for (size_t run = 0; run < N_RUNS && rc == 0; run++)
-		if (run_wanted(run, seed))
-			rc = run_figures(run, seed, sets, n_sets, t, &n, &n_ok);
-	report_add(rep, t);
-	if (rc == 0 && n == 0) {
+	if (!need) {
 		fprintf(stderr, "rxlab: validate: no figures for seed '%s'; try 'rxlab seeds'\n", seed);
-		rc = -1;
+		return 2;
+	}
+	for (size_t run = 0; run < N_RUNS && rc == 0; run++) {
+		if (!(need & (1u << run)))
+			continue;
+		rc = do_run(run, sets, n_sets, &res[run]);
+		ptr[run] = rc ? NULL : &res[run];
 	}
 	if (rc == 0) {
+		rep = report_new();
+		t = figure_table();
+		judge_all(seed, ptr, t, &n, &n_ok);
+		report_add(rep, t);
 		report_print(rep, stdout, fmt);
 		if (fmt == OUT_TABLE)
 			printf("\n%zu of %zu figures within tolerance\n", n_ok, n);
+		report_free(rep);
 	}
-	report_free(rep);
+	for (size_t run = 0; run < N_RUNS; run++)
+		if (ptr[run])
+			results_free(&res[run]);
 	return rc ? 2 : n_ok == n ? 0 : 1;
 }
 

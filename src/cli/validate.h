@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "report/table.h"
 
@@ -28,8 +29,11 @@ struct figure {
 	double reported;
 	enum check_kind check;
 	double bound;           /* CHECK_AT_MOST / CHECK_AT_LEAST */
-	int run;                /* index into the run table */
-	double (*measure)(const struct results *r);
+	/* The simulated value, from the results of the seed's runs (indexed
+	 * as the run table of validate.c; runs the figure does not read may
+	 * be NULL). */
+	double (*measure)(const struct results *const *runs);
+	uint32_t uses;          /* bit i set: reads run i */
 };
 
 /* Outcome of one figure. */

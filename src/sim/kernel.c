@@ -8,8 +8,10 @@
  *             the backlog (process_backlog, quota dev_weight).  Under
  *             overload the ISR eats the CPU: receive livelock (Mogul &
  *             Ramakrishnan 1996).
- *   isr-loop  classic, but after a pass that did work the ISR reads the
- *             cause register again and loops (shared/seeds/000_if_dc.diff).
+ *   isr-while classic, but the ISR loops while the cause register shows new
+ *             completions (stock FreeBSD dc_intr).
+ *   isr-loop  isr-while plus the patch of shared/seeds/000_if_dc.diff: when
+ *             the loop ends after doing work, read the register once more.
  *   napi      the ISR acknowledges, leaves the line masked and schedules the
  *             NAPI; net_rx_action polls it with weight 64 inside
  *             netdev_budget / netdev_budget_usecs, round-robin, and
@@ -190,21 +192,50 @@ static int64_t isr_pass(struct sim *s, struct cpu *c, struct nic *n, int64_t t, 
  * that counters stay current when the loop does not end (see below). */
 #define ISR_SLICE_NS 200000
 
-/* isr-loop: passes until one finds nothing.  The patch's own comment asks
- * "XXX limit repeats?": it does not, so when frames arrive faster than a
- * pass drains them the ISR never returns.  n->isr_more says the loop is
- * still going at the end of this slice. */
-static int64_t isr_loop(struct sim *s, struct cpu *c, struct nic *n, int64_t t)
+/* Read the cause register at *t (reg-read), learn whether any completion
+ * arrived since the last read, and acknowledge it. */
+static bool read_cause(struct sim *s, struct nic *n, int64_t *t)
+{
+	bool cause;
+
+	*t += s->prof->reg_read_ns;
+	nic_rx_advance(s, n, *t);
+	nic_tx_advance(s, n, *t);
+	cause = n->rx_coal.pending > 0 ||
+		(n->cfg->tx_clean == TX_CLEAN_IRQ && n->tx_coal.pending > 0);
+	nic_ack(s, n, *t);
+	return cause;
+}
+
+/* ISRs that loop on the cause register, as dc(4) does:
+ *   isr-while (stock dc_intr): while (read shows causes) { ack; pass; }
+ *   isr-loop (shared/seeds/000_if_dc.diff): the same, and when the loop
+ *     ends after doing work, "goto again": one more read.
+ * The patch's own comment asks "XXX limit repeats?": neither limits them,
+ * so when frames arrive faster than a pass drains them the ISR never
+ * returns.  It is computed in slices of ISR_SLICE_NS; n->isr_more says it
+ * continues in the next one. */
+static int64_t isr_loop(struct sim *s, struct cpu *c, struct nic *n, int64_t t, bool again)
 {
 	int64_t stop = t + ISR_SLICE_NS;
+	uint64_t cnt;
 	uint32_t work;
+	bool cause;
 
-	do {
-		t = isr_pass(s, c, n, t, &work);
-		t += s->prof->reg_read_ns;
-		nic_ack(s, n, t);
-	} while (work > 0 && t < stop);
-	n->isr_more = work > 0;
+	for (;;) {
+		cnt = 0;
+		do {
+			t = isr_pass(s, c, n, t, &work);
+			cnt += work;
+			cause = read_cause(s, n, &t);
+		} while (cause && t < stop);
+		if (cause || !again || cnt == 0)
+			break;
+		cause = read_cause(s, n, &t);
+		if (!cause || t >= stop)
+			break;
+	}
+	n->isr_more = cause && t >= stop;
 	return t;
 }
 
@@ -244,7 +275,7 @@ int64_t kern_isr(struct sim *s, struct cpu *c, uint16_t irq)
 	if (irq & IRQ_TIMER)
 		return timer_isr(s, c, n);
 	if (n->isr_more)
-		return isr_loop(s, c, n, t) - t0;
+		return isr_loop(s, c, n, t, s->scn->host.rxpath == RXPATH_ISR_LOOP) - t0;
 	t += s->prof->irq_entry_ns + s->prof->isr_ns;
 	nic_ack(s, n, t);
 	n->cyc_rx_pkts = n->cyc_rx_bytes = n->cyc_tx_pkts = n->cyc_tx_bytes = 0;
@@ -256,8 +287,9 @@ int64_t kern_isr(struct sim *s, struct cpu *c, uint16_t irq)
 	case RXPATH_CLASSIC:
 		t = isr_pass(s, c, n, t, &work);
 		break;
+	case RXPATH_ISR_WHILE:
 	case RXPATH_ISR_LOOP:
-		t = isr_loop(s, c, n, t);
+		t = isr_loop(s, c, n, t, s->scn->host.rxpath == RXPATH_ISR_LOOP);
 		break;
 	case RXPATH_BSD_POLL: /* interrupts stay disabled while polling */
 		break;
@@ -274,7 +306,7 @@ void kern_isr_done(struct sim *s, struct cpu *c, uint16_t irq)
 			cpu_run(s, c, LVL_HARDIRQ, (uint8_t)irq, kern_isr(s, c, irq));
 			return;
 		}
-		if (s->scn->host.rxpath == RXPATH_CLASSIC || s->scn->host.rxpath == RXPATH_ISR_LOOP)
+		if (s->scn->host.rxpath != RXPATH_NAPI && s->scn->host.rxpath != RXPATH_BSD_POLL)
 			driver_rearm(s, n);
 	}
 	if (c->n_irq_q) {

@@ -17,6 +17,8 @@ const char *rxpath_name(enum rxpath p)
 		return "napi";
 	case RXPATH_BSD_POLL:
 		return "bsd-poll";
+	case RXPATH_ISR_WHILE:
+		return "isr-while";
 	}
 	return "?";
 }

@@ -22,9 +22,10 @@
 /* Kernel receive path, [host] rxpath. */
 enum rxpath {
 	RXPATH_CLASSIC,  /* ISR moves packets to the backlog (netif_rx), softirq forwards */
-	RXPATH_ISR_LOOP, /* classic, but the ISR loops while a pass did work (seed 000) */
+	RXPATH_ISR_LOOP, /* isr-while + one more read after work (the seed 000 patch) */
 	RXPATH_NAPI,     /* ISR masks and schedules NAPI; net_rx_action polls */
 	RXPATH_BSD_POLL, /* FreeBSD DEVICE_POLLING: no RX interrupts, polls each tick */
+	RXPATH_ISR_WHILE,/* classic, ISR loops while the cause register shows work (stock dc) */
 };
 
 /* Traffic pattern, [traffic] pattern. */

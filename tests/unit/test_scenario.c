@@ -319,11 +319,11 @@ static void test_value_errors(void **state)
 	load_fails("[nic eth0]\nrx-ring = 65537\n",
 	           "t.ini:2: rx-ring = 65537 is out of range: accepted 1..65536 descriptors");
 	load_fails("[host]\nrxpath = foo\n[nic eth0]\n",
-	           "t.ini:2: rxpath = foo: accepted classic, isr-loop, napi, bsd-poll");
+	           "t.ini:2: rxpath = foo: accepted classic, isr-loop, napi, bsd-poll, isr-while");
 	load_fails("[host]\nrxpath = nap\n[nic eth0]\n",
-	           "t.ini:2: rxpath = nap: accepted classic, isr-loop, napi, bsd-poll; did you mean 'napi'?");
+	           "t.ini:2: rxpath = nap: accepted classic, isr-loop, napi, bsd-poll, isr-while; did you mean 'napi'?");
 	load_fails("[host]\nrxpath = NAPI\n[nic eth0]\n",
-	           "t.ini:2: rxpath = NAPI: accepted classic, isr-loop, napi, bsd-poll; did you mean 'napi'?");
+	           "t.ini:2: rxpath = NAPI: accepted classic, isr-loop, napi, bsd-poll, isr-while; did you mean 'napi'?");
 	load_fails("[nic eth0]\n[run]\nduration = 5\n",
 	           "t.ini:3: duration = 5: missing unit; write e.g. 5s (units: ns, us, ms, s)");
 	load_fails("[nic eth0]\n[traffic]\nrate = 5Mbit\n",

@@ -7,9 +7,9 @@
 
 #include "cli/validate.h"
 
-static const struct figure ratio_fig = { "000", "r", 1000, CHECK_RATIO, 0, 0, NULL };
-static const struct figure most_fig = { "000", "m", 24, CHECK_AT_MOST, 100, 0, NULL };
-static const struct figure least_fig = { "000", "l", 5, CHECK_AT_LEAST, 3, 0, NULL };
+static const struct figure ratio_fig = { "000", "r", 1000, CHECK_RATIO, 0, NULL, 0 };
+static const struct figure most_fig = { "000", "m", 24, CHECK_AT_MOST, 100, NULL, 0 };
+static const struct figure least_fig = { "000", "l", 5, CHECK_AT_LEAST, 3, NULL, 0 };
 
 /* Within 25%: 750 and 1250 are the edges, 749 and 1251 fall outside. */
 static void test_ratio_edges(void **state)

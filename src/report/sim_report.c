@@ -14,7 +14,7 @@ static const struct col summary_cols[] = {
 	{ "rxpath", "rxpath", -1, true },
 	{ "offered_pps", "offered/s", 0, true },
 	{ "forwarded_pps", "fwd/s", 0, true },
-	{ "delivered_pps", "dlv/s", 0, false },
+	{ "delivered_pps", "dlv/s", 0, true },
 	{ "rx_irqs_per_s", "rx-irq/s", 0, true },
 	{ "pkts_per_irq", "pkt/irq", 2, true },
 	{ "cpu_hardirq_pct", "hi%", 1, true },

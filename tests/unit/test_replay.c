@@ -310,9 +310,11 @@ static void test_coalesce_timer_frames(void **state)
 	expect("coalesce", "--rx-usecs 0 --rx-frames 4",
 	       "time_ns\n0\n10000\n20000\n30000\n40000\n50000\n60000\n70000\n",
 	       COAL_HDR "30000,4,frames,30000\n70000,4,frames,30000\n");
-	/* Frames and timer due together: the tie is reported as frames. */
+	/* A completion due at the very time the timer expires comes after the
+	 * interrupt, as src/sim/nic.c lookahead() orders them: 0, 10, 20
+	 * fire at 30 by the timer, and 30 starts the next group (-> 60). */
 	expect("coalesce", "--rx-usecs 30 --rx-frames 4", "time_ns\n0\n10000\n20000\n30000\n",
-	       COAL_HDR "30000,4,frames,30000\n");
+	       COAL_HDR "30000,3,timer,30000\n60000,1,timer,30000\n");
 }
 
 /* Restart 50 us: 0, 30, 60 keep restarting it -> 110; 200 -> 250.
@@ -440,7 +442,24 @@ static void test_errors_options(void **state)
 	       "events\n", "error: adaptive options: pkt_rate_low must be <= pkt_rate_high");
 	expect("defer", "--rx-usecs 5", "", "error: unknown option --rx-usecs for 'replay defer' "
 	       "(see docs/replay.md)");
-	expect("defer", "--weight", "", "error: missing value after --weight");
+	expect("defer", "--weight 0", "", "error: --weight = 0 is out of range: accepted 1..64");
+}
+
+/* An option without its value, and no input file at all. */
+static void test_errors_args(void **state)
+{
+	struct replay_opts o;
+	char err[256], *argv1[] = { "--weight" }, *argv2[] = { "a.csv", "b.csv" };
+	const char *file;
+
+	(void)state;
+	replay_opts_default(&o, REPLAY_DEFER);
+	assert_int_equal(replay_parse_args(&o, 1, argv1, &file, err, sizeof(err)), -1);
+	assert_string_equal(err, "missing value after --weight");
+	assert_int_equal(replay_parse_args(&o, 0, argv1, &file, err, sizeof(err)), -1);
+	assert_string_equal(err, "replay defer needs an input file (or - for standard input)");
+	assert_int_equal(replay_parse_args(&o, 2, argv2, &file, err, sizeof(err)), -1);
+	assert_string_equal(err, "more than one input file: a.csv and b.csv");
 }
 
 /* ---- the simulator and the replay on the same completions --------------- */
@@ -578,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_errors_rows),
 		cmocka_unit_test(test_errors_header_time),
 		cmocka_unit_test(test_errors_options),
+		cmocka_unit_test(test_errors_args),
 		cmocka_unit_test(test_sim_vs_replay),
 	};
 

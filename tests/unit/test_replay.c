@@ -436,7 +436,7 @@ static void test_errors_options(void **state)
 	       "error: coalescing options: --radv needs --rdtr > 0 (RxIntDelay 0 disables "
 	       "RxAbsIntDelay)");
 	expect("defer", "--gro-flush-timeout 20", "",
-	       "error: --gro-flush-timeout = 20: missing unit; write e.g. 20us (units: ns, us, "
+	       "error: --gro-flush-timeout = 20: missing unit; write e.g. 20ms (units: ns, us, "
 	       "ms, s)");
 	expect("adaptive", "--pkt-rate-low 5kpps --pkt-rate-high 1kpps", "time_ns,packets,bytes,"
 	       "events\n", "error: adaptive options: pkt_rate_low must be <= pkt_rate_high");

@@ -14,6 +14,7 @@
 
 #include "cli/builtin.h"
 #include "cli/compare.h"
+#include "cli/interrupt.h"
 #include "cli/replay.h"
 #include "cli/validate.h"
 #include "cli/sweep.h"
@@ -199,6 +200,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "replay"))
 		return replay_main(argc - 2, argv + 2);
 	cmd = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
+	interrupt_install();
 	rc = parse_opts(&o, argc, argv, cmd ? 2 : 1);
 
 	if (rc == 0) {
@@ -225,5 +227,10 @@ int main(int argc, char **argv)
 	}
 	for (size_t k = 0; k < o.n_vary; k++)
 		vary_free(&o.vary[k]);
+	if (rxlab_signal) {
+		fprintf(stderr, "rxlab: interrupted by signal %d; the report covers the simulated "
+			"time reached and is marked partial\n", (int)rxlab_signal);
+		return 128 + rxlab_signal;
+	}
 	return rc;
 }

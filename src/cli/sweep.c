@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/interrupt.h"
 #include "cli/scenario_load.h"
 #include "cli/units.h"
 #include "report/sim_report.h"
@@ -23,13 +24,14 @@ int run_one(struct results *r, const char *name, const char *const *sets, size_t
 	}
 	if (scenario_load(scn, name, sets, n_sets, err, errlen))
 		goto out;
-	if (sim_init(s, scn) || sim_run(s) || results_collect(r, s)) {
-		snprintf(err, errlen, "%s: %s", scn->name, s->fatal[0] ? s->fatal : "run failed");
-		sim_free(s);
-		goto out;
+	if (sim_init(s, scn) == 0) {
+		s->stop = &rxlab_signal;
+		if (sim_run(s) == 0 && results_collect(r, s) == 0)
+			rc = 0;
 	}
+	if (rc)
+		snprintf(err, errlen, "%s: %s", scn->name, s->fatal[0] ? s->fatal : "run failed");
 	sim_free(s);
-	rc = 0;
 out:
 	free(scn);
 	free(s);
@@ -165,7 +167,7 @@ int sweep_run(struct table *t, const char *name, const char *const *sets, size_t
 		total *= vary[k].n;
 	for (size_t i = 0; i < n_sets; i++)
 		all[i] = sets[i];
-	for (size_t p = 0; p < total && rc == 0; p++) {
+	for (size_t p = 0; p < total && rc == 0 && !rxlab_signal; p++) {
 		struct results r;
 
 		point_sets(vary, n_vary, p, buf, pick);

@@ -41,6 +41,8 @@ static const struct unit_sym time_ns_syms[] = {
 	{ "\xc2\xb5s", NS_US, false }, /* "µs" in UTF-8 */
 	{ "ms", NS_MS, true },
 	{ "s", NS_S, true },
+	{ "min", 60 * NS_S, false }, /* accepted for long runs; never written */
+	{ "h", 3600 * NS_S, false },
 	{ NULL, 0, false },
 };
 

@@ -2,6 +2,7 @@
 #include "report/sim_report.h"
 
 #include <stdio.h>
+#include <string.h>
 
 struct col {
 	const char *key, *header;
@@ -39,6 +40,7 @@ static const struct col summary_cols[] = {
 	{ "drop_socket", "d-socket", -1, false },
 	{ "replied_pps", "replies/s", 0, false },
 	{ "pkts_per_poll", "pkt/poll", 2, false },
+	{ "partial", "partial", -1, false },
 };
 
 #define N_SUMMARY (sizeof(summary_cols) / sizeof(summary_cols[0]))
@@ -68,7 +70,7 @@ static double summary_value(const struct results *r, size_t i)
 		(double)r->drop_link, (double)r->drop_fifo, (double)r->drop_backlog,
 		(double)r->drop_qdisc, (double)r->time_squeeze, r->ksoftirqd_pct, r->cs_per_s,
 		r->lat_p999_us, r->lat_max_us, (double)r->drop_socket, r->replied_pps,
-		r->pkts_per_poll,
+		r->pkts_per_poll, r->partial,
 	};
 
 	_Static_assert(sizeof(v) / sizeof(v[0]) == N_SUMMARY, "one value per summary column");
@@ -81,7 +83,9 @@ void summary_row(struct table *t, const struct results *r, bool wide)
 	for (size_t i = 1; i < N_SUMMARY; i++) {
 		if (!wide && !summary_cols[i].compact)
 			continue;
-		if (summary_cols[i].prec < 0)
+		if (!strcmp(summary_cols[i].key, "partial"))
+			table_bool(t, r->partial);
+		else if (summary_cols[i].prec < 0)
 			table_u64(t, (uint64_t)summary_value(r, i));
 		else
 			table_dbl(t, summary_value(r, i));
@@ -224,8 +228,15 @@ static struct table *series_table(const struct results *r)
 struct report *run_report(const struct results *r, bool wide)
 {
 	struct report *rep = report_new();
-	struct table *sum = summary_table_new("summary", "Summary (measurement window)", NULL, 0,
-					      wide);
+	char title[128];
+	struct table *sum;
+
+	if (r->partial)
+		snprintf(title, sizeof(title), "Summary (PARTIAL: interrupted at %.3f ms of simulated "
+			 "time)", (double)r->t_end / 1e6);
+	else
+		snprintf(title, sizeof(title), "Summary (measurement window)");
+	sum = summary_table_new("summary", title, NULL, 0, wide);
 
 	table_row(sum);
 	summary_row(sum, r, wide);

@@ -142,6 +142,8 @@ int results_collect(struct results *r, const struct sim *s)
 	snprintf(r->scenario, sizeof(r->scenario), "%s", scn->name);
 	r->rxpath = rxpath_name(scn->host.rxpath);
 	r->window_s = win_ns / 1e9;
+	r->partial = s->partial;
+	r->t_end = s->eng.now;
 	for (uint32_t i = 0; i < scn->n_traffic; i++)
 		r->offered_pps += (double)scn->traffic[i].rate_pps;
 	r->cpu = calloc(s->n_cpus, sizeof(*r->cpu));

@@ -31,6 +31,8 @@ struct results {
 	char scenario[64];
 	const char *rxpath;
 	double window_s;
+	bool partial;                   /* interrupted: covers 0..t_end only */
+	int64_t t_end;                  /* simulated time reached, ns */
 	double offered_pps;             /* configured offered load, all sources */
 	double wire_pps;                /* frames that reached the ports */
 	double forwarded_pps, delivered_pps;

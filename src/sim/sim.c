@@ -294,8 +294,14 @@ int sim_run(struct sim *s)
 		sim_at(s, 1000000000 / scn->host.hz, EV_TICK, 0, 0);
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		sched_pick(s, &s->cpu[i]);
-	while (!s->fatal[0] && engine_pop(&s->eng, end, &ev) == 0)
+	while (!s->fatal[0] && engine_pop(&s->eng, end, &ev) == 0) {
 		dispatch(s, &ev);
+		if (s->stop && *s->stop) {
+			s->partial = true;
+			end = s->eng.now;
+			break;
+		}
+	}
 	if (s->fatal[0])
 		return -1;
 	s->eng.now = end;

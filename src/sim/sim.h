@@ -26,6 +26,7 @@
 #ifndef RXLAB_SIM_SIM_H
 #define RXLAB_SIM_SIM_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -296,6 +297,8 @@ struct sim {
 	struct bsd_poll bsd;  /* FreeBSD DEVICE_POLLING state (rxpath = bsd-poll) */
 	struct sim_snapshot snap;
 	bool warm;            /* warm-up is over */
+	const volatile sig_atomic_t *stop; /* caller's flag: non-zero stops the run early */
+	bool partial;         /* the run was stopped before its duration */
 	char fatal[256];      /* set when the model hit an impossible state */
 };
 
@@ -303,7 +306,9 @@ struct sim {
 /* Build the host of @scn (which must outlive @s).  0, or -1 with s->fatal. */
 int sim_init(struct sim *s, const struct scenario *scn);
 void sim_free(struct sim *s);
-/* Run to the scenario's duration.  0, or -1 with s->fatal set. */
+/* Run to the scenario's duration, or until *s->stop (if set) becomes
+ * non-zero: then the run ends at the time reached and s->partial is set.
+ * 0, or -1 with s->fatal set. */
 int sim_run(struct sim *s);
 /* 0, or -1 with s->fatal describing the first broken invariant. */
 int sim_check_invariants(struct sim *s);

@@ -41,11 +41,19 @@ static int64_t wire_ps(uint32_t len, uint64_t speed_bps)
 
 /* ---- traffic sources ---- */
 
-static int64_t offer_constant(const struct source *src, uint64_t k)
+/* Offer k+1 of a constant-rate source from offer k: floor((k+1)e9/rate)
+ * = floor(k e9/rate) + e9/rate, plus one when the remainders carry. */
+static int64_t offer_constant_next(struct source *src)
 {
-	unsigned __int128 off = (unsigned __int128)k * 1000000000u / src->cfg->rate_pps;
+	uint64_t rate = src->cfg->rate_pps;
 
-	return src->cfg->start_ns + (int64_t)off;
+	src->off_q += (int64_t)(1000000000u / rate);
+	src->off_r += 1000000000u % rate;
+	if (src->off_r >= rate) {
+		src->off_r -= rate;
+		src->off_q++;
+	}
+	return src->cfg->start_ns + src->off_q;
 }
 
 static int64_t offer_onoff(const struct source *src, uint64_t k)
@@ -70,7 +78,8 @@ static void source_step(struct source *src)
 	}
 	switch (src->cfg->pattern) {
 	case TRAFFIC_CONSTANT:
-		src->next_offer = offer_constant(src, ++src->k);
+		src->k++;
+		src->next_offer = offer_constant_next(src);
 		break;
 	case TRAFFIC_POISSON:
 		src->next_offer += rng_exp_ns(&src->rng, 1e9 / (double)src->cfg->rate_pps);
@@ -88,6 +97,9 @@ static void source_init(struct sim *s, struct source *src, const struct scn_traf
 	src->cfg = cfg;
 	src->nic = nic;
 	src->k = 0;
+	src->off_q = 0;
+	src->off_r = 0;
+	src->wire_ps = wire_ps(cfg->frame_bytes, s->scn->nic[nic].speed_bps);
 	src->period_ns = (int64_t)(1000000000u / cfg->rate_pps);
 	if (src->period_ns < 1)
 		src->period_ns = 1;
@@ -163,7 +175,7 @@ static bool link_step(struct sim *s, struct nic *n, int64_t t)
 		source_step(src);
 		return true;
 	}
-	end_ps = start_ps + wire_ps(len, n->cfg->speed_bps);
+	end_ps = start_ps + src->wire_ps;
 	if ((end_ps + 999) / 1000 > t)
 		return false;
 	n->wire_free = end_ps;
@@ -221,7 +233,7 @@ static int64_t rx_next_arrival(struct sim *s, struct nic *n)
 	start_ps = src->next_offer * 1000;
 	if (start_ps < n->wire_free)
 		start_ps = n->wire_free;
-	return (start_ps + wire_ps(src->cfg->frame_bytes, n->cfg->speed_bps) + 999) / 1000;
+	return (start_ps + src->wire_ps + 999) / 1000;
 }
 
 int64_t nic_rx_next_ready(struct sim *s, struct nic *n)

@@ -81,6 +81,11 @@ struct source {
 	int64_t next_offer;   /* when the sender offers its next frame */
 	uint64_t k;           /* frames offered so far (constant / on-off phase math) */
 	int64_t period_ns;    /* nominal gap, for constant and on-off */
+	int64_t wire_ps;      /* wire time of one of its frames on its port */
+	/* constant rate: offer k is at start + floor(k * 1e9 / rate), kept as
+	 * quotient and remainder and stepped by 1e9 / rate without dividing */
+	int64_t off_q;
+	uint64_t off_r;
 };
 
 /* Counters of one port (netstat -i and where drops happen). */

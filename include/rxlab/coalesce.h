@@ -84,6 +84,14 @@ struct coal {
 	uint64_t completions;  /* completions seen */
 };
 
+/* e1000 RxIntDelay / RxAbsIntDelay (or TxIntDelay / TxAbsIntDelay), in
+ * units of 1.024 us, as coalescing parameters (8254x SDM p.29, p.305):
+ * RDTR is a packet timer restarted by every frame, RADV an absolute timer
+ * from the first; RDTR = 0 means an interrupt per frame and disables RADV,
+ * so then @p is left as it is.  Otherwise p->mode, usecs_ns, frames and
+ * abs_ns are set. */
+void coal_params_e1000(uint32_t rdtr, uint32_t radv, struct coal_params *p);
+
 /* Returns 0 if @p is legal, else -1 with *why set to a static message naming
  * the offending field (e.g. "rx-usecs and rx-frames are both 0"). */
 int coal_params_check(const struct coal_params *p, const char **why);

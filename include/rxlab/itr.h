@@ -155,6 +155,10 @@ struct itr_decision itr_on_irq_done(struct itr *t, uint32_t rx_packets, uint32_t
  * ITR_OLD_MAC). */
 struct itr_decision itr_on_watchdog(struct itr *t, uint64_t gotcl, uint64_t gorcl);
 
+/* The interrupt rate e1000_set_itr() aims at for latency class @c:
+ * 70000, 20000 or 4000 ints/s (ITR_RATE_*). */
+uint32_t itr_class_rate(enum itr_class c);
+
 /* The simplified-mode formula: goc = (gotcl + gorcl) / 10000,
  * dif = |gotcl - gorcl| / 10000, rate = goc ? dif * 6000 / goc + 2000 : 8000
  * ints/s.  Symmetric traffic gives 2000, one-way traffic 8000. */

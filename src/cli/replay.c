@@ -608,15 +608,7 @@ static uint32_t itr_target(const struct itr *t, enum itr_outcome out)
 	case ITR_CLASSIFIED:
 		break;
 	}
-	switch (c) {
-	case ITR_LOWEST_LATENCY:
-		return ITR_RATE_LOWEST;
-	case ITR_LOW_LATENCY:
-		return ITR_RATE_LOW;
-	case ITR_BULK_LATENCY:
-		return ITR_RATE_BULK;
-	}
-	return ITR_RATE_BULK;
+	return itr_class_rate(c);
 }
 
 static struct table *itr_table_new(void)
@@ -836,12 +828,7 @@ static int coal_config(const struct replay_opts *o, struct coal_params *p, char 
 		why = "--radv needs --rdtr > 0 (RxIntDelay 0 disables RxAbsIntDelay)";
 	else if (o->rdtr && o->rx_given)
 		why = "--rdtr replaces --rx-usecs, --rx-frames and --timer; give one or the other";
-	if (o->rdtr) {
-		p->mode = COAL_TIMER_RESTART;
-		p->usecs_ns = (int64_t)o->rdtr * 1024;
-		p->frames = 0;
-		p->abs_ns = (int64_t)o->radv * 1024;
-	}
+	coal_params_e1000((uint32_t)o->rdtr, (uint32_t)o->radv, p);
 	if (why || coal_params_check(p, &why)) {
 		snprintf(err, errlen, "coalescing options: %s", why);
 		return -1;

@@ -65,6 +65,16 @@ int coal_params_check(const struct coal_params *p, const char **why)
 	return msg ? -1 : 0;
 }
 
+void coal_params_e1000(uint32_t rdtr, uint32_t radv, struct coal_params *p)
+{
+	if (rdtr == 0)
+		return;
+	p->mode = COAL_TIMER_RESTART;
+	p->usecs_ns = (int64_t)rdtr * 1024;
+	p->frames = 0;
+	p->abs_ns = (int64_t)radv * 1024;
+}
+
 void coal_init(struct coal *c, const struct coal_params *p)
 {
 	memset(c, 0, sizeof(*c));

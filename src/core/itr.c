@@ -163,7 +163,7 @@ static enum itr_class itr_conservative(const struct itr *t, enum itr_class c)
 	return c;
 }
 
-static uint32_t itr_class_rate(enum itr_class c)
+uint32_t itr_class_rate(enum itr_class c)
 {
 	switch (c) {
 	case ITR_LOWEST_LATENCY:

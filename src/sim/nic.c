@@ -431,20 +431,6 @@ uint64_t nic_in_flight(const struct nic *n)
 
 /* ---- setup ---- */
 
-/* e1000 RxIntDelay / RxAbsIntDelay (and TxIntDelay / TxAbsIntDelay), in
- * units of 1.024 us (SDM p.29, p.305): RDTR is a packet timer restarted per
- * frame, RADV an absolute timer from the first frame; RDTR = 0 means an
- * interrupt per frame and disables RADV. */
-static void e1000_delays(uint32_t delay, uint32_t abs_delay, struct coal_params *p)
-{
-	if (delay == 0)
-		return;
-	p->mode = COAL_TIMER_RESTART;
-	p->usecs_ns = (int64_t)delay * 1024;
-	p->frames = 0;
-	p->abs_ns = (int64_t)abs_delay * 1024;
-}
-
 static struct coal_params coal_rx_params(const struct scn_nic *c)
 {
 	struct coal_params p = {
@@ -454,7 +440,7 @@ static struct coal_params coal_rx_params(const struct scn_nic *c)
 		.min_gap_ns = c->min_irq_gap_ns,
 	};
 
-	e1000_delays(c->rx_int_delay, c->rx_abs_int_delay, &p);
+	coal_params_e1000(c->rx_int_delay, c->rx_abs_int_delay, &p);
 	return p;
 }
 
@@ -469,7 +455,7 @@ static struct coal_params coal_tx_params(const struct scn_nic *c)
 		.min_gap_ns = c->min_irq_gap_ns,
 	};
 
-	e1000_delays(c->tx_int_delay, c->tx_abs_int_delay, &p);
+	coal_params_e1000(c->tx_int_delay, c->tx_abs_int_delay, &p);
 	return p;
 }
 

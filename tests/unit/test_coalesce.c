@@ -387,6 +387,25 @@ static void test_fire_counters(void **state)
 	assert_int_equal(c.completions, 2);
 }
 
+/* e1000 RxIntDelay/RxAbsIntDelay in 1.024 us units: RDTR 64 = 65536 ns
+ * restart timer, RADV 128 = 131072 ns absolute, no frame threshold; RDTR 0
+ * leaves the parameters alone (an interrupt per frame, RADV off). */
+static void test_e1000_delays(void **state)
+{
+	struct coal_params p = { .usecs_ns = 5000, .frames = 7, .mode = COAL_TIMER_ABSOLUTE };
+
+	(void)state;
+	coal_params_e1000(0, 128, &p);
+	assert_int_equal(p.usecs_ns, 5000);
+	assert_int_equal(p.frames, 7);
+	assert_int_equal(p.abs_ns, 0);
+	coal_params_e1000(64, 128, &p);
+	assert_int_equal(p.mode, COAL_TIMER_RESTART);
+	assert_int_equal(p.usecs_ns, 65536);
+	assert_int_equal(p.frames, 0);
+	assert_int_equal(p.abs_ns, 131072);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_ack_clears_pending),
 		cmocka_unit_test(test_set_params_keeps_pending),
 		cmocka_unit_test(test_fire_counters),
+		cmocka_unit_test(test_e1000_delays),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

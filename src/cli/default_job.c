@@ -32,7 +32,8 @@ static void verdict(const char *kernel, const struct point_brief *b, size_t n)
 }
 
 static int run_kernel(struct table *t, const char *kernel, const char *const *sets,
-		      size_t n_sets, struct vary *rates, bool wide, struct point_brief *brief)
+		      size_t n_sets, struct vary *rates, size_t jobs, bool wide,
+		      struct point_brief *brief)
 {
 	struct vary v[1] = { *rates };
 	const char *all[64];
@@ -43,14 +44,14 @@ static int run_kernel(struct table *t, const char *kernel, const char *const *se
 		all[n++] = sets[i];
 	snprintf(set, sizeof(set), "host.rxpath=%s", kernel);
 	all[n++] = set;
-	if (sweep_run(t, "livelock", all, n, v, 1, wide, brief, err, sizeof(err))) {
+	if (sweep_run(t, "livelock", all, n, v, 1, jobs, wide, brief, err, sizeof(err))) {
 		fprintf(stderr, "rxlab: %s\n", err);
 		return -1;
 	}
 	return 0;
 }
 
-int default_job(enum out_format fmt, const char *const *sets, size_t n_sets)
+int default_job(enum out_format fmt, const char *const *sets, size_t n_sets, size_t jobs)
 {
 	struct vary rates;
 	struct report *rep = report_new();
@@ -72,7 +73,7 @@ int default_job(enum out_format fmt, const char *const *sets, size_t n_sets)
 				 "(PIII 933 + e1000, IP forwarding of 64 B frames)", kernels[k]);
 			t = summary_table_new(kernels[k], title, NULL, 0, false);
 		}
-		rc = run_kernel(t, kernels[k], sets, n_sets, &rates, fmt != OUT_TABLE, brief[k]);
+		rc = run_kernel(t, kernels[k], sets, n_sets, &rates, jobs, fmt != OUT_TABLE, brief[k]);
 		if (t != all)
 			report_add(rep, t);
 	}

@@ -9,8 +9,9 @@
 /* The receive-livelock experiment: the built-in scenario "livelock" swept
  * over offered rates for each of the classic, isr-loop and napi kernels.
  * Text output has one table per kernel and a verdict; CSV and JSON one table
- * with an rxpath column.  @sets are extra overrides.  Returns an exit code. */
-int default_job(enum out_format fmt, const char *const *sets, size_t n_sets);
+ * with an rxpath column.  @sets are extra overrides; @jobs processes run the
+ * points.  Returns an exit code. */
+int default_job(enum out_format fmt, const char *const *sets, size_t n_sets, size_t jobs);
 
 /* Offered rates of the default sweep (for tests and docs). */
 extern const char *const livelock_rates;

@@ -30,6 +30,7 @@ struct opts {
 	char seed_set[64];
 	struct vary vary[SWEEP_MAX_VARY];
 	size_t n_vary;
+	size_t jobs;
 	const char *scenario;
 };
 
@@ -62,6 +63,8 @@ static const char usage[] =
 	"  --vary KEY=SPEC           sweep: a list (a,b,c) or a range FROM..TO:N\n"
 	"                            e.g. --vary traffic.rate=10kpps..2Mpps:20\n"
 	"  --seed N                  random seed (same as --set run.seed=N)\n"
+	"  --jobs N                  sweep points in N processes (default: all CPUs);\n"
+	"                            the output is the same for any N\n"
 	"  --format table|csv|json   output format (default table)\n"
 	"\n"
 	"Scenario keys use ethtool / sysfs names with units (us, ms, s, pps, kpps,\n"
@@ -89,7 +92,7 @@ static int parse_opt(struct opts *o, int argc, char **argv, int *i)
 	char err[512];
 
 	if (!strcmp(a, "--set") || !strcmp(a, "--vary") || !strcmp(a, "--seed") ||
-	    !strcmp(a, "--format")) {
+	    !strcmp(a, "--format") || !strcmp(a, "--jobs")) {
 		if (!v)
 			return bad("missing value after", a);
 		(*i)++;
@@ -99,6 +102,15 @@ static int parse_opt(struct opts *o, int argc, char **argv, int *i)
 	if (!strcmp(a, "--seed")) {
 		snprintf(o->seed_set, sizeof(o->seed_set), "run.seed=%s", v);
 		return add_set(o, o->seed_set);
+	}
+	if (!strcmp(a, "--jobs")) {
+		char *end;
+		long j = strtol(v, &end, 10);
+
+		if (*end || j < 1 || j > SWEEP_MAX_JOBS)
+			return bad("--jobs takes a number of processes in 1..256, not", v);
+		o->jobs = (size_t)j;
+		return 0;
 	}
 	if (!strcmp(a, "--format"))
 		return out_format_parse(v, &o->fmt) ? bad("--format takes table, csv or json, not", v) : 0;
@@ -163,9 +175,8 @@ static int cmd_sweep(struct opts *o)
 	for (size_t k = 0; k < o->n_vary; k++)
 		keys[k] = o->vary[k].key;
 	t = summary_table_new("sweep", "Sweep", keys, o->n_vary, o->fmt != OUT_TABLE);
-	rc = sweep_run(t, o->scenario, o->sets, o->n_sets, o->vary, o->n_vary,
-		       o->fmt != OUT_TABLE, NULL, err,
-		       sizeof(err));
+	rc = sweep_run(t, o->scenario, o->sets, o->n_sets, o->vary, o->n_vary, o->jobs,
+		       o->fmt != OUT_TABLE, NULL, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "rxlab: %s\n", err);
 		table_free(t);
@@ -190,7 +201,7 @@ static int cmd_scenarios(void)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .fmt = OUT_TABLE };
+	struct opts o = { .fmt = OUT_TABLE, .jobs = sweep_default_jobs() };
 	const char *cmd;
 	int rc;
 
@@ -206,7 +217,7 @@ int main(int argc, char **argv)
 	if (rc == 0) {
 		if (!cmd)
 			rc = o.scenario ? bad("unknown command", o.scenario)
-					: default_job(o.fmt, o.sets, o.n_sets);
+					: default_job(o.fmt, o.sets, o.n_sets, o.jobs);
 		else if (!strcmp(cmd, "run"))
 			rc = cmd_run(&o);
 		else if (!strcmp(cmd, "sweep"))

@@ -1,9 +1,13 @@
 /* sweep.c - runs points, one simulation each. */
 #include "cli/sweep.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli/interrupt.h"
 #include "cli/scenario_load.h"
@@ -152,14 +156,208 @@ static void point_sets(const struct vary *vary, size_t n_vary, size_t idx,
 	}
 }
 
-int sweep_run(struct table *t, const char *name, const char *const *sets, size_t n_sets,
-	      const struct vary *vary, size_t n_vary, bool wide, struct point_brief *brief,
-	      char *err, size_t errlen)
+/* What one point produced, as it travels from a worker process. */
+struct point_out {
+	int rc;
+	struct results r;   /* pointers cleared: the summary needs none */
+	char err[512];
+};
+
+/* Run point @p of the product into @o. */
+static void run_point(const char *name, const char **all, size_t n_sets,
+		      const struct vary *vary, size_t n_vary, size_t p, struct point_out *o)
 {
-	size_t total = 1, pick[SWEEP_MAX_VARY];
 	char buf[SWEEP_MAX_VARY][160];
+	size_t pick[SWEEP_MAX_VARY];
+
+	point_sets(vary, n_vary, p, buf, pick);
+	for (size_t k = 0; k < n_vary; k++)
+		all[n_sets + k] = buf[k];
+	o->err[0] = '\0';
+	o->rc = run_one(&o->r, name, all, n_sets + n_vary, o->err, sizeof(o->err));
+	if (o->rc == 0) {
+		results_free(&o->r);
+		o->r.series = NULL;
+		o->r.n_series = 0;
+	}
+}
+
+static void emit_row(struct table *t, const struct vary *vary, size_t n_vary, size_t p,
+		     const struct results *r, bool wide, struct point_brief *brief)
+{
+	char buf[SWEEP_MAX_VARY][160];
+	size_t pick[SWEEP_MAX_VARY];
+
+	point_sets(vary, n_vary, p, buf, pick);
+	table_row(t);
+	for (size_t k = 0; k < n_vary; k++)
+		if (!vary[k].hidden)
+			table_str(t, vary[k].val[pick[k]]);
+	summary_row(t, r, wide);
+	if (brief)
+		brief[p] = (struct point_brief){ r->offered_pps, r->forwarded_pps, r->rx_irqs_per_s };
+}
+
+static bool write_all(int fd, const void *buf, size_t len)
+{
+	const char *b = buf;
+
+	while (len) {
+		ssize_t n = write(fd, b, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		b += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* Worker @j of @jobs: points j, j+jobs, ... in order, into @fd. */
+static void worker(int fd, size_t j, size_t jobs, size_t total, const char *name,
+		   const char **all, size_t n_sets, const struct vary *vary, size_t n_vary)
+{
+	static struct point_out o;
+
+	for (size_t p = j; p < total && !rxlab_signal; p += jobs) {
+		run_point(name, all, n_sets, vary, n_vary, p, &o);
+		if (!write_all(fd, &o, sizeof(o)) || o.rc)
+			break;
+	}
+	close(fd);
+	_exit(0);
+}
+
+/* Start @jobs workers; fds[j] reads worker j.  Returns how many started. */
+static size_t start_workers(int *fds, pid_t *pids, size_t jobs, size_t total, const char *name,
+			    const char **all, size_t n_sets, const struct vary *vary, size_t n_vary)
+{
+	size_t j;
+
+	fflush(NULL);
+	for (j = 0; j < jobs; j++) {
+		int pfd[2];
+
+		if (pipe(pfd))
+			break;
+		pids[j] = fork();
+		if (pids[j] < 0) {
+			close(pfd[0]);
+			close(pfd[1]);
+			break;
+		}
+		if (pids[j] == 0) {
+			for (size_t i = 0; i < j; i++)
+				close(fds[i]);
+			close(pfd[0]);
+			worker(pfd[1], j, jobs, total, name, all, n_sets, vary, n_vary);
+		}
+		close(pfd[1]);
+		fds[j] = pfd[0];
+	}
+	return j;
+}
+
+/* Read worker @j's next point.  A signal to the parent (Ctrl-C on a
+ * terminal reaches the workers by itself; kill(1) on the parent does not)
+ * is passed on once, so every worker ends its current point as partial. */
+static bool read_point(int *fds, const pid_t *pids, size_t jobs, size_t j,
+		       struct point_out *o, bool *forwarded)
+{
+	char *b = (char *)o;
+	size_t len = sizeof(*o);
+
+	while (len) {
+		ssize_t n = read(fds[j], b, len);
+
+		if (n < 0 && errno == EINTR) {
+			for (size_t i = 0; rxlab_signal && !*forwarded && i < jobs; i++)
+				kill(pids[i], SIGINT);
+			*forwarded = *forwarded || rxlab_signal;
+			continue;
+		}
+		if (n <= 0)
+			return false;
+		b += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* Collect the points in order, reading point p from worker p % jobs. */
+static int collect(struct table *t, int *fds, const pid_t *pids, size_t jobs, size_t total,
+		   const struct vary *vary, size_t n_vary, bool wide, struct point_brief *brief,
+		   char *err, size_t errlen)
+{
+	static struct point_out o;
+	bool forwarded = false;
+
+	for (size_t p = 0; p < total; p++) {
+		if (!read_point(fds, pids, jobs, p % jobs, &o, &forwarded))
+			return rxlab_signal ? 0 : (snprintf(err, errlen, "a sweep worker died"), -1);
+		if (o.rc) {
+			snprintf(err, errlen, "%s", o.err);
+			return -1;
+		}
+		emit_row(t, vary, n_vary, p, &o.r, wide, brief);
+	}
+	return 0;
+}
+
+static int sweep_parallel(struct table *t, const char *name, const char **all, size_t n_sets,
+			  const struct vary *vary, size_t n_vary, size_t total, size_t jobs,
+			  bool wide, struct point_brief *brief, char *err, size_t errlen)
+{
+	int fds[SWEEP_MAX_JOBS];
+	pid_t pids[SWEEP_MAX_JOBS];
+	size_t started = start_workers(fds, pids, jobs, total, name, all, n_sets, vary, n_vary);
+	int rc;
+
+	if (started < jobs) {
+		for (size_t j = 0; j < started; j++) {
+			close(fds[j]);
+			kill(pids[j], SIGTERM);
+			waitpid(pids[j], NULL, 0);
+		}
+		snprintf(err, errlen, "cannot start %zu sweep workers: %s", jobs, strerror(errno));
+		return -1;
+	}
+	rc = collect(t, fds, pids, jobs, total, vary, n_vary, wide, brief, err, errlen);
+	for (size_t j = 0; j < jobs; j++) {
+		close(fds[j]);
+		if (rc)
+			kill(pids[j], SIGTERM);
+		waitpid(pids[j], NULL, 0);
+	}
+	return rc;
+}
+
+static int sweep_serial(struct table *t, const char *name, const char **all, size_t n_sets,
+			const struct vary *vary, size_t n_vary, size_t total, bool wide,
+			struct point_brief *brief, char *err, size_t errlen)
+{
+	static struct point_out o;
+
+	for (size_t p = 0; p < total && !rxlab_signal; p++) {
+		run_point(name, all, n_sets, vary, n_vary, p, &o);
+		if (o.rc) {
+			snprintf(err, errlen, "%s", o.err);
+			return -1;
+		}
+		emit_row(t, vary, n_vary, p, &o.r, wide, brief);
+	}
+	return 0;
+}
+
+int sweep_run(struct table *t, const char *name, const char *const *sets, size_t n_sets,
+	      const struct vary *vary, size_t n_vary, size_t jobs, bool wide,
+	      struct point_brief *brief, char *err, size_t errlen)
+{
 	const char **all = calloc(n_sets + SWEEP_MAX_VARY, sizeof(*all));
-	int rc = 0;
+	size_t total = 1;
+	int rc;
 
 	if (!all)
 		return -1;
@@ -167,25 +365,23 @@ int sweep_run(struct table *t, const char *name, const char *const *sets, size_t
 		total *= vary[k].n;
 	for (size_t i = 0; i < n_sets; i++)
 		all[i] = sets[i];
-	for (size_t p = 0; p < total && rc == 0 && !rxlab_signal; p++) {
-		struct results r;
-
-		point_sets(vary, n_vary, p, buf, pick);
-		for (size_t k = 0; k < n_vary; k++)
-			all[n_sets + k] = buf[k];
-		rc = run_one(&r, name, all, n_sets + n_vary, err, errlen);
-		if (rc)
-			break;
-		table_row(t);
-		for (size_t k = 0; k < n_vary; k++)
-			if (!vary[k].hidden)
-				table_str(t, vary[k].val[pick[k]]);
-		summary_row(t, &r, wide);
-		if (brief)
-			brief[p] = (struct point_brief){ r.offered_pps, r.forwarded_pps,
-							 r.rx_irqs_per_s };
-		results_free(&r);
-	}
+	if (jobs > total)
+		jobs = total;
+	if (jobs > SWEEP_MAX_JOBS)
+		jobs = SWEEP_MAX_JOBS;
+	if (jobs > 1)
+		rc = sweep_parallel(t, name, all, n_sets, vary, n_vary, total, jobs, wide, brief,
+				    err, errlen);
+	else
+		rc = sweep_serial(t, name, all, n_sets, vary, n_vary, total, wide, brief, err,
+				  errlen);
 	free(all);
 	return rc;
+}
+
+size_t sweep_default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > SWEEP_MAX_JOBS ? SWEEP_MAX_JOBS : (size_t)n;
 }

@@ -6,6 +6,9 @@
  * Points are run in the order of the product with the first --vary
  * varying slowest; each point is the base overrides plus one value per
  * variation, so a point is exactly what `rxlab run --set ...` would run.
+ * With jobs > 1, worker processes (fork) run points p = j, j+jobs, ... and
+ * the parent emits rows in point order: the output does not depend on the
+ * number of jobs.
  */
 #ifndef RXLAB_CLI_SWEEP_H
 #define RXLAB_CLI_SWEEP_H
@@ -17,6 +20,7 @@
 
 #define SWEEP_MAX_VARY 8
 #define SWEEP_MAX_VALUES 4096
+#define SWEEP_MAX_JOBS 256
 
 struct vary {
 	char key[96];                    /* "traffic.rate" */
@@ -41,8 +45,11 @@ struct point_brief {
  * when @brief is not NULL, its headline figures to brief[point].
  * 0, or -1 with a message naming the point that failed. */
 int sweep_run(struct table *t, const char *name, const char *const *sets, size_t n_sets,
-	      const struct vary *vary, size_t n_vary, bool wide, struct point_brief *brief,
-	      char *err, size_t errlen);
+	      const struct vary *vary, size_t n_vary, size_t jobs, bool wide,
+	      struct point_brief *brief, char *err, size_t errlen);
+
+/* The number of online CPUs (at least 1): the default for --jobs. */
+size_t sweep_default_jobs(void);
 
 /* Run one scenario and fill @r (caller frees with results_free). */
 struct results;

@@ -34,3 +34,8 @@ text = open(os.path.join(d, "run.csv")).read()
 assert text.startswith("# summary\n") and "\n# netstat_i\n" in text
 print("ok   run CSV has one section per table")
 PY
+# The number of sweep processes does not change the output.
+a="$("$rxlab" sweep livelock "${short[@]}" --vary host.rxpath=classic,napi --vary traffic.rate=50kpps..250kpps:3 --jobs 1 --format csv)"
+b="$("$rxlab" sweep livelock "${short[@]}" --vary host.rxpath=classic,napi --vary traffic.rate=50kpps..250kpps:3 --jobs 4 --format csv)"
+[ "$a" = "$b" ] || { echo "FAIL --jobs 1 and --jobs 4 differ"; exit 1; }
+echo "ok   --jobs 1 and --jobs 4 give identical sweeps"

@@ -329,7 +329,11 @@ static int parse_line(struct reader *r, char *line)
 		if (line[i] == '=')
 			return add_entry(r, line, i);
 	}
-	return fail(r, "%s", malformed);
+	/* quote what was read (without its comment), so the user sees which line */
+	while (i > 0 && is_blank(line[i - 1]))
+		i--;
+	return fail(r, "%s, found '%.*s%s'", malformed, i > 60 ? 60 : (int)i, line,
+	            i > 60 ? "..." : "");
 }
 
 int ini_parse(struct ini_doc *d, const char *text, const char *origin, char *err,
@@ -425,6 +429,11 @@ int ini_read_file(const char *path, char **text, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: is a directory, not a file", path);
 		return -EISDIR;
 	}
+	if (S_ISREG(st.st_mode) && st.st_size > INI_MAX_FILE) { /* say so without reading it */
+		snprintf(err, errlen, "%s: file is too large (%lld bytes; at most 1 MiB)", path,
+		         (long long)st.st_size);
+		return -EFBIG;
+	}
 	f = fopen(path, "rb");
 	if (!f) {
 		rc = -errno;
@@ -443,7 +452,7 @@ int ini_read_file(const char *path, char **text, char *err, size_t errlen)
 	if (rc) {
 		snprintf(err, errlen, "%s: cannot read: I/O error", path);
 	} else if (n > INI_MAX_FILE) {
-		snprintf(err, errlen, "%s: file is larger than %d bytes", path, INI_MAX_FILE);
+		snprintf(err, errlen, "%s: file is too large (more than 1 MiB)", path);
 		rc = -EFBIG;
 	} else if (n == 0) {
 		snprintf(err, errlen, "%s: file is empty", path);

@@ -648,10 +648,13 @@ static void where_key(const struct ini_section *s, const char *key, int *line,
 
 /* For a check that involves several keys of @s: the first of @keys that
  * an override set (the user's latest change is the likely cause), else the
- * section itself. */
+ * first of @keys written in the file (so that the message points at a
+ * line holding a key it names), else the section itself. */
 static void where_keys(const struct ini_section *s, const char *const *keys, int *line,
                        const char **src)
 {
+	const struct ini_entry *first = NULL;
+
 	*line = s ? s->line : 0;
 	*src = s ? s->src : NULL;
 	for (; s && *keys; keys++) {
@@ -662,7 +665,11 @@ static void where_keys(const struct ini_section *s, const char *const *keys, int
 			*src = e->src;
 			return;
 		}
+		if (e && !first)
+			first = e;
 	}
+	if (first)
+		*line = first->line;
 }
 
 static int check_required(struct sload *l, enum sect_id id, const struct ini_section *s)
@@ -771,6 +778,17 @@ static void rx_to_tx(const char *in, char *out, size_t len)
 	out[o] = '\0';
 }
 
+/* adaptive.c names fields ("pkt_rate_low"); the scenario keys are
+ * "pkt-rate-low". */
+static void underscores_to_dashes(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *in && o + 1 < len; in++, o++)
+		out[o] = *in == '_' ? '-' : *in;
+	out[o] = '\0';
+}
+
 static int check_coalescing(struct sload *l, uint32_t i)
 {
 	static const char *const rx_keys[] = { "rx-usecs", "rx-frames", "rx-usecs-irq",
@@ -817,15 +835,21 @@ static int check_adaptive(struct sload *l, uint32_t i)
 	int line;
 
 	if (itr_from_param(n->itr_param, &ic, &why)) {
+		/* itr.c's message names no value; say it as the schema range errors do */
 		where_keys(l->nic[i], itr_keys, &line, &src);
-		return bad(l, line, src, "[nic %s] %s", n->name, why);
+		return bad(l, line, src, "[nic %s] InterruptThrottleRate = %u is out of range: "
+		           "accepted 0 (off), 1 (dynamic), 3 (dynamic conservative), "
+		           "4 (simplified) or 100..100000 interrupts/s", n->name, n->itr_param);
 	}
 	if (n->adaptive_rx != ADAPTIVE_PKT_RATE)
 		return 0;
 	ac = scn_adaptive_config(n);
 	if (adaptive_config_check(&ac, &why)) {
+		char keywhy[256];
+
 		where_keys(l->nic[i], rate_keys, &line, &src);
-		return bad(l, line, src, "[nic %s] adaptive-rx = pkt-rate: %s", n->name, why);
+		underscores_to_dashes(why, keywhy, sizeof(keywhy));
+		return bad(l, line, src, "[nic %s] adaptive-rx = pkt-rate: %s", n->name, keywhy);
 	}
 	return 0;
 }

@@ -440,7 +440,7 @@ int unit_parse_key(enum unit_kind kind, const char *key, const char *text,
 	case UNIT_E_WRONGKIND:
 	case UNIT_E_BADUNIT:
 	case UNIT_E_GARBAGE:
-		snprintf(msg, msglen, "%s = %s: %s", key, text, why);
+		snprintf(msg, msglen, "%s = %s: %s (accepted %s)", key, text, why, range);
 		break;
 	}
 	return -1;

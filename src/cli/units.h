@@ -55,6 +55,7 @@ enum unit_status unit_parse(enum unit_kind kind, const char *text, uint64_t *out
  * message into @msg, e.g.
  *   "rx-ring = 0 is out of range: accepted 1..65536 descriptors"
  *   "duration = 5: missing unit; write e.g. 5s (units: ns, us, ms, s)"
+ *   "rate = 5Mbit: not a packet rate; use pps, kpps or Mpps (accepted 1pps..1000Mpps)"
  * @noun ("descriptors") follows the range in messages; NULL for none.
  * Returns 0 or -1. */
 int unit_parse_key(enum unit_kind kind, const char *key, const char *text,

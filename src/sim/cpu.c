@@ -165,6 +165,11 @@ void cpu_resume(struct sim *s, struct cpu *c)
 void cpu_irq(struct sim *s, struct cpu *c, uint16_t nic)
 {
 	if (c->lvl[LVL_HARDIRQ].active) {
+		/* Already pending: a repeat merges into the one pending bit (a
+		 * clock tick that comes again while its ISR still waits). */
+		for (uint8_t i = 0; i < c->n_irq_q; i++)
+			if (c->irq_q[i] == nic)
+				return;
 		c->irq_q[c->n_irq_q++] = nic;
 		return;
 	}
@@ -273,7 +278,13 @@ void sched_wake(struct sim *s, struct thread *t)
 	if (running >= 0 && (s->thr[running].kind == THR_IDLEPOLL ||
 			     t->vruntime + WAKEUP_GRAN_NS < s->thr[running].vruntime))
 		c->resched = true;
-	if (c->resched && cpu_top(c) == LVL_THREAD && c->lvl[LVL_THREAD].what != TCH_SWITCH) {
+	/* Take the CPU now only from a chunk in progress.  Between two chunks
+	 * the running thread's own code is waking @t (a poll that delivered to
+	 * the sink): it is about to arm its next chunk, and switching under it
+	 * would leave that chunk with no thread (c->cur = -1).  need_resched
+	 * then takes effect when that chunk ends, as in the kernel. */
+	if (c->resched && cpu_top(c) == LVL_THREAD && c->lvl[LVL_THREAD].what != TCH_SWITCH &&
+	    c->lvl[LVL_THREAD].running) {
 		preempt_thread(s, c);
 		sched_pick(s, c);
 	}

@@ -576,7 +576,9 @@ void kern_idle_poll_run(struct sim *s, struct cpu *c)
 		if (r < next)
 			next = r;
 	}
-	if (total == 0 && next != INT64_MAX && next > t)
+	/* No frame will ever be ready (no source, or all have stopped): wait
+	 * out the run; a thread that wakes preempts the idle poller anyway. */
+	if (total == 0 && next > t)
 		t = next > s->scn->run.duration_ns ? s->scn->run.duration_ns : next;
 	cpu_run(s, c, LVL_THREAD, TCH_SYS, t > now ? t - now : 1);
 }

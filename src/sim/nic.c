@@ -292,7 +292,9 @@ uint32_t nic_tx_clean(struct sim *s, struct nic *n, int64_t t)
 	while (n->qdisc.count && n->txr.count < n->cfg->tx_ring) {
 		struct pkt p = pktq_pop(&n->qdisc);
 
-		tx_place(n, &p, t);
+		/* not before it was queued: a chunk on another CPU (or the poll
+		 * this interrupt preempted) queued it at its own, later, time */
+		tx_place(n, &p, p.t_evt > t ? p.t_evt : t);
 	}
 	return k;
 }
@@ -306,10 +308,12 @@ void nic_xmit(struct sim *s, struct nic *n, const struct pkt *p, int64_t t)
 	nic_tx_advance(s, n, t);
 	if (n->txr.count < n->cfg->tx_ring && n->qdisc.count == 0)
 		tx_place(n, &q, t);
-	else if (n->qdisc.count < n->cfg->txqueuelen)
+	else if (n->qdisc.count < n->cfg->txqueuelen) {
+		q.t_evt = t; /* queued at */
 		pktq_push(&n->qdisc, &q);
-	else
+	} else {
 		n->c.tx_drp++;
+	}
 	if (!n->masked && n->cfg->tx_clean == TX_CLEAN_IRQ)
 		nic_schedule(s, n);
 }

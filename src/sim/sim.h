@@ -207,8 +207,9 @@ struct cpu {
 	int64_t acct_t;
 	uint64_t acct[ACCT_N];
 	uint64_t cs;          /* context switches */
-	/* hard IRQs waiting while one is serviced */
-	uint16_t irq_q[SCN_MAX_NICS];
+	/* hard IRQs waiting while one is serviced, at most one per source (a
+	 * controller has one pending bit per line): NIC lines, NAPI timers, the tick */
+	uint16_t irq_q[2 * SCN_MAX_NICS + 1];
 	uint8_t n_irq_q;
 	/* softirq */
 	bool net_rx_pending;  /* NET_RX_SOFTIRQ raised */

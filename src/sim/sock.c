@@ -193,14 +193,20 @@ static int64_t bp_stop(struct sim *s, struct cpu *c)
 	return end - now;
 }
 
+/* SO_BUSY_POLL, SO_PREFER_BUSY_POLL and IRQ suspension drive a Linux NAPI
+ * instance.  Under rxpath = bsd-poll there is none to drive: polling(4)
+ * owns the device and keeps its interrupt off, so the reader just sleeps
+ * in recvmsg() (busy polling there would re-arm the interrupt through
+ * napi_complete_done()). */
 static bool busy_polling(const struct sim *s)
 {
-	return s->scn->apps.busy_poll_ns > 0 || s->scn->apps.prefer_busy_poll;
+	return (s->scn->apps.busy_poll_ns > 0 || s->scn->apps.prefer_busy_poll) &&
+	       s->scn->host.rxpath != RXPATH_BSD_POLL;
 }
 
 static bool suspending(const struct sim *s)
 {
-	return s->scn->apps.prefer_busy_poll &&
+	return s->scn->apps.prefer_busy_poll && s->scn->host.rxpath != RXPATH_BSD_POLL &&
 	       s->nic[s->sock.napi].cfg->irq_suspend_timeout_ns > 0;
 }
 

@@ -100,8 +100,10 @@ static void test_empty_text(void **state)
 static void test_errors(void **state)
 {
 	(void)state;
-	parse_fails("[host]\ncpus 2\n", "t.ini:2: expected 'key = value' or '[section]'");
-	parse_fails("[host]\ncpus # = 2\n", "t.ini:2: expected 'key = value' or '[section]'");
+	parse_fails("[host]\ncpus 2\n",
+	            "t.ini:2: expected 'key = value' or '[section]', found 'cpus 2'");
+	parse_fails("[host]\ncpus # = 2\n",
+	            "t.ini:2: expected 'key = value' or '[section]', found 'cpus'");
 	parse_fails("[host]\n= 2\n",
 	            "t.ini:2: missing key before '='; expected 'key = value' or '[section]'");
 	parse_fails("[host]\nrx usecs = 2\n",

@@ -192,7 +192,8 @@ static void test_parse_key_messages(void **state)
 	key_fails(UNIT_COUNT, "rx-ring", "0", 1, 65536, "descriptors",
 	          "rx-ring = 0 is out of range: accepted 1..65536 descriptors");
 	key_fails(UNIT_COUNT, "rx-ring", "12abc", 1, 65536, "descriptors",
-	          "rx-ring = 12abc: unexpected 'abc' after the number; write a plain number");
+	          "rx-ring = 12abc: unexpected 'abc' after the number; write a plain number "
+	          "(accepted 1..65536 descriptors)");
 	key_fails(UNIT_COUNT, "rx-ring", "many", 1, 65536, "descriptors",
 	          "rx-ring = many: not a number; accepted 1..65536 descriptors");
 	key_fails(UNIT_TIME_NS, "duration", "5", 1000, 3600000000000ULL, NULL,
@@ -200,7 +201,7 @@ static void test_parse_key_messages(void **state)
 	key_fails(UNIT_TIME_NS, "min-irq-interval", "8", 0, 100000000ULL, NULL,
 	          "min-irq-interval = 8: missing unit; write e.g. 8ms (units: ns, us, ms, s)");
 	key_fails(UNIT_PPS, "rate", "5Mbit", 1, 1000000000ULL, NULL,
-	          "rate = 5Mbit: not a packet rate; use pps, kpps or Mpps");
+	          "rate = 5Mbit: not a packet rate; use pps, kpps or Mpps (accepted 1pps..1000Mpps)");
 	key_fails(UNIT_TIME_US, "rx-usecs", "-5", 0, 10000000000ULL, NULL,
 	          "rx-usecs = -5 is out of range: accepted 0..10s");
 	key_fails(UNIT_TIME_US, "rx-usecs", "20000000", 0, 10000000000ULL, NULL,
@@ -214,7 +215,7 @@ static void test_parse_key_messages(void **state)
 	key_fails(UNIT_BPS, "speed", "900Gbit", 1000000, 800000000000ULL, NULL,
 	          "speed = 900Gbit is out of range: accepted 1Mbit..800Gbit");
 	key_fails(UNIT_TIME_NS, "min-irq-interval", "0.5ns", 0, 100000000ULL, NULL,
-	          "min-irq-interval = 0.5ns: not a whole number of nanoseconds");
+	          "min-irq-interval = 0.5ns: not a whole number of nanoseconds (accepted 0..100ms)");
 }
 
 static void test_format(void **state)

@@ -77,6 +77,14 @@ static int bad(const char *msg, const char *arg)
 	return 2;
 }
 
+static int unknown_command(const char *cmd)
+{
+	fprintf(stderr, "rxlab: unknown command '%s'; the commands are run, sweep, compare, "
+		"validate, seeds, replay, scenarios and help\n", cmd);
+	fprintf(stderr, "try 'rxlab help'\n");
+	return 2;
+}
+
 static int add_set(struct opts *o, const char *s)
 {
 	if (o->n_sets == MAX_SETS)
@@ -216,7 +224,7 @@ int main(int argc, char **argv)
 
 	if (rc == 0) {
 		if (!cmd)
-			rc = o.scenario ? bad("unknown command", o.scenario)
+			rc = o.scenario ? unknown_command(o.scenario)
 					: default_job(o.fmt, o.sets, o.n_sets, o.jobs);
 		else if (!strcmp(cmd, "run"))
 			rc = cmd_run(&o);
@@ -234,7 +242,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(cmd, "help"))
 			rc = (fputs(usage, stdout), 0);
 		else
-			rc = bad("unknown command", cmd);
+			rc = unknown_command(cmd);
 	}
 	for (size_t k = 0; k < o.n_vary; k++)
 		vary_free(&o.vary[k]);

@@ -199,6 +199,9 @@ static const struct key_spec schema[] = {
 	NUM(A, "busy_poll", busy_poll_ns, UNIT_TIME_US, 0, 1 * SEC, 0, NULL),
 	BOOL(A, "prefer_busy_poll", prefer_busy_poll, 0),
 	NUM(A, "busy_poll_budget", busy_poll_budget, UNIT_COUNT, 0, 65535, 0, "packets"),
+	NUM(A, "sink-batch", sink_batch, UNIT_COUNT, 1, 64, 1, "datagrams"),
+	NUM(A, "ack-every", ack_every, UNIT_COUNT, 0, 1000, 0, "frames"),
+	NUM(A, "ack-size", ack_bytes, UNIT_BYTES, 64, 9216, 66, NULL),
 
 	NUM(R, "duration", duration_ns, UNIT_TIME_NS, 1 * US, 3600 * SEC, 1 * SEC, NULL),
 	NUM(R, "warmup", warmup_ns, UNIT_TIME_NS, 0, 3600 * SEC, 0, NULL),

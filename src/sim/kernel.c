@@ -122,6 +122,25 @@ static int64_t copy_ns(const struct sim *s, uint32_t len)
 	return (int64_t)len * s->prof->copy_ps_per_byte / 1000;
 }
 
+/* TCP's delayed ACK: one ACK frame out of the port for every ack-every
+ * frames delivered from it (tcp_ack_snd_check from the receive path).
+ * Returns the time after sending it. */
+static int64_t send_ack(struct sim *s, struct nic *n, const struct pkt *p, int64_t t)
+{
+	struct pkt ack = { .t_arr = p->t_arr, .len = s->scn->apps.ack_bytes, .in_nic = n->id,
+			   .reply = PKT_ACK };
+
+	if (!s->scn->apps.ack_every || ++n->ack_count < s->scn->apps.ack_every)
+		return t;
+	n->ack_count = 0;
+	n->c.acks_gen++;
+	t += s->prof->fwd_pkt_ns;
+	if (n->cfg->tx_clean == TX_CLEAN_XMIT)
+		t += nic_tx_clean(s, n, t) * s->prof->tx_clean_pkt_ns;
+	nic_xmit(s, n, &ack, t);
+	return t;
+}
+
 /* The stack takes frame @p at @t: forward it or deliver it.  Returns the
  * time when the CPU is done with it. */
 static int64_t deliver(struct sim *s, struct pkt *p, int64_t t)
@@ -135,7 +154,7 @@ static int64_t deliver(struct sim *s, struct pkt *p, int64_t t)
 			sock_enqueue(s, p, t);
 		else
 			in->c.delivered++;
-		return t;
+		return send_ack(s, in, p, t);
 	}
 	t += s->prof->fwd_pkt_ns + copy_ns(s, p->len);
 	out = &s->nic[in->out];

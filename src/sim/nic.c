@@ -266,9 +266,11 @@ void nic_tx_advance(struct sim *s, struct nic *n, int64_t t)
 		if (p->t_evt > t)
 			break;
 		n->c.tx_ok++;
-		n->c.tx_replies += p->reply;
+		n->c.tx_replies += p->reply == PKT_REPLY;
+		n->c.tx_acks += p->reply == PKT_ACK;
 		n->c.tx_bytes += p->len;
-		hist_add(&s->lat, p->t_evt - p->t_arr);
+		if (p->reply != PKT_ACK)
+			hist_add(&s->lat, p->t_evt - p->t_arr);
 		if (irq)
 			coal_complete(&n->tx_coal, p->t_evt);
 		n->departed++;

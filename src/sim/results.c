@@ -51,7 +51,7 @@ static void collect_nics(struct results *r, const struct sim *s)
 		nic_diff(&n->c, &s->nic[i].c, &s->snap.nic[i]);
 		memcpy(n->irq_cpu, s->irq_cpu[i], sizeof(n->irq_cpu));
 		r->wire_pps += (double)(c->entered - c->link_drop);
-		r->forwarded_pps += (double)(c->tx_ok - c->tx_replies);
+		r->forwarded_pps += (double)(c->tx_ok - c->tx_replies - c->tx_acks);
 		r->replied_pps += (double)c->tx_replies;
 		r->delivered_pps += (double)c->delivered;
 		r->drop_link += c->link_drop;

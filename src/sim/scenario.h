@@ -154,6 +154,11 @@ struct scn_apps {
 	int64_t busy_poll_ns;        /* busy_poll = SO_BUSY_POLL / epoll busy_poll_usecs */
 	uint32_t prefer_busy_poll;   /* prefer_busy_poll = SO_PREFER_BUSY_POLL */
 	uint32_t busy_poll_budget;   /* busy_poll_budget = SO_BUSY_POLL_BUDGET, 0 = 8 */
+	uint32_t sink_batch;         /* sink-batch = datagrams one recvmsg returns (a TCP
+	                              * reader copies several segments per call) */
+	uint32_t ack_every;          /* ack-every = N: the stack sends an ACK frame back per
+	                              * N delivered frames (TCP delayed ACK: 2); 0 = none */
+	uint32_t ack_bytes;          /* ack-size = ACK frame size */
 };
 
 /* [run]: duration and measurement window. */

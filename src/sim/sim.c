@@ -215,7 +215,7 @@ static int check_accounting(struct sim *s)
 	for (uint16_t i = 0; i < s->n_nics; i++) {
 		const struct nic_counters *c = &s->nic[i].c;
 
-		in += c->entered;
+		in += c->entered + c->acks_gen;
 		out += c->link_drop + c->rx_ovr + c->rx_drp + c->tx_drp + c->tx_ok + c->delivered +
 		       c->sock_drop;
 		held += nic_in_flight(&s->nic[i]);

@@ -88,7 +88,9 @@ static int64_t receive_batch(struct sim *s, struct thread *t, int64_t now)
 		struct pkt p = pktq_pop(&k->q);
 
 		k->bytes -= truesize(&p);
-		at += s->prof->syscall_ns + (int64_t)p.len * s->prof->copy_ps_per_byte / 1000;
+		if (i % s->scn->apps.sink_batch == 0)
+			at += s->prof->syscall_ns; /* one recvmsg per sink-batch datagrams */
+		at += (int64_t)p.len * s->prof->copy_ps_per_byte / 1000;
 		if (at < p.t_evt)
 			at = p.t_evt;
 		t->user_ns += s->scn->apps.sink_work_ns;
@@ -112,7 +114,7 @@ static int64_t send_replies(struct sim *s, int64_t now)
 		struct pkt p = pktq_pop(&k->held);
 
 		p.len = s->scn->apps.reply_bytes;
-		p.reply = 1;
+		p.reply = PKT_REPLY;
 		at += s->prof->syscall_ns + s->prof->fwd_pkt_ns;
 		nic_xmit(s, &s->nic[p.in_nic], &p, at);
 	}

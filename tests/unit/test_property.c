@@ -461,6 +461,10 @@ static void draw_apps(struct gen *g, struct draw *d)
 		add(d, "apps.prefer_busy_poll=on");
 	if (pr_pct(&g->r, 30))
 		add(d, "apps.busy_poll_budget=%" PRIu64, pr_range(&g->r, 0, 64));
+	if (pr_pct(&g->r, 30))
+		add(d, "apps.sink-batch=%" PRIu64, pr_range(&g->r, 1, 64));
+	if (pr_pct(&g->r, 30))
+		add(d, "apps.ack-every=%" PRIu64, pr_range(&g->r, 1, 4));
 }
 
 /* Scenario @i of the run seeded @seed. */
@@ -510,7 +514,7 @@ struct fingerprint {
 
 static const char *const NIC_COUNTER_NAMES[] = {
 	"entered", "link_drop", "rx_ok", "rx_ovr", "rx_drp", "rx_taken", "rx_bytes", "tx_ok",
-	"tx_drp", "delivered", "sock_drop", "tx_replies", "tx_bytes", "irqs", "rx_irqs",
+	"tx_drp", "delivered", "sock_drop", "tx_replies", "tx_bytes", "tx_acks", "acks_gen", "irqs", "rx_irqs",
 	"tx_irqs", "tx_cleaned", "polls", "poll_pkts",
 };
 _Static_assert(sizeof(struct nic_counters) == sizeof(NIC_COUNTER_NAMES) / sizeof(char *) * 8,
@@ -603,9 +607,12 @@ static int check_nic_counters(const struct sim *s, const struct nic *n, char *wh
 			   c->tx_replies, c->tx_ok);
 	for (uint16_t j = 0; j < s->n_nics; j++)
 		routed_here += s->nic[j].out == (int16_t)n->id;
-	if (!routed_here && c->tx_ok != c->tx_replies)
+	if (!routed_here && c->tx_ok != c->tx_replies + c->tx_acks)
 		return bad(why, len, "%s: %" PRIu64 " frames forwarded out of a port no route "
-			   "leads to", n->cfg->name, c->tx_ok - c->tx_replies);
+			   "leads to", n->cfg->name, c->tx_ok - c->tx_replies - c->tx_acks);
+	if (c->tx_acks > c->acks_gen)
+		return bad(why, len, "%s: %" PRIu64 " ACKs sent, %" PRIu64 " generated",
+			   n->cfg->name, c->tx_acks, c->acks_gen);
 	if (n->out >= 0 && (c->delivered || c->sock_drop))
 		return bad(why, len, "%s: routed, yet %" PRIu64 " delivered, %" PRIu64
 			   " socket drops", n->cfg->name, c->delivered, c->sock_drop);
@@ -632,7 +639,7 @@ static int check_identity(const struct sim *s, uint64_t *held_out, char *why, si
 		const struct nic *n = &s->nic[i];
 		const struct nic_counters *c = &n->c;
 
-		in += c->entered;
+		in += c->entered + c->acks_gen;
 		out += c->link_drop + c->rx_ovr + c->rx_drp + c->tx_drp + c->tx_ok + c->delivered +
 		       c->sock_drop;
 		held += n->fifo.count + n->ring.count + n->qdisc.count + (n->txr.count - n->departed);

@@ -8,6 +8,7 @@
  * Exit status: 0 success, 1 a run failed (model error), 2 bad usage or
  * input.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "cli/builtin.h"
 #include "cli/compare.h"
 #include "cli/interrupt.h"
+#include "cli/scenario_load.h"
 #include "cli/replay.h"
 #include "cli/validate.h"
 #include "cli/sweep.h"
@@ -31,6 +33,7 @@ struct opts {
 	struct vary vary[SWEEP_MAX_VARY];
 	size_t n_vary;
 	size_t jobs;
+	bool show_coalesce;
 	const char *scenario;
 };
 
@@ -66,6 +69,8 @@ static const char usage[] =
 	"  --jobs N                  sweep points in N processes (default: all CPUs);\n"
 	"                            the output is the same for any N\n"
 	"  --format table|csv|json   output format (default table)\n"
+	"  --show-coalesce           run: also print each port's coalescing settings\n"
+	"                            (ethtool -c)\n"
 	"\n"
 	"Scenario keys use ethtool / sysfs names with units (us, ms, s, pps, kpps,\n"
 	"Mpps, Mbit, Gbit, KiB); see docs/scenarios.md.\n";
@@ -130,6 +135,10 @@ static int parse_opt(struct opts *o, int argc, char **argv, int *i)
 		o->n_vary++;
 		return 0;
 	}
+	if (!strcmp(a, "--show-coalesce")) {
+		o->show_coalesce = true;
+		return 0;
+	}
 	if (a[0] == '-')
 		return bad("unknown option", a);
 	if (o->scenario)
@@ -149,6 +158,22 @@ static int parse_opts(struct opts *o, int argc, char **argv, int first)
 	return 0;
 }
 
+/* Add the ethtool -c table of the scenario @o names to @rep. */
+static int show_coalesce(struct report *rep, const struct opts *o)
+{
+	struct scenario *scn = malloc(sizeof(*scn));
+	char err[1024];
+
+	if (!scn || scenario_load(scn, o->scenario, o->sets, o->n_sets, err, sizeof(err))) {
+		fprintf(stderr, "rxlab: %s\n", scn ? err : "out of memory");
+		free(scn);
+		return -1;
+	}
+	report_add(rep, coalesce_table(scn));
+	free(scn);
+	return 0;
+}
+
 static int cmd_run(struct opts *o)
 {
 	struct results r;
@@ -162,6 +187,11 @@ static int cmd_run(struct opts *o)
 		return strstr(err, "model error") || strstr(err, "accounting") ? 1 : 2;
 	}
 	rep = run_report(&r, o->fmt != OUT_TABLE);
+	if (o->show_coalesce && show_coalesce(rep, o) != 0) {
+		report_free(rep);
+		results_free(&r);
+		return 2;
+	}
 	report_print(rep, stdout, o->fmt);
 	report_free(rep);
 	results_free(&r);

@@ -50,8 +50,13 @@ static double thread_pct(const struct results *r, const char *name)
 
 /* The runs, in the order figures index them. */
 enum {
-	R001, R000_CEL_STOCK, R000_CEL_PATCH, R000_CEL_POLL, R000_DUR_STOCK, R000_DUR_PATCH, N_RUNS
+	R001, R000_CEL_STOCK, R000_CEL_PATCH, R000_CEL_POLL, R000_DUR_STOCK, R000_DUR_PATCH,
+	R003_5, R003_20 = R003_5 + 5, N_RUNS = R003_20 + 5
 };
+
+/* Seed 003: the link-utilisation sweep, 5 rates per coalescing setting. */
+#define S003(base, frames, rate) [base] = { "seeds/003-tg3-tcp-receive", \
+	{ "nic.eth0.rx-frames=" frames, "nic.eth0.rx-frames-irq=" frames, "traffic.rate=" rate, NULL } }
 
 static const struct seed_run runs[N_RUNS] = {
 	[R001] = { "seeds/001-napi-router", { NULL } },
@@ -62,7 +67,42 @@ static const struct seed_run runs[N_RUNS] = {
 			      NULL } },
 	[R000_DUR_STOCK] = { "seeds/000-duron-pnic", { "host.rxpath=isr-while", NULL } },
 	[R000_DUR_PATCH] = { "seeds/000-duron-pnic", { "host.rxpath=isr-loop", NULL } },
+	S003(R003_5, "5", "20kpps"), S003(R003_5 + 1, "5", "40kpps"), S003(R003_5 + 2, "5", "60kpps"),
+	S003(R003_5 + 3, "5", "70kpps"), S003(R003_5 + 4, "5", "80kpps"),
+	S003(R003_20, "20", "20kpps"), S003(R003_20 + 1, "20", "40kpps"),
+	S003(R003_20 + 2, "20", "60kpps"), S003(R003_20 + 3, "20", "70kpps"),
+	S003(R003_20 + 4, "20", "80kpps"),
 };
+
+/* ---- seed 003: tg3 coalescing on a TCP receive stream ---- */
+
+/* Received frames per interrupt of the port (RX and TX share it on tg3). */
+static double tg3_ppi(const struct results *r)
+{
+	const struct nic_result *n = nic_named(r, "eth0");
+
+	return n && n->c.irqs ? (double)n->c.rx_taken / (double)n->c.irqs : NAN;
+}
+
+static double tg3_cpu(const struct results *r)
+{
+	return 100.0 - r->cpu_pct[ACCT_IDLE];
+}
+
+static double max_over(const struct results *const *r, int first, double (*f)(const struct results *))
+{
+	double m = NAN;
+
+	for (int i = first; i < first + 5; i++)
+		if (isnan(m) || f(r[i]) > m)
+			m = f(r[i]);
+	return m;
+}
+
+static double s003_ppi5(const struct results *const *r) { return max_over(r, R003_5, tg3_ppi); }
+static double s003_ppi20(const struct results *const *r) { return max_over(r, R003_20, tg3_ppi); }
+static double s003_cpu5(const struct results *const *r) { return max_over(r, R003_5, tg3_cpu); }
+static double s003_cpu20(const struct results *const *r) { return max_over(r, R003_20, tg3_cpu); }
 
 /* ---- seed 000: dc(4) under a SYN flood (FreeBSD 4, 100 Mb/s) ---- */
 
@@ -99,6 +139,7 @@ static double s001_fwd_pps(const struct results *const *r)
 }
 
 #define USES(run) (1u << (run))
+#define USES5(run) (0x1fu << (run))
 
 static const struct figure figures[] = {
 	{ "000", "Celeron 450 + ADMtek, stock dc: interrupts/s at ~57 kpps", 46000, CHECK_RATIO, 0,
@@ -123,6 +164,14 @@ static const struct figure figures[] = {
 	  CHECK_AT_LEAST, 45, cel_poll_user, USES(R000_CEL_POLL) },
 	{ "000", "conclusion, polling (HZ=1000) still takes in the flood: pps to TCP, at least 51300",
 	  57000, CHECK_AT_LEAST, 51300, cel_poll_tcp, USES(R000_CEL_POLL) },
+	{ "003", "rx-frames = rx-frames-irq = 5: most received packets per interrupt over the sweep",
+	  4.2, CHECK_RATIO, 0, s003_ppi5, USES5(R003_5) },
+	{ "003", "rx-frames = rx-frames-irq = 20: most received packets per interrupt", 19.6,
+	  CHECK_RATIO, 0, s003_ppi20, USES5(R003_20) },
+	{ "003", "rx-frames 5: highest CPU utilisation over the sweep, %", 52, CHECK_RATIO, 0,
+	  s003_cpu5, USES5(R003_5) },
+	{ "003", "rx-frames 20: highest CPU utilisation over the sweep, %", 35, CHECK_RATIO, 0,
+	  s003_cpu20, USES5(R003_20) },
 	{ "001", "eth0 RX-OK of 10 M frames offered at 890 kpps", 4031309, CHECK_RATIO, 0,
 	  s001_rx_ok, USES(R001) },
 	{ "001", "eth1 TX-OK (frames routed)", 4031305, CHECK_RATIO, 0, s001_tx_ok, USES(R001) },

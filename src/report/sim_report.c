@@ -199,6 +199,47 @@ static struct table *threads_table(const struct results *r)
 	return t;
 }
 
+struct table *coalesce_table(const struct scenario *scn)
+{
+	static const char *const adaptive[] = { "off", "dim", "pkt-rate" };
+	static const char *const keys[] = {
+		"iface", "adaptive-rx", "rx-usecs", "rx-frames", "rx-usecs-irq", "rx-frames-irq",
+		"tx-usecs", "tx-frames", "tx-usecs-irq", "tx-frames-irq", "cqe-mode-rx",
+		"cqe-mode-tx", "min-irq-interval-us", "napi_defer_hard_irqs",
+		"gro_flush_timeout-us",
+	};
+	struct table *t = table_new("coalesce", "Coalesce parameters (ethtool -c) and NAPI deferral");
+
+	/* times in us with ns resolution; names, switches and counts plain */
+	static const int prec[] = { -1, -1, 3, -1, 3, -1, 3, -1, 3, -1, -1, -1, 3, -1, 3 };
+
+	_Static_assert(sizeof(prec) / sizeof(prec[0]) == sizeof(keys) / sizeof(keys[0]),
+		       "one precision per column");
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		table_add_col(t, keys[i], keys[i], prec[i]);
+	for (uint32_t i = 0; i < scn->n_nics; i++) {
+		const struct scn_nic *n = &scn->nic[i];
+
+		table_row(t);
+		table_str(t, n->name);
+		table_str(t, adaptive[n->adaptive_rx]);
+		table_dbl(t, (double)n->rx_usecs_ns / 1e3);
+		table_u64(t, n->rx_frames);
+		table_dbl(t, (double)n->rx_usecs_irq_ns / 1e3);
+		table_u64(t, n->rx_frames_irq);
+		table_dbl(t, (double)n->tx_usecs_ns / 1e3);
+		table_u64(t, n->tx_frames);
+		table_dbl(t, (double)n->tx_usecs_irq_ns / 1e3);
+		table_u64(t, n->tx_frames_irq);
+		table_str(t, n->rx_timer == TIMER_RESTART ? "on" : "off");
+		table_str(t, n->tx_timer == TIMER_RESTART ? "on" : "off");
+		table_dbl(t, (double)n->min_irq_gap_ns / 1e3);
+		table_u64(t, n->napi_defer_hard_irqs);
+		table_dbl(t, (double)n->gro_flush_timeout_ns / 1e3);
+	}
+	return t;
+}
+
 /* Moderation changes made by DIM / e1000 ITR / pkt-rate over time. */
 static struct table *series_table(const struct results *r)
 {

@@ -17,6 +17,10 @@ struct table *summary_table_new(const char *name, const char *title,
 /* Append the summary columns of @r to the current row; @wide as above. */
 void summary_row(struct table *t, const struct results *r, bool wide);
 
+/* `ethtool -c` for every port of @scn: the coalescing settings as
+ * configured (adaptive controllers then change them at run time). */
+struct table *coalesce_table(const struct scenario *scn);
+
 /* Every table of a single run. */
 struct report *run_report(const struct results *r, bool wide);
 

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/trace_pcap.h"
 #include "cli/units.h"
 #include "rxlab/adaptive.h"
 #include "rxlab/napi.h"
@@ -436,7 +437,9 @@ int replay_parse_args(struct replay_opts *o, int argc, char **argv, const char *
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (a[0] == '-' && a[1] != '\0') {
+		if (!strcmp(a, "--pcap") && o->kind == REPLAY_COALESCE) {
+			o->pcap = 1;
+		} else if (a[0] == '-' && a[1] != '\0') {
 			if (i + 1 >= argc) {
 				snprintf(err, errlen, "missing value after %s", a);
 				return -1;
@@ -1069,14 +1072,48 @@ static int replay_usage(const char *msg)
 {
 	fprintf(stderr, "rxlab: %s\n", msg);
 	fprintf(stderr, "usage: rxlab replay dim|itr|adaptive|coalesce|defer [OPTIONS] FILE.csv|-\n"
+			"       rxlab replay coalesce [OPTIONS] CAPTURE.pcap (or --pcap FILE|-)\n"
 			"see docs/replay.md\n");
 	return 2;
+}
+
+/* coalesce on a capture: its packets' times are the arrivals. */
+int replay_coalesce_pcap(const struct replay_opts *o, FILE *f, const char *name,
+			 struct table **out, char *err, size_t errlen)
+{
+	struct coal_host h = { .service_ns = (int64_t)o->service_ns, .now_ns = INT64_MIN };
+	struct pcap_trace *tr;
+	struct coal_params p;
+	uint32_t len;
+	int64_t tn;
+	int rc;
+
+	*out = NULL;
+	if (coal_config(o, &p, err, errlen) || pcap_trace_open(&tr, f, name, err, errlen))
+		return -1;
+	*out = coal_table_new();
+	coal_init(&h.c, &p);
+	while ((rc = pcap_trace_next(tr, &tn, &len, err, errlen)) == 1) {
+		coal_run_until(&h, *out, tn);
+		coal_complete(&h.c, tn);
+		h.now_ns = tn;
+	}
+	if (rc == 0)
+		coal_run_until(&h, *out, NEVER - 1);
+	pcap_trace_close(tr);
+	if (rc < 0) {
+		table_free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
 }
 
 static int replay_file(const struct replay_opts *o, const char *file, char *err, size_t errlen)
 {
 	bool stdin_ = !strcmp(file, "-");
-	FILE *f = stdin_ ? stdin : fopen(file, "r");
+	bool capture = o->kind == REPLAY_COALESCE && (o->pcap || pcap_trace_is_capture_name(file));
+	FILE *f = stdin_ ? stdin : fopen(file, capture ? "rb" : "r");
 	struct table *t = NULL;
 	struct report *rep;
 	int rc;
@@ -1085,9 +1122,13 @@ static int replay_file(const struct replay_opts *o, const char *file, char *err,
 		snprintf(err, errlen, "%s: cannot open: %s", file, strerror(errno));
 		return -1;
 	}
-	rc = replay_run(o, f, stdin_ ? "<stdin>" : file, &t, err, errlen);
-	if (!stdin_)
-		fclose(f);
+	if (capture) {
+		rc = replay_coalesce_pcap(o, f, stdin_ ? "<stdin>" : file, &t, err, errlen);
+	} else {
+		rc = replay_run(o, f, stdin_ ? "<stdin>" : file, &t, err, errlen);
+		if (!stdin_)
+			fclose(f);
+	}
 	if (rc)
 		return -1;
 	rep = report_new();

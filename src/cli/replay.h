@@ -66,6 +66,8 @@ struct replay_opts {
 	uint64_t itr_ns;              /* --itr-ns: minimum gap between interrupts */
 	uint64_t rdtr, radv;          /* e1000 RxIntDelay / RxAbsIntDelay, x 1.024 us */
 	uint64_t service_ns;          /* --service-ns: fire -> re-enable */
+	uint64_t pcap;                /* --pcap: the input is a capture (also when the
+	                               * file name ends in .pcap, .pcapng or .cap) */
 	uint64_t rx_given;            /* 1 when --rx-usecs/--rx-frames/--timer was given */
 	/* defer */
 	uint64_t defer_hard_irqs;     /* --napi-defer-hard-irqs */
@@ -93,5 +95,10 @@ int replay_run(const struct replay_opts *o, FILE *in, const char *name, struct t
 /* `rxlab replay KIND [OPTIONS] FILE`: argv[0] is KIND.  Prints the table on
  * standard output; returns the exit status (0, or 2 for bad usage/input). */
 int replay_main(int argc, char **argv);
+
+/* The coalesce replay on a pcap/pcapng capture @f (closed by it): packet
+ * times, relative to the first, are the arrivals.  As replay_run(). */
+int replay_coalesce_pcap(const struct replay_opts *o, FILE *f, const char *name,
+			 struct table **out, char *err, size_t errlen);
 
 #endif

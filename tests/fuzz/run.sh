@@ -55,7 +55,7 @@ for src in "$root"/src/{core,sim,report,cli}/*.c "$tmp/obj/builtin_data.c"; do
 done
 while [ "$jobs" -gt 0 ]; do wait -n; jobs=$((jobs - 1)); done
 for t in "${targets[@]}"; do
-  "$cc" "${cflags[@]}" -Werror -fsanitize=fuzzer "$root/tests/fuzz/$t.c" "${objs[@]}" -lm \
+  "$cc" "${cflags[@]}" -Werror -fsanitize=fuzzer "$root/tests/fuzz/$t.c" "${objs[@]}" -lm -lpcap \
         -o "$tmp/$t"
 done
 

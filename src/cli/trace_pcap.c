@@ -1,0 +1,79 @@
+/* trace_pcap.c - libpcap reading with nanosecond timestamps. */
+#include "cli/trace_pcap.h"
+
+#include <pcap/pcap.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pcap_trace {
+	pcap_t *p;
+	const char *name;
+	uint64_t n;        /* packets read */
+	int64_t t0, prev;  /* first and previous absolute times, ns */
+};
+
+int pcap_trace_open(struct pcap_trace **tr, FILE *f, const char *name, char *err, size_t errlen)
+{
+	char perr[PCAP_ERRBUF_SIZE] = "";
+	struct pcap_trace *t = calloc(1, sizeof(*t));
+
+	if (!t) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -1;
+	}
+	t->p = pcap_fopen_offline_with_tstamp_precision(f, PCAP_TSTAMP_PRECISION_NANO, perr);
+	if (!t->p) {
+		snprintf(err, errlen, "%s: not a pcap or pcapng capture (libpcap: %s)", name, perr);
+		free(t);
+		return -1;
+	}
+	t->name = name;
+	*tr = t;
+	return 0;
+}
+
+int pcap_trace_next(struct pcap_trace *tr, int64_t *t_ns, uint32_t *len, char *err,
+		    size_t errlen)
+{
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	int64_t abs;
+	int rc = pcap_next_ex(tr->p, &h, &data);
+
+	if (rc == PCAP_ERROR_BREAK)
+		return 0;
+	if (rc != 1) {
+		snprintf(err, errlen, "%s: packet %llu: %s", tr->name,
+			 (unsigned long long)tr->n + 1, pcap_geterr(tr->p));
+		return -1;
+	}
+	abs = (int64_t)h->ts.tv_sec * 1000000000 + (int64_t)h->ts.tv_usec;
+	if (tr->n == 0)
+		tr->t0 = tr->prev = abs;
+	if (abs < tr->prev) {
+		snprintf(err, errlen, "%s: packet %llu: timestamp goes back by %lld ns; the capture "
+			 "must be in time order", tr->name, (unsigned long long)tr->n + 1,
+			 (long long)(tr->prev - abs));
+		return -1;
+	}
+	tr->n++;
+	tr->prev = abs;
+	*t_ns = abs - tr->t0;
+	*len = h->len;
+	return 1;
+}
+
+void pcap_trace_close(struct pcap_trace *tr)
+{
+	if (!tr)
+		return;
+	pcap_close(tr->p); /* also closes the FILE: callers must not fclose it */
+	free(tr);
+}
+
+int pcap_trace_is_capture_name(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	return dot && (!strcmp(dot, ".pcap") || !strcmp(dot, ".pcapng") || !strcmp(dot, ".cap"));
+}

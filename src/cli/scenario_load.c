@@ -102,6 +102,8 @@ static const char *const rxpath_names[] = { "classic", "isr-loop", "napi", "bsd-
 static const char *const pattern_names[] = { "constant", "poisson", "on-off", NULL };
 static const char *const tx_clean_names[] = { "irq", "xmit", NULL };
 static const char *const adaptive_names[] = { "off", "dim", "pkt-rate", NULL };
+static const char *const driver_names[] = { "generic", "e1000", NULL };
+_Static_assert(DRIVER_GENERIC == 0 && DRIVER_E1000 == 1, "driver_names");
 _Static_assert(ADAPTIVE_OFF == 0 && ADAPTIVE_DIM == 1 && ADAPTIVE_PKT_RATE == 2,
                "adaptive_names");
 _Static_assert(RXPATH_CLASSIC == 0 && RXPATH_ISR_LOOP == 1 && RXPATH_NAPI == 2 &&
@@ -174,6 +176,7 @@ static const struct key_spec schema[] = {
 	NUM(N, "rx-frames-high", rx_frames_high, UNIT_COUNT, 0, 65535, 1, "frames"),
 	NUM(N, "sample-interval", sample_interval_ns, UNIT_TIME_NS, 1 * MS, 3600 * SEC, 1 * SEC,
 	    NULL),
+	ENUM(N, "driver", driver, driver_names, DRIVER_GENERIC),
 	NUM(N, "InterruptThrottleRate", itr_param, UNIT_COUNT, 0, 100000, 0, "interrupts/s"),
 	NUM(N, "RxIntDelay", rx_int_delay, UNIT_COUNT, 0, 65535, 0, "x 1.024 us"),
 	NUM(N, "RxAbsIntDelay", rx_abs_int_delay, UNIT_COUNT, 0, 65535, 0, "x 1.024 us"),
@@ -843,6 +846,17 @@ static int check_adaptive(struct sload *l, uint32_t i)
 		return bad(l, line, src, "[nic %s] InterruptThrottleRate = %u is out of range: "
 		           "accepted 0 (off), 1 (dynamic), 3 (dynamic conservative), "
 		           "4 (simplified) or 100..100000 interrupts/s", n->name, n->itr_param);
+	}
+	if (n->driver == DRIVER_E1000 && n->rx_usecs_ns &&
+	    (n->rx_usecs_ns % 1000 ||
+	     itr_from_ethtool_rx_usecs((uint32_t)(n->rx_usecs_ns / 1000), &ic, &why))) {
+		static const char *const usecs_keys[] = { "rx-usecs", "driver", NULL };
+
+		where_keys(l->nic[i], usecs_keys, &line, &src);
+		return bad(l, line, src, "[nic %s] rx-usecs = %lld us with driver = e1000: accepted "
+		           "0 (off), 1 (dynamic ITR), 3 (dynamic conservative), 4 (simplified) or "
+		           "10..10000 us (a fixed rate of 1000000/rx-usecs interrupts/s)", n->name,
+		           (long long)(n->rx_usecs_ns / 1000));
 	}
 	if (n->adaptive_rx != ADAPTIVE_PKT_RATE)
 		return 0;

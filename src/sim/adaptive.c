@@ -44,11 +44,22 @@ static void itr_write(struct sim *s, struct nic *n, uint32_t ints_per_s, int64_t
 					   .frames = ints_per_s });
 }
 
+/* The ITR configuration: ethtool -C rx-usecs on an e1000 (set at run
+ * time, so it wins), else the InterruptThrottleRate module parameter. */
+static int itr_config_of(const struct scn_nic *c, struct itr_config *ic)
+{
+	const char *why;
+
+	if (c->driver == DRIVER_E1000 && c->rx_usecs_ns)
+		return itr_from_ethtool_rx_usecs((uint32_t)(c->rx_usecs_ns / 1000), ic, &why);
+	return itr_from_param(c->itr_param, ic, &why);
+}
+
 static void itr_start(struct sim *s, struct nic *n)
 {
 	struct itr_config ic;
 
-	if (itr_from_param(n->cfg->itr_param, &ic, NULL) || ic.mode == ITR_OFF)
+	if (itr_config_of(n->cfg, &ic) || ic.mode == ITR_OFF)
 		return;
 	itr_init(&n->itr, &ic, (uint32_t)(n->cfg->speed_bps / 1000000));
 	itr_write(s, n, n->itr.itr, itr_gap_ns(itr_reg_from_rate(n->itr.itr)));
@@ -58,7 +69,10 @@ void adapt_init(struct sim *s, struct nic *n)
 {
 	struct adaptive_config ac = scn_adaptive_config(n->cfg);
 
-	if (n->cfg->adaptive_rx == ADAPTIVE_OFF && n->cfg->itr_param == 0)
+	struct itr_config ic;
+
+	if (n->cfg->adaptive_rx == ADAPTIVE_OFF &&
+	    (itr_config_of(n->cfg, &ic) || ic.mode == ITR_OFF))
 		return;
 	if (!s->series.p)
 		s->series.p = calloc(MOD_SERIES_MAX, sizeof(*s->series.p));
@@ -139,7 +153,7 @@ static void itr_sample(struct sim *s, struct nic *n)
 
 void adapt_on_rearm(struct sim *s, struct nic *n)
 {
-	if (n->cfg->itr_param)
+	if (n->itr.mode != ITR_OFF)
 		itr_sample(s, n);
 	switch (n->cfg->adaptive_rx) {
 	case ADAPTIVE_OFF:

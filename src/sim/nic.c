@@ -446,6 +446,13 @@ static struct coal_params coal_rx_params(const struct scn_nic *c)
 		.min_gap_ns = c->min_irq_gap_ns,
 	};
 
+	if (c->driver == DRIVER_E1000) {
+		/* e1000's rx-usecs sets ITR (src/sim/adaptive.c), not a timer */
+		p.usecs_ns = 0;
+		p.frames = 1;
+		p.usecs_irq_ns = 0;
+		p.frames_irq = 0;
+	}
 	coal_params_e1000(c->rx_int_delay, c->rx_abs_int_delay, &p);
 	return p;
 }

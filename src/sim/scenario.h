@@ -54,6 +54,13 @@ enum adaptive_rx {
 	ADAPTIVE_PKT_RATE, /* ethtool pkt-rate-low/-high switching between three sets */
 };
 
+/* How the driver reads ethtool's rx-usecs, [nic] driver. */
+enum nic_driver {
+	DRIVER_GENERIC,    /* rx-usecs / rx-frames drive the coalescing engine */
+	DRIVER_E1000,      /* e1000_set_coalesce(): rx-usecs 0/1/3/4 select ITR modes,
+	                    * 10..10000 a fixed rate of 1e6/rx-usecs interrupts/s */
+};
+
 /* [host]: the machine and its kernel. */
 struct scn_host {
 	char profile[64];            /* profile = NAME (built-in) or path to an INI */
@@ -113,6 +120,7 @@ struct scn_nic {
 	uint32_t rx_frames_low, rx_frames_high; /* rx-frames-low / -high */
 	int64_t sample_interval_ns;     /* sample-interval (ethtool rate-sample-interval) */
 	/* e1000 module parameters (per port) */
+	enum nic_driver driver;         /* driver = generic | e1000 */
 	uint32_t itr_param;             /* InterruptThrottleRate: 0 off, 1, 3, 4, 100..100000 */
 	uint32_t rx_int_delay;          /* RxIntDelay (RDTR), units of 1.024 us; 0 = off */
 	uint32_t rx_abs_int_delay;      /* RxAbsIntDelay (RADV), units of 1.024 us */

@@ -73,3 +73,12 @@ check(len(ix) >= 3 and ix[-1] >= 3, "DIM reports its profile over time and climb
 check(dim["summary"][0]["rx_irqs_per_s"] < 10000, "DIM cuts interrupts to %.0f/s" % dim["summary"][0]["rx_irqs_per_s"])
 sys.exit(1 if fails else 0)
 PY
+# e1000's ethtool rx-usecs selects the same ITR as the module parameter:
+# 3 = dynamic conservative, 125 us = a fixed 8000 interrupts/s.
+for pair in "3 3" "125 8000" "1 1"; do
+  set -- $pair
+  a="$("$rxlab" run livelock "${q[@]}" --set traffic.rate=150kpps --set nic.eth0.driver=e1000 --set nic.eth0.rx-usecs="$1" --format csv)"
+  b="$("$rxlab" run livelock "${q[@]}" --set traffic.rate=150kpps --set nic.eth0.InterruptThrottleRate="$2" --format csv)"
+  [ "$a" = "$b" ] || { echo "FAIL driver=e1000 rx-usecs=$1 differs from InterruptThrottleRate=$2"; exit 1; }
+  echo "ok   driver=e1000 rx-usecs=$1 is InterruptThrottleRate=$2"
+done

@@ -51,7 +51,7 @@ static double thread_pct(const struct results *r, const char *name)
 /* The runs, in the order figures index them. */
 enum {
 	R001, R000_CEL_STOCK, R000_CEL_PATCH, R000_CEL_POLL, R000_DUR_STOCK, R000_DUR_PATCH,
-	R003_5, R003_20 = R003_5 + 5, N_RUNS = R003_20 + 5
+	R003_5, R003_20 = R003_5 + 5, R004 = R003_20 + 5, R004_USECS, R004_DEFER, N_RUNS
 };
 
 /* Seed 003: the link-utilisation sweep, 5 rates per coalescing setting. */
@@ -72,7 +72,24 @@ static const struct seed_run runs[N_RUNS] = {
 	S003(R003_20, "20", "20kpps"), S003(R003_20 + 1, "20", "40kpps"),
 	S003(R003_20 + 2, "20", "60kpps"), S003(R003_20 + 3, "20", "70kpps"),
 	S003(R003_20 + 4, "20", "80kpps"),
+	[R004] = { "seeds/004-e100-napi", { NULL } },
+	[R004_USECS] = { "seeds/004-e100-napi", { "nic.eth0.rx-usecs=100", "nic.eth0.rx-frames=32",
+						  NULL } },
+	[R004_DEFER] = { "seeds/004-e100-napi", { "nic.eth0.napi_defer_hard_irqs=2",
+						  "nic.eth0.gro_flush_timeout=50us", NULL } },
 };
+
+/* ---- seed 004: e100 NAPI on POWER ---- */
+
+static double s004_irqs(const struct results *const *r) { return r[R004]->irqs_per_s; }
+static double s004_usecs_pct(const struct results *const *r)
+{
+	return 100.0 * r[R004_USECS]->irqs_per_s / r[R004]->irqs_per_s;
+}
+static double s004_defer_pct(const struct results *const *r)
+{
+	return 100.0 * r[R004_DEFER]->irqs_per_s / r[R004]->irqs_per_s;
+}
 
 /* ---- seed 003: tg3 coalescing on a TCP receive stream ---- */
 
@@ -164,14 +181,6 @@ static const struct figure figures[] = {
 	  CHECK_AT_LEAST, 45, cel_poll_user, USES(R000_CEL_POLL) },
 	{ "000", "conclusion, polling (HZ=1000) still takes in the flood: pps to TCP, at least 51300",
 	  57000, CHECK_AT_LEAST, 51300, cel_poll_tcp, USES(R000_CEL_POLL) },
-	{ "003", "rx-frames = rx-frames-irq = 5: most received packets per interrupt over the sweep",
-	  4.2, CHECK_RATIO, 0, s003_ppi5, USES5(R003_5) },
-	{ "003", "rx-frames = rx-frames-irq = 20: most received packets per interrupt", 19.6,
-	  CHECK_RATIO, 0, s003_ppi20, USES5(R003_20) },
-	{ "003", "rx-frames 5: highest CPU utilisation over the sweep, %", 52, CHECK_RATIO, 0,
-	  s003_cpu5, USES5(R003_5) },
-	{ "003", "rx-frames 20: highest CPU utilisation over the sweep, %", 35, CHECK_RATIO, 0,
-	  s003_cpu20, USES5(R003_20) },
 	{ "001", "eth0 RX-OK of 10 M frames offered at 890 kpps", 4031309, CHECK_RATIO, 0,
 	  s001_rx_ok, USES(R001) },
 	{ "001", "eth1 TX-OK (frames routed)", 4031305, CHECK_RATIO, 0, s001_tx_ok, USES(R001) },
@@ -185,6 +194,21 @@ static const struct figure figures[] = {
 	  s001_tx_irqs, USES(R001) },
 	{ "001", "ksoftirqd CPU time over the run, s (ps TIME 0:11)", 11, CHECK_RATIO, 0,
 	  s001_ksoftirqd, USES(R001) },
+	{ "003", "rx-frames = rx-frames-irq = 5: most received packets per interrupt over the sweep",
+	  4.2, CHECK_RATIO, 0, s003_ppi5, USES5(R003_5) },
+	{ "003", "rx-frames = rx-frames-irq = 20: most received packets per interrupt", 19.6,
+	  CHECK_RATIO, 0, s003_ppi20, USES5(R003_20) },
+	{ "003", "rx-frames 5: highest CPU utilisation over the sweep, %", 52, CHECK_RATIO, 0,
+	  s003_cpu5, USES5(R003_5) },
+	{ "003", "rx-frames 20: highest CPU utilisation over the sweep, %", 35, CHECK_RATIO, 0,
+	  s003_cpu20, USES5(R003_20) },
+	{ "004", "77 kpps of pktgen into e100 NAPI: interrupts/s (\"upwards of 36000\")", 36000,
+	  CHECK_RATIO, 0, s004_irqs, USES(R004) },
+	{ "004", "\"how often to be polled?\" rx-usecs 100 / rx-frames 32: % of NAPI's interrupts, "
+	  "at most 50", 0, CHECK_AT_MOST, 50, s004_usecs_pct, USES(R004) | USES(R004_USECS) },
+	{ "004", "\"how often to be polled?\" napi_defer_hard_irqs 2 + gro_flush_timeout 50us: "
+	  "% of NAPI's interrupts, at most 10", 0, CHECK_AT_MOST, 10, s004_defer_pct,
+	  USES(R004) | USES(R004_DEFER) },
 };
 
 #define N_FIGURES (sizeof(figures) / sizeof(figures[0]))

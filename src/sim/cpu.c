@@ -290,6 +290,21 @@ void sched_wake(struct sim *s, struct thread *t)
 	}
 }
 
+bool sched_thread_continue(struct sim *s, struct cpu *c, bool has_work)
+{
+	if (!has_work) {
+		cpu_account(s, c);
+		s->thr[c->cur].runnable = false;
+		sched_pick(s, c);
+		return false;
+	}
+	if (sched_need_resched(s, c)) {
+		sched_pick(s, c);
+		return false;
+	}
+	return true;
+}
+
 bool sched_need_resched(struct sim *s, struct cpu *c)
 {
 	bool others;

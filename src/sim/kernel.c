@@ -581,10 +581,8 @@ void kern_idle_poll_run(struct sim *s, struct cpu *c)
 	uint32_t count = bsd_poll_idle_count(&s->bsd), work, total = 0;
 	int64_t now = s->eng.now, t = now, next = INT64_MAX;
 
-	if (sched_need_resched(s, c)) {
-		sched_pick(s, c);
+	if (!sched_thread_continue(s, c, true))
 		return;
-	}
 	for (uint16_t i = 0; i < s->n_nics; i++) {
 		t = kern_nic_poll(s, &s->nic[i], t, count, &work);
 		total += work;
@@ -622,18 +620,8 @@ void kern_softirq_step(struct sim *s, struct cpu *c)
 
 void kern_ksoftirqd_run(struct sim *s, struct cpu *c)
 {
-	struct thread *t = &s->thr[c->cur];
-
-	if (!c->net_rx_pending) {
-		cpu_account(s, c);
-		t->runnable = false;
-		sched_pick(s, c);
+	if (!sched_thread_continue(s, c, c->net_rx_pending))
 		return;
-	}
-	if (sched_need_resched(s, c)) {
-		sched_pick(s, c);
-		return;
-	}
 	c->lvl[LVL_THREAD].active = true;
 	c->lvl[LVL_THREAD].what = TCH_RUN;
 	cpu_push(s, c, LVL_SOFTIRQ);
@@ -648,20 +636,11 @@ void kern_ksoftirqd_run(struct sim *s, struct cpu *c)
  * scheduler (cond_resched between polls). */
 void kern_napi_thread_run(struct sim *s, struct cpu *c)
 {
-	struct thread *t = &s->thr[c->cur];
-	struct nic *n = &s->nic[t->nic];
+	struct nic *n = &s->nic[s->thr[c->cur].nic];
 	int64_t now = s->eng.now, end;
 
-	if (!(n->napi.state & NAPI_SCHED)) {
-		cpu_account(s, c);
-		t->runnable = false;
-		sched_pick(s, c);
+	if (!sched_thread_continue(s, c, n->napi.state & NAPI_SCHED))
 		return;
-	}
-	if (sched_need_resched(s, c)) {
-		sched_pick(s, c);
-		return;
-	}
 	end = kern_nic_poll(s, n, now, n->napi.weight, &c->thr_work);
 	c->sn.processed += c->thr_work;
 	cpu_run(s, c, LVL_THREAD, TCH_POLL, end - now);

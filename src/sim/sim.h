@@ -409,6 +409,10 @@ void cpu_done(struct sim *s, struct cpu *c, uint32_t gen);
 /* Thread @t becomes runnable. */
 void sched_wake(struct sim *s, struct thread *t);
 bool sched_need_resched(struct sim *s, struct cpu *c);
+/* A kernel thread on @c is about to run its next step: without @has_work
+ * it sleeps, and if another thread should run it yields; either way the
+ * scheduler picks and false is returned.  True: go on. */
+bool sched_thread_continue(struct sim *s, struct cpu *c, bool has_work);
 /* Thread level has nothing running: pick the next thread (or go idle). */
 void sched_pick(struct sim *s, struct cpu *c);
 

@@ -7,6 +7,7 @@
 #include "cli/profile_load.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -43,6 +44,9 @@ static const struct cost_key costs[] = {
 	COST("fwd-pkt", UNIT_TIME_NS, fwd_pkt_ns),
 	COST("copy-per-byte", UNIT_TIME_PS, copy_ps_per_byte),
 	COST("tx-clean-pkt", UNIT_TIME_NS, tx_clean_pkt_ns),
+	COST("skb-alloc", UNIT_TIME_NS, skb_alloc_ns),
+	COST("remote-free", UNIT_TIME_NS, remote_free_ns),
+	COST("xmit-locked", UNIT_TIME_NS, xmit_locked_ns),
 	COST("ctx-switch", UNIT_TIME_NS, ctx_switch_ns),
 	COST("local-deliver", UNIT_TIME_NS, local_deliver_ns),
 	COST("syscall", UNIT_TIME_NS, syscall_ns),
@@ -52,7 +56,7 @@ static const struct cost_key costs[] = {
 static const char *const cost_names[] = {
 	"irq-entry", "isr", "reg-read", "rx-pkt", "netif-rx", "backlog-pkt", "napi-poll",
 	"softirq-entry", "dma-fixed", "dma-per-byte", "fwd-pkt", "copy-per-byte",
-	"tx-clean-pkt", "ctx-switch", "local-deliver", "syscall", NULL,
+	"tx-clean-pkt", "skb-alloc", "remote-free", "xmit-locked", "ctx-switch", "local-deliver", "syscall", NULL,
 };
 _Static_assert(sizeof(cost_names) / sizeof(cost_names[0]) == N_COSTS + 1,
                "cost_names[] must list every key of costs[]");
@@ -172,6 +176,19 @@ static int read_section(struct pload *l, const struct ini_section *s)
 	return read_cost_section(l, s);
 }
 
+/* xmit-locked is the part of fwd-pkt done under the xmit lock. */
+static int check_xmit_locked(struct pload *l, const struct ini_section *s)
+{
+	const struct ini_entry *e = ini_find(s, "xmit-locked");
+
+	if (l->p->xmit_locked_ns <= l->p->fwd_pkt_ns)
+		return 0;
+	return bad(l, e ? e->line : s->line,
+	           "xmit-locked = %s is out of range: accepted 0ns..fwd-pkt (%" PRId64
+	           "ns); it is the part of fwd-pkt done under the device's xmit lock",
+	           e ? e->value : "?", l->p->fwd_pkt_ns);
+}
+
 /* Every cost is required: name all that are missing at once. */
 static int check_complete(struct pload *l)
 {
@@ -187,7 +204,7 @@ static int check_complete(struct pload *l)
 		strncat(list, costs[k].key, sizeof(list) - strlen(list) - 1);
 	}
 	if (n == 0)
-		return 0;
+		return check_xmit_locked(l, s);
 	if (!s)
 		return bad(l, 0, "no [cost] section; a profile sets every cost: %s", list);
 	return bad(l, s->line, "[cost] is missing %s: %s (every cost is required)",

@@ -141,6 +141,8 @@ static const struct key_spec schema[] = {
 	NUM(H, "kern.polling.user_frac", bsd_user_frac, UNIT_COUNT, 0, 99, 50, "%"),
 	NUM(H, "kern.polling.reg_frac", bsd_reg_frac, UNIT_COUNT, 1, 10000, 20, "ticks"),
 	NUM(H, "kern.polling.idle_poll", bsd_idle_poll, UNIT_COUNT, 0, 1, 0, NULL),
+	BOOL(H, "skb-recycle", skb_recycle, 0),
+	NUM(H, "skb-recycle-max", skb_recycle_max, UNIT_COUNT, 1, 1000000, 1024, "sk_buffs"),
 
 	NUM(N, "speed", speed_bps, UNIT_BPS, 1 * MBIT, 800 * GBIT, 1 * GBIT, NULL),
 	NUM(N, "rx-ring", rx_ring, UNIT_COUNT, 1, 65536, 256, "descriptors"),
@@ -159,7 +161,8 @@ static const struct key_spec schema[] = {
 	BOOL(N, "cqe-mode-tx", tx_timer, TIMER_ABSOLUTE),
 	NUM(N, "min-irq-interval", min_irq_gap_ns, UNIT_TIME_NS, 0, 100 * MS, 0, NULL),
 	ENUM(N, "tx-clean", tx_clean, tx_clean_names, TX_CLEAN_IRQ),
-	NUM(N, "irq-cpu", irq_cpu, UNIT_COUNT, 0, SCN_MAX_CPUS - 1, 0, NULL),
+	NUM(N, "tx-clean-thresh", tx_clean_thresh, UNIT_COUNT, 0, 65536, 0, "descriptors"),
+	NUM(N, "irq-cpu", irq_cpu, UNIT_COUNT, 0, SCN_MAX_CPUS - 1, 0, "(a CPU, or float)"),
 	NUM(N, "link-queue", link_queue_ns, UNIT_TIME_NS, 0, 10 * SEC, 1 * MS, NULL),
 	NUM(N, "napi_defer_hard_irqs", napi_defer_hard_irqs, UNIT_COUNT, 0, INT32_MAX, 0, NULL),
 	NUM(N, "gro_flush_timeout", gro_flush_timeout_ns, UNIT_TIME_NS, 0, 10 * SEC, 0, NULL),
@@ -368,6 +371,15 @@ static int parse_value(struct sload *l, const struct ini_entry *e, const struct 
 
 	switch (k->type) {
 	case KT_UNIT:
+		if (k->sect == SEC_NIC && k->off == offsetof(struct scn_nic, irq_cpu)) {
+			struct scn_nic *n = base; /* irq-cpu = float: no fixed CPU */
+
+			n->irq_float = strcmp(e->value, "float") == 0;
+			if (n->irq_float) {
+				store_num(base, k, 0);
+				return 0;
+			}
+		}
 		if (unit_parse_key(k->unit, k->key, e->value, k->min, k->max, k->noun, &v, msg,
 		                   sizeof(msg)))
 			return bad(l, e->line, e->src, "%s", msg);

@@ -125,7 +125,10 @@ static int64_t copy_ns(const struct sim *s, uint32_t len)
 /* TCP's delayed ACK: one ACK frame out of the port for every ack-every
  * frames delivered from it (tcp_ack_snd_check from the receive path).
  * Returns the time after sending it. */
-static int64_t send_ack(struct sim *s, struct nic *n, const struct pkt *p, int64_t t)
+static int64_t xmit_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t);
+
+static int64_t send_ack(struct sim *s, struct cpu *c, struct nic *n, const struct pkt *p,
+			int64_t t)
 {
 	struct pkt ack = { .t_arr = p->t_arr, .len = s->scn->apps.ack_bytes, .in_nic = n->id,
 			   .reply = PKT_ACK };
@@ -135,17 +138,17 @@ static int64_t send_ack(struct sim *s, struct nic *n, const struct pkt *p, int64
 	n->ack_count = 0;
 	n->c.acks_gen++;
 	t += s->prof->fwd_pkt_ns;
-	if (n->cfg->tx_clean == TX_CLEAN_XMIT)
-		t += nic_tx_clean(s, n, t) * s->prof->tx_clean_pkt_ns;
+	t = xmit_clean(s, c, n, t);
 	nic_xmit(s, n, &ack, t);
 	return t;
 }
 
 /* The stack takes frame @p at @t: forward it or deliver it.  Returns the
  * time when the CPU is done with it. */
-static int64_t deliver(struct sim *s, struct pkt *p, int64_t t)
+static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 {
 	struct nic *in = &s->nic[p->in_nic];
+	int64_t locked = s->prof->xmit_locked_ns, at;
 	struct nic *out;
 
 	if (in->out < 0) {
@@ -154,12 +157,13 @@ static int64_t deliver(struct sim *s, struct pkt *p, int64_t t)
 			sock_enqueue(s, p, t);
 		else
 			in->c.delivered++;
-		return send_ack(s, in, p, t);
+		return send_ack(s, c, in, p, t);
 	}
-	t += s->prof->fwd_pkt_ns + copy_ns(s, p->len);
 	out = &s->nic[in->out];
-	if (out->cfg->tx_clean == TX_CLEAN_XMIT)
-		t += nic_tx_clean(s, out, t) * s->prof->tx_clean_pkt_ns;
+	t += s->prof->fwd_pkt_ns - locked + copy_ns(s, p->len);
+	at = xlock_acquire(s, c, out, t, locked);
+	t = xmit_clean(s, c, out, at + locked);
+	xlock_release(s, c, out, at, t);
 	nic_xmit(s, out, p, t);
 	return t;
 }
@@ -169,6 +173,7 @@ static void backlog_enqueue(struct sim *s, struct cpu *c, struct pkt *p)
 	if (c->backlog.count >= s->scn->host.netdev_max_backlog) {
 		c->sn.dropped++;
 		s->nic[p->in_nic].c.rx_drp++;
+		skb_free(s, c, p);
 		return;
 	}
 	pktq_push(&c->backlog, p);
@@ -176,10 +181,25 @@ static void backlog_enqueue(struct sim *s, struct cpu *c, struct pkt *p)
 		raise_net_rx(c, NAPI_BACKLOG);
 }
 
-/* Clean transmitted descriptors of @n at @t; returns the time after. */
-static int64_t tx_clean(struct sim *s, struct nic *n, int64_t t)
+/* @c cleans transmitted descriptors of @n at @t; returns the time after. */
+static int64_t tx_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t)
 {
-	return t + nic_tx_clean(s, n, t) * s->prof->tx_clean_pkt_ns;
+	uint32_t remote, k = nic_tx_clean(s, c, n, t, &remote);
+
+	return t + k * s->prof->tx_clean_pkt_ns + remote * s->prof->remote_free_ns;
+}
+
+/* tx-clean = xmit: the driver cleans its TX ring when it transmits, once
+ * fewer than tx-clean-thresh descriptors are free (always when 0). */
+static int64_t xmit_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t)
+{
+	uint32_t thresh = n->cfg->tx_clean_thresh;
+
+	if (n->cfg->tx_clean != TX_CLEAN_XMIT)
+		return t;
+	if (thresh && n->cfg->tx_ring - n->txr.count >= thresh)
+		return t;
+	return tx_clean(s, c, n, t);
 }
 
 /* ---- hard IRQ ---- */
@@ -188,9 +208,9 @@ static int64_t tx_clean(struct sim *s, struct nic *n, int64_t t)
  * backlog.  Returns the time after; *work counts frames and TX cleans. */
 static int64_t isr_pass(struct sim *s, struct cpu *c, struct nic *n, int64_t t, uint32_t *work)
 {
-	uint32_t k = nic_tx_clean(s, n, t), taken = 0;
+	uint32_t before = n->c.tx_cleaned, taken = 0;
 
-	t += k * s->prof->tx_clean_pkt_ns;
+	t = tx_clean(s, c, n, t);
 	for (;;) {
 		struct pkt p;
 
@@ -199,11 +219,12 @@ static int64_t isr_pass(struct sim *s, struct cpu *c, struct nic *n, int64_t t, 
 			break;
 		p = nic_rx_take(n);
 		t += s->prof->rx_pkt_ns + copy_ns(s, p.len) + s->prof->netif_rx_ns;
+		t += skb_alloc(s, c, &p);
 		backlog_enqueue(s, c, &p);
 		taken++;
 	}
 	nic_rx_refill(s, n, t, taken);
-	*work = k + taken;
+	*work = (uint32_t)(n->c.tx_cleaned - before) + taken;
 	return t;
 }
 
@@ -370,11 +391,12 @@ void kern_irq_exit(struct sim *s, struct cpu *c)
 /* ---- NAPI polls ---- */
 
 /* A driver ->poll(): TX clean, then up to weight RX frames. */
-int64_t kern_nic_poll(struct sim *s, struct nic *n, int64_t t, uint32_t limit, uint32_t *work)
+int64_t kern_nic_poll(struct sim *s, struct cpu *c, struct nic *n, int64_t t, uint32_t limit,
+		      uint32_t *work)
 {
 	uint32_t w = 0;
 
-	t = tx_clean(s, n, t + s->prof->napi_poll_ns);
+	t = tx_clean(s, c, n, t + s->prof->napi_poll_ns);
 	while (w < limit) {
 		struct pkt p;
 
@@ -382,7 +404,8 @@ int64_t kern_nic_poll(struct sim *s, struct nic *n, int64_t t, uint32_t limit, u
 		if (!nic_rx_ready(n, t))
 			break;
 		p = nic_rx_take(n);
-		t = deliver(s, &p, t + s->prof->rx_pkt_ns + copy_ns(s, p.len));
+		t += s->prof->rx_pkt_ns + copy_ns(s, p.len);
+		t = deliver(s, c, &p, t + skb_alloc(s, c, &p));
 		w++;
 	}
 	nic_rx_refill(s, n, t, w);
@@ -400,7 +423,7 @@ static int64_t backlog_poll(struct sim *s, struct cpu *c, int64_t t, uint32_t *w
 	while (w < c->backlog_napi.weight && c->backlog.count) {
 		struct pkt p = pktq_pop(&c->backlog);
 
-		t = deliver(s, &p, t + s->prof->backlog_pkt_ns);
+		t = deliver(s, c, &p, t + s->prof->backlog_pkt_ns);
 		w++;
 	}
 	*work = w;
@@ -444,7 +467,7 @@ static void poll_start(struct sim *s, struct cpu *c, uint8_t id)
 	if (id == NAPI_BACKLOG)
 		end = backlog_poll(s, c, t, &work);
 	else
-		end = kern_nic_poll(s, &s->nic[id], t, s->nic[id].napi.weight, &work);
+		end = kern_nic_poll(s, c, &s->nic[id], t, s->nic[id].napi.weight, &work);
 	c->cur_napi = id;
 	c->cur_work = work;
 	cpu_run(s, c, LVL_SOFTIRQ, SI_POLL, end - t);
@@ -537,7 +560,7 @@ static void bsd_chunk(struct sim *s, struct cpu *c)
 	for (uint16_t i = 0; i < s->n_nics; i++) {
 		if (c->bsd_cmd == BSD_POLL_AND_CHECK_STATUS)
 			t += s->prof->reg_read_ns;
-		t = kern_nic_poll(s, &s->nic[i], t, count, &work);
+		t = kern_nic_poll(s, c, &s->nic[i], t, count, &work);
 		c->sn.processed += work;
 	}
 	cpu_run(s, c, LVL_SOFTIRQ, SI_BSD, t - s->eng.now);
@@ -584,7 +607,7 @@ void kern_idle_poll_run(struct sim *s, struct cpu *c)
 	if (!sched_thread_continue(s, c, true))
 		return;
 	for (uint16_t i = 0; i < s->n_nics; i++) {
-		t = kern_nic_poll(s, &s->nic[i], t, count, &work);
+		t = kern_nic_poll(s, c, &s->nic[i], t, count, &work);
 		total += work;
 	}
 	for (uint16_t i = 0; total == 0 && i < s->n_nics; i++) {
@@ -641,7 +664,7 @@ void kern_napi_thread_run(struct sim *s, struct cpu *c)
 
 	if (!sched_thread_continue(s, c, n->napi.state & NAPI_SCHED))
 		return;
-	end = kern_nic_poll(s, n, now, n->napi.weight, &c->thr_work);
+	end = kern_nic_poll(s, c, n, now, n->napi.weight, &c->thr_work);
 	c->sn.processed += c->thr_work;
 	cpu_run(s, c, LVL_THREAD, TCH_POLL, end - now);
 }

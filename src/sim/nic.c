@@ -277,15 +277,18 @@ void nic_tx_advance(struct sim *s, struct nic *n, int64_t t)
 	}
 }
 
-uint32_t nic_tx_clean(struct sim *s, struct nic *n, int64_t t)
+uint32_t nic_tx_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t, uint32_t *remote)
 {
 	uint32_t k;
 
 	nic_tx_advance(s, n, t);
 	k = n->departed;
+	*remote = 0;
 	for (uint32_t i = 0; i < k; i++) {
 		struct pkt p = pktq_pop(&n->txr);
 
+		if (p.reply == PKT_DATA)
+			*remote += skb_free(s, c, &p);
 		n->cyc_tx_pkts++;
 		n->cyc_tx_bytes += p.len;
 	}
@@ -341,6 +344,37 @@ static int64_t lookahead(const struct coal *c, const struct pktq *q, uint32_t fr
 	return ft;
 }
 
+/* How busy @c is for interrupt delivery: idle 0, thread 1, softirq 2,
+ * hardirq 3. */
+static int busy_rank(const struct cpu *c)
+{
+	enum level top = cpu_top(c);
+
+	if (top == LVL_THREAD)
+		return c->cur >= 0;
+	return (int)top + 1;
+}
+
+/* irq-cpu = float: the least busy CPU, round robin among equals from the
+ * one after the last choice (lowest-priority delivery with equal task
+ * priorities). */
+static uint16_t float_cpu(const struct sim *s, const struct nic *n)
+{
+	uint16_t best = n->irq_cpu;
+	int rank = 4;
+
+	for (uint16_t i = 1; i <= s->n_cpus; i++) {
+		uint16_t id = (uint16_t)((n->irq_cpu + i) % s->n_cpus);
+		int r = busy_rank(&s->cpu[id]);
+
+		if (r < rank) {
+			rank = r;
+			best = id;
+		}
+	}
+	return best;
+}
+
 static void nic_assert(struct sim *s, struct nic *n, bool rx, bool tx)
 {
 	int64_t now = s->eng.now;
@@ -360,6 +394,8 @@ static void nic_assert(struct sim *s, struct nic *n, bool rx, bool tx)
 	n->wake_gen++;
 	n->wake_t = COAL_NEVER;
 	n->c.irqs++;
+	if (n->cfg->irq_float)
+		n->irq_cpu = float_cpu(s, n);
 	s->irq_cpu[n->id][n->irq_cpu]++;
 	cpu_irq(s, &s->cpu[n->irq_cpu], n->id);
 }

@@ -30,6 +30,12 @@ struct profile {
 	int64_t fwd_pkt_ns;       /* fwd-pkt: IP forward decision + qdisc + xmit per frame */
 	int64_t copy_ps_per_byte; /* copy-per-byte: CPU time per byte touched (ps) */
 	int64_t tx_clean_pkt_ns;  /* tx-clean-pkt: free one transmitted descriptor + skb */
+	int64_t skb_alloc_ns;     /* skb-alloc: slab allocation and later free of one RX
+	                           * sk_buff, the work recycling saves (0: in rx-pkt) */
+	int64_t remote_free_ns;   /* remote-free: extra cost of freeing an sk_buff that
+	                           * another CPU allocated (cache lines it must pull) */
+	int64_t xmit_locked_ns;   /* xmit-locked: the part of fwd-pkt done under the
+	                           * device's xmit lock (serialised across CPUs) */
 	/* Local delivery and applications. */
 	int64_t local_deliver_ns; /* local-deliver: ip_rcv + udp_rcv + socket enqueue, per frame */
 	int64_t syscall_ns;       /* syscall: one recvmsg/sendmsg entry, exit and bookkeeping */

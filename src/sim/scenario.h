@@ -78,6 +78,11 @@ struct scn_host {
 	uint32_t bsd_user_frac;      /* kern.polling.user_frac, 0..99 %, default 50 */
 	uint32_t bsd_reg_frac;       /* kern.polling.reg_frac, 1..hz, default 20 */
 	uint32_t bsd_idle_poll;      /* kern.polling.idle_poll, 0/1: also poll from the idle loop */
+	/* sk_buff recycling (Olsson's private skb recycling patch, seed 002):
+	 * a freed sk_buff goes to a per-CPU pool that the RX refill of the
+	 * same CPU takes from before it asks the slab allocator */
+	uint32_t skb_recycle;        /* skb-recycle = on | off */
+	uint32_t skb_recycle_max;    /* skb-recycle-max = pool size per CPU, sk_buffs */
 };
 
 /* [nic NAME]: one port.  Coalescing keys are ethtool -C names. */
@@ -101,6 +106,12 @@ struct scn_nic {
 	int64_t min_irq_gap_ns;      /* min-irq-interval: ITR-style minimum gap, 0 = none */
 	enum tx_clean_mode tx_clean; /* tx-clean = irq | xmit */
 	uint32_t irq_cpu;            /* irq-cpu = CPU that services this NIC's IRQ */
+	uint32_t irq_float;          /* irq-cpu = float: each interrupt goes to the CPU
+	                              * running at the lowest level (idle first),
+	                              * round robin among equals (IO-APIC lowest
+	                              * priority delivery without irq affinity) */
+	uint32_t tx_clean_thresh;    /* tx-clean-thresh: tx-clean = xmit cleans only when
+	                              * fewer descriptors than this are free; 0 = always */
 	int64_t link_queue_ns;       /* link-queue: how long the sender side of the
 	                              * link may hold a frame before dropping it */
 	/* NAPI instance of the port (sysfs /sys/class/net/NAME/...) */

@@ -122,7 +122,7 @@ int sim_init(struct sim *s, const struct scenario *scn)
 	hist_reset(&s->lat);
 	/* Pending events: one per NIC line, one per CPU, warm-up, slack. */
 	if (engine_init(&s->eng, 4 * (SCN_MAX_NICS + scn->host.cpus) + 16) || build_cpus(s) ||
-	    build_nics(s) || sock_init(s) || build_threads(s)) {
+	    build_nics(s) || sock_init(s) || build_threads(s) || xlock_init(s)) {
 		snprintf(s->fatal, sizeof(s->fatal), "out of memory building the host");
 		return -1;
 	}
@@ -131,6 +131,7 @@ int sim_init(struct sim *s, const struct scenario *scn)
 
 void sim_free(struct sim *s)
 {
+	xlock_free(s);
 	for (uint16_t i = 0; i < s->n_nics; i++)
 		nic_free(&s->nic[i]);
 	for (uint16_t i = 0; s->cpu && i < s->n_cpus; i++)

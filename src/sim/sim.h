@@ -64,7 +64,8 @@ struct pkt {
 	int64_t t_evt;
 	uint32_t len;    /* frame bytes incl. FCS */
 	uint16_t in_nic;
-	uint16_t reply;  /* enum pkt_kind */
+	uint8_t reply;   /* enum pkt_kind */
+	uint8_t cpu;     /* CPU that allocated its sk_buff (remote-free cost) */
 };
 
 /* What a frame on a TX ring is. */
@@ -120,6 +121,17 @@ struct nic_counters {
 	uint64_t poll_pkts;   /* RX frames handled in those polls */
 };
 
+/* The driver's transmit lock of a port (dev->xmit_lock, netif_tx_lock) on
+ * a machine with several CPUs: the intervals during which chunks already
+ * computed hold it.  A CPU that wants it spins until a gap long enough for
+ * its own hold (see xlock_acquire in kernel.c). */
+#define XLOCK_MAX 4096
+struct xlock {
+	uint32_t n;
+	int64_t start[XLOCK_MAX], end[XLOCK_MAX];
+	uint8_t cpu[XLOCK_MAX];
+};
+
 struct nic {
 	const struct scn_nic *cfg;
 	uint16_t id;
@@ -140,12 +152,13 @@ struct nic {
 	struct pktq qdisc;
 	int64_t tx_free;      /* egress link busy until */
 	struct coal tx_coal;
+	struct xlock *xlock;  /* dev->xmit_lock holds, NULL = not modelled */
 	/* interrupt line */
 	bool masked;          /* asserted and not yet re-enabled by the driver */
 	uint32_t wake_gen;
 	uint32_t ack_count;   /* frames delivered since the last ACK sent */
 	int64_t wake_t;       /* time of the pending valid EV_NIC_WAKE, or COAL_NEVER */
-	uint16_t irq_cpu;
+	uint16_t irq_cpu;     /* CPU of the next interrupt (irq-cpu; float picks per IRQ) */
 	bool isr_more;        /* an isr-loop ISR continues in its next slice */
 	struct napi napi;
 	uint32_t timer_gen;   /* generation of the pending EV_NAPI_TIMER */
@@ -208,6 +221,11 @@ struct softnet_counters {
 	uint64_t time_squeeze;/* column 3 */
 	uint64_t ksoftirqd_wakes;
 	uint64_t softirq_runs;
+	/* sk_buff life cycle on this CPU */
+	uint64_t skb_hit;     /* RX refills served from the recycle pool */
+	uint64_t skb_miss;    /* ... that went to the slab (skb-recycle = on) */
+	uint64_t remote_free; /* sk_buffs freed here that another CPU allocated */
+	uint64_t xmit_spin_ns;/* time spent waiting for a device's xmit lock */
 };
 
 struct cpu {
@@ -237,6 +255,7 @@ struct cpu {
 	/* backlog (netif_rx) */
 	struct pktq backlog;
 	struct napi backlog_napi;
+	uint32_t skb_pool;    /* recycled sk_buffs ready for RX refill (skb-recycle) */
 	/* scheduling */
 	int16_t cur;          /* running thread, -1 = idle */
 	int16_t next;         /* thread being switched to */
@@ -377,8 +396,10 @@ void nic_rx_refill(struct sim *s, struct nic *n, int64_t t, uint32_t k);
 void nic_xmit(struct sim *s, struct nic *n, const struct pkt *p, int64_t t);
 /* Count frames on the wire by @t (TX-OK, latency, TX completions). */
 void nic_tx_advance(struct sim *s, struct nic *n, int64_t t);
-/* Clean transmitted descriptors at @t; returns how many (cost is the caller's). */
-uint32_t nic_tx_clean(struct sim *s, struct nic *n, int64_t t);
+/* CPU @c cleans transmitted descriptors at @t and frees their sk_buffs;
+ * returns how many, and in *remote how many of those sk_buffs another CPU
+ * allocated (the costs are the caller's). */
+uint32_t nic_tx_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t, uint32_t *remote);
 /* Driver read the cause register at @t. */
 void nic_ack(struct sim *s, struct nic *n, int64_t t);
 /* Driver re-enabled the interrupt at @t. */
@@ -440,6 +461,24 @@ void kern_tick(struct sim *s, struct cpu *c);
 /* The idle-priority polling thread (kern.polling.idle_poll) has the CPU. */
 void kern_idle_poll_run(struct sim *s, struct cpu *c);
 
+/* ---- skb.c: sk_buff allocation, recycling, and the xmit lock ---- */
+/* CPU @c allocates the sk_buff of RX frame @p (driver refill): stamps
+ * p->cpu, serves it from c's recycle pool when skb-recycle = on and the
+ * pool has one.  Returns the CPU time it costs (skb-alloc, or 0 on a hit). */
+int64_t skb_alloc(struct sim *s, struct cpu *c, struct pkt *p);
+/* CPU @c frees the sk_buff of @p (into its pool when recycling and not
+ * full).  Returns true when another CPU allocated it (remote-free). */
+bool skb_free(struct sim *s, struct cpu *c, const struct pkt *p);
+/* CPU @c wants port @n's xmit lock at @t for about @hold ns: returns when
+ * it gets it, after spinning (counted in xmit_spin_ns) through the holds of
+ * chunks on other CPUs; @t when the lock is not modelled (one CPU or
+ * xmit-locked = 0).  xlock_release() then records the hold [at, end). */
+int64_t xlock_acquire(struct sim *s, struct cpu *c, struct nic *n, int64_t t, int64_t hold);
+void xlock_release(struct sim *s, struct cpu *c, struct nic *n, int64_t at, int64_t end);
+/* Allocate port locks where they are modelled.  0 or -1 (s->fatal). */
+int xlock_init(struct sim *s);
+void xlock_free(struct sim *s);
+
 /* ---- sock.c ---- */
 int sock_init(struct sim *s);
 /* Queue frame @p on the socket at @t, or drop it (rcvbuf full). */
@@ -452,7 +491,8 @@ void sink_chunk_done(struct sim *s, struct cpu *c);
 /* ---- kernel.c, for busy polling ---- */
 /* A driver ->poll() of at most @limit RX frames starting at @t; returns
  * the time after it and the frames in *work. */
-int64_t kern_nic_poll(struct sim *s, struct nic *n, int64_t t, uint32_t limit, uint32_t *work);
+int64_t kern_nic_poll(struct sim *s, struct cpu *c, struct nic *n, int64_t t, uint32_t limit,
+		      uint32_t *work);
 /* The driver is done with a poll of @work < budget frames: complete, and
  * re-arm / arm the timer / reschedule (onto @c) as napi_complete_done() says. */
 void kern_napi_settle(struct sim *s, struct cpu *c, struct nic *n, uint32_t work);

@@ -149,7 +149,7 @@ static int64_t bp_turn(struct sim *s, struct cpu *c, int64_t deadline)
 		bp_claim(s, n);
 	if (!k->bp_owned)
 		return deadline - now < SPIN_NS ? (deadline > now ? deadline - now : 1) : SPIN_NS;
-	end = kern_nic_poll(s, n, now, bp_budget(s), &work);
+	end = kern_nic_poll(s, c, n, now, bp_budget(s), &work);
 	c->bp_work = work;
 	k->bp_polls++;
 	k->bp_pkts += work;
@@ -185,7 +185,7 @@ static int64_t bp_stop(struct sim *s, struct cpu *c)
 			skip = true;
 		}
 	}
-	end = kern_nic_poll(s, n, now, bp_budget(s), &work);
+	end = kern_nic_poll(s, c, n, now, bp_budget(s), &work);
 	if (work < bp_budget(s))
 		kern_napi_settle(s, c, n, work);
 	else if (skip)

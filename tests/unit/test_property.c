@@ -169,14 +169,15 @@ static char zero_path[128], slow_path[128];
 static const char *const COST_KEYS[] = {
 	"irq-entry", "isr", "reg-read", "rx-pkt", "netif-rx", "backlog-pkt", "napi-poll",
 	"softirq-entry", "dma-fixed", "dma-per-byte", "fwd-pkt", "copy-per-byte",
-	"tx-clean-pkt", "ctx-switch", "local-deliver", "syscall",
+	"tx-clean-pkt", "skb-alloc", "remote-free", "xmit-locked", "ctx-switch", "local-deliver",
+	"syscall",
 };
 /* piii-933-e1000 x 1000 in ns (per-byte: ps x 1000 = ns), capped at 1 ms
  * per occurrence and 1 us per byte (src/cli/profile_load.h). */
 static const char *const SLOW_COSTS[] = {
 	"1ms", "1ms", "1ms", "900us", "500us", "300us", "400us",
 	"300us", "500us", "1us", "1ms", "0ps",
-	"400us", "1ms", "1ms", "1ms",
+	"400us", "700us", "1ms", "300us", "1ms", "1ms", "1ms",
 };
 
 static const char *profile_text(const char *path)
@@ -285,6 +286,10 @@ static void draw_host(struct gen *g, struct draw *d, uint64_t i)
 		add(d, "host.kern.polling.reg_frac=%" PRIu64, pr_range(&g->r, 1, hz));
 		add(d, "host.kern.polling.idle_poll=%" PRIu64, pr_range(&g->r, 0, 1));
 	}
+	if (pr_pct(&g->r, 30)) {
+		add(d, "host.skb-recycle=on");
+		add(d, "host.skb-recycle-max=%" PRIu64, pr_log(&g->r, 1, 4096));
+	}
 }
 
 /* rx-usecs/rx-frames style pair that coal_params_check() accepts. */
@@ -353,7 +358,12 @@ static void draw_nic(struct gen *g, struct draw *d, uint64_t i, uint32_t k)
 	if (pr_pct(&g->r, 20))
 		add(d, "nic.%s.min-irq-interval=%" PRIu64 "ns", nic, pr_log(&g->r, 1, 500000));
 	add(d, "nic.%s.tx-clean=%s", nic, pr_pct(&g->r, 50) ? "irq" : "xmit");
-	add(d, "nic.%s.irq-cpu=%" PRIu64, nic, pr_range(&g->r, 0, g->cpus - 1));
+	if (pr_pct(&g->r, 30))
+		add(d, "nic.%s.tx-clean-thresh=%" PRIu64, nic, pr_log(&g->r, 1, 4096));
+	if (pr_pct(&g->r, 20))
+		add(d, "nic.%s.irq-cpu=float", nic);
+	else
+		add(d, "nic.%s.irq-cpu=%" PRIu64, nic, pr_range(&g->r, 0, g->cpus - 1));
 	if (pr_pct(&g->r, 30))
 		add(d, "nic.%s.link-queue=%" PRIu64 "ns", nic,
 		    pr_pct(&g->r, 30) ? 0 : pr_log(&g->r, 1, 10000000));

@@ -51,8 +51,13 @@ static double thread_pct(const struct results *r, const char *name)
 /* The runs, in the order figures index them. */
 enum {
 	R001, R000_CEL_STOCK, R000_CEL_PATCH, R000_CEL_POLL, R000_DUR_STOCK, R000_DUR_PATCH,
-	R003_5, R003_20 = R003_5 + 5, R004 = R003_20 + 5, R004_USECS, R004_DEFER, N_RUNS
+	R003_5, R003_20 = R003_5 + 5, R004 = R003_20 + 5, R004_USECS, R004_DEFER,
+	R002_REC, R002_1B, R002_1F, R002_1S, R002_2B, R002_2F, R002_2S, N_RUNS
 };
+_Static_assert(N_RUNS <= 32, "USES() is a 32-bit mask");
+
+#define FLOAT_SETS "nic.eth0.irq-cpu=float", "nic.eth1.irq-cpu=float"
+#define SPLIT_SETS "nic.eth1.irq-cpu=1"
 
 /* Seed 003: the link-utilisation sweep, 5 rates per coalescing setting. */
 #define S003(base, frames, rate) [base] = { "seeds/003-tg3-tcp-receive", \
@@ -77,7 +82,65 @@ static const struct seed_run runs[N_RUNS] = {
 						  NULL } },
 	[R004_DEFER] = { "seeds/004-e100-napi", { "nic.eth0.napi_defer_hard_irqs=2",
 						  "nic.eth0.gro_flush_timeout=50us", NULL } },
+	[R002_REC] = { "seeds/002-smp-recycle", { NULL } },
+	[R002_1B] = { "seeds/002-smp-router-1flow", { NULL } },
+	[R002_1F] = { "seeds/002-smp-router-1flow", { FLOAT_SETS, NULL } },
+	[R002_1S] = { "seeds/002-smp-router-1flow", { SPLIT_SETS, NULL } },
+	[R002_2B] = { "seeds/002-smp-router-2flows", { NULL } },
+	[R002_2F] = { "seeds/002-smp-router-2flows", { FLOAT_SETS, NULL } },
+	[R002_2S] = { "seeds/002-smp-router-2flows", { SPLIT_SETS, NULL } },
 };
+
+/* ---- seed 002: SMP forwarding (Olsson's recycling run, Fraser's router) ---- */
+
+static double s002_tx_ok(const struct results *const *r) { return NIC(r[R002_REC], "eth1", tx_ok); }
+static double s002_rx_irqs(const struct results *const *r) { return NIC(r[R002_REC], "eth0", irqs); }
+static double s002_tx_irqs(const struct results *const *r) { return NIC(r[R002_REC], "eth1", irqs); }
+
+/* Forwarding rate while the 10 M frames at 1.14 Mpps last (8.77 s). */
+static double s002_fwd_pps(const struct results *const *r)
+{
+	return s002_tx_ok(r) / (10e6 / 1.14e6);
+}
+
+static double skb_sum(const struct results *r, int miss)
+{
+	double n = 0;
+
+	for (uint16_t i = 0; i < r->n_cpus; i++)
+		n += (double)(miss ? r->cpu[i].sn.skb_miss : r->cpu[i].sn.skb_hit);
+	return n;
+}
+
+static double s002_hits(const struct results *const *r) { return skb_sum(r[R002_REC], 0); }
+
+/* Misses per million allocations (reported: 384 of 4,313,483, i.e. 89). */
+static double s002_miss_ppm(const struct results *const *r)
+{
+	double hit = skb_sum(r[R002_REC], 0), miss = skb_sum(r[R002_REC], 1);
+
+	return hit + miss > 0 ? 1e6 * miss / (hit + miss) : NAN;
+}
+
+/* Busy CPU summed over CPUs, % of one CPU ("65%x2" is 130). */
+static double busy_sum(const struct results *r)
+{
+	double s = 0;
+
+	for (uint16_t i = 0; i < r->n_cpus; i++)
+		s += 100.0 - r->cpu[i].pct[ACCT_IDLE];
+	return s;
+}
+
+#define S002(name, run) \
+	static double name##_kpps(const struct results *const *r) { return r[run]->forwarded_pps / 1e3; } \
+	static double name##_cpu(const struct results *const *r) { return busy_sum(r[run]); }
+S002(s002_1b, R002_1B)
+S002(s002_1f, R002_1F)
+S002(s002_1s, R002_1S)
+S002(s002_2b, R002_2B)
+S002(s002_2f, R002_2F)
+S002(s002_2s, R002_2S)
 
 /* ---- seed 004: e100 NAPI on POWER ---- */
 
@@ -194,6 +257,37 @@ static const struct figure figures[] = {
 	  s001_tx_irqs, USES(R001) },
 	{ "001", "ksoftirqd CPU time over the run, s (ps TIME 0:11)", 11, CHECK_RATIO, 0,
 	  s001_ksoftirqd, USES(R001) },
+	{ "002", "1.14 Mpps into NAPI, bound, skb recycling: forwarding rate, pps", 491000,
+	  CHECK_RATIO, 0, s002_fwd_pps, USES(R002_REC) },
+	{ "002", "eth1 TX-OK (frames forwarded of 10 M offered)", 4313217, CHECK_RATIO, 0,
+	  s002_tx_ok, USES(R002_REC) },
+	{ "002", "RX interrupts over the run (\"19\"): at most 100", 19, CHECK_AT_MOST, 100,
+	  s002_rx_irqs, USES(R002_REC) },
+	{ "002", "TX interrupts over the run (\"53k\")", 53005, CHECK_RATIO, 0, s002_tx_irqs,
+	  USES(R002_REC) },
+	{ "002", "sk_buff recycling hits (RC hit)", 4313099, CHECK_RATIO, 0, s002_hits,
+	  USES(R002_REC) },
+	{ "002", "recycling misses per million allocations (RC miss 384: 89), at most 1000", 89,
+	  CHECK_AT_MOST, 1000, s002_miss_ppm, USES(R002_REC) },
+	{ "002", "5k irq/s, TX clean at xmit, 1 flow, bound: kpps", 290, CHECK_RATIO, 0,
+	  s002_1b_kpps, USES(R002_1B) },
+	{ "002", "1 flow, bound: CPU busy, % summed over CPUs (99%x1)", 99, CHECK_RATIO, 0,
+	  s002_1b_cpu, USES(R002_1B) },
+	{ "002", "1 flow, float: kpps", 270, CHECK_RATIO, 0, s002_1f_kpps, USES(R002_1F) },
+	{ "002", "1 flow, float: CPU busy, % summed (65%x2)", 130, CHECK_RATIO, 0, s002_1f_cpu,
+	  USES(R002_1F) },
+	{ "002", "1 flow, split: kpps", 290, CHECK_RATIO, 0, s002_1s_kpps, USES(R002_1S) },
+	{ "002", "1 flow, split: CPU busy, % summed (99%x1)", 99, CHECK_RATIO, 0, s002_1s_cpu,
+	  USES(R002_1S) },
+	{ "002", "2 flows, bound: kpps", 270, CHECK_RATIO, 0, s002_2b_kpps, USES(R002_2B) },
+	{ "002", "2 flows, bound: CPU busy, % summed (99%x1)", 99, CHECK_RATIO, 0, s002_2b_cpu,
+	  USES(R002_2B) },
+	{ "002", "2 flows, float: kpps", 380, CHECK_RATIO, 0, s002_2f_kpps, USES(R002_2F) },
+	{ "002", "2 flows, float: CPU busy, % summed (82%x2)", 164, CHECK_RATIO, 0, s002_2f_cpu,
+	  USES(R002_2F) },
+	{ "002", "2 flows, split: kpps", 450, CHECK_RATIO, 0, s002_2s_kpps, USES(R002_2S) },
+	{ "002", "2 flows, split: CPU busy, % summed (96%x2)", 192, CHECK_RATIO, 0, s002_2s_cpu,
+	  USES(R002_2S) },
 	{ "003", "rx-frames = rx-frames-irq = 5: most received packets per interrupt over the sweep",
 	  4.2, CHECK_RATIO, 0, s003_ppi5, USES5(R003_5) },
 	{ "003", "rx-frames = rx-frames-irq = 20: most received packets per interrupt", 19.6,

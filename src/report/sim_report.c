@@ -164,6 +164,30 @@ static struct table *softnet_table(const struct results *r)
 	return t;
 }
 
+/* Per CPU: sk_buff recycling ("RC hit/miss"), frees of sk_buffs another
+ * CPU allocated, and time spent spinning for a device's xmit lock. */
+static struct table *skb_table(const struct results *r)
+{
+	struct table *t = table_new("skb", "sk_buffs per CPU (window)");
+
+	table_add_col(t, "cpu", "cpu", -1);
+	table_add_col(t, "recycle_hit", "recycle-hit", -1);
+	table_add_col(t, "recycle_miss", "recycle-miss", -1);
+	table_add_col(t, "remote_free", "remote-free", -1);
+	table_add_col(t, "xmit_spin_pct", "xmit-spin%", 1);
+	for (uint16_t i = 0; i < r->n_cpus; i++) {
+		const struct softnet_counters *sn = &r->cpu[i].sn;
+
+		table_row(t);
+		table_u64(t, i);
+		table_u64(t, sn->skb_hit);
+		table_u64(t, sn->skb_miss);
+		table_u64(t, sn->remote_free);
+		table_dbl(t, 100.0 * (double)sn->xmit_spin_ns / (r->window_s * 1e9));
+	}
+	return t;
+}
+
 static struct table *mpstat_table(const struct results *r)
 {
 	static const char *keys[] = { "usr", "sys", "irq", "soft", "idle" };
@@ -285,6 +309,8 @@ struct report *run_report(const struct results *r, bool wide)
 	report_add(rep, netstat_table(r));
 	report_add(rep, interrupts_table(r));
 	report_add(rep, softnet_table(r));
+	if (r->skb_table)
+		report_add(rep, skb_table(r));
 	report_add(rep, mpstat_table(r));
 	report_add(rep, threads_table(r));
 	if (r->n_series)

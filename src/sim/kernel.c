@@ -189,6 +189,13 @@ static int64_t tx_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t)
 	return t + k * s->prof->tx_clean_pkt_ns + remote * s->prof->remote_free_ns;
 }
 
+/* The TX clean an ISR or a NAPI poll does: none with tx-clean = xmit ("the
+ * Tx ring is not cleaned at interrupt time", seed 002). */
+static int64_t irq_tx_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t)
+{
+	return n->cfg->tx_clean == TX_CLEAN_IRQ ? tx_clean(s, c, n, t) : t;
+}
+
 /* tx-clean = xmit: the driver cleans its TX ring when it transmits, once
  * fewer than tx-clean-thresh descriptors are free (always when 0). */
 static int64_t xmit_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t)
@@ -210,7 +217,7 @@ static int64_t isr_pass(struct sim *s, struct cpu *c, struct nic *n, int64_t t, 
 {
 	uint32_t before = n->c.tx_cleaned, taken = 0;
 
-	t = tx_clean(s, c, n, t);
+	t = irq_tx_clean(s, c, n, t);
 	for (;;) {
 		struct pkt p;
 
@@ -396,7 +403,7 @@ int64_t kern_nic_poll(struct sim *s, struct cpu *c, struct nic *n, int64_t t, ui
 {
 	uint32_t w = 0;
 
-	t = tx_clean(s, c, n, t + s->prof->napi_poll_ns);
+	t = irq_tx_clean(s, c, n, t + s->prof->napi_poll_ns);
 	while (w < limit) {
 		struct pkt p;
 

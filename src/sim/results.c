@@ -91,6 +91,12 @@ static void collect_cpus(struct results *r, const struct sim *s, double win_ns)
 		c->sn.time_squeeze = a->time_squeeze - b->time_squeeze;
 		c->sn.ksoftirqd_wakes = a->ksoftirqd_wakes - b->ksoftirqd_wakes;
 		c->sn.softirq_runs = a->softirq_runs - b->softirq_runs;
+		c->sn.skb_hit = a->skb_hit - b->skb_hit;
+		c->sn.skb_miss = a->skb_miss - b->skb_miss;
+		c->sn.remote_free = a->remote_free - b->remote_free;
+		c->sn.xmit_spin_ns = a->xmit_spin_ns - b->xmit_spin_ns;
+		r->skb_table |= c->sn.skb_hit || c->sn.skb_miss || c->sn.remote_free ||
+				c->sn.xmit_spin_ns;
 		r->cs_per_s += (double)c->cs;
 		r->time_squeeze += c->sn.time_squeeze;
 	}

@@ -47,6 +47,7 @@ struct results {
 	uint64_t lat_samples;
 	uint64_t drop_link, drop_fifo, drop_backlog, drop_qdisc, drop_socket, drops_total;
 	uint64_t time_squeeze;
+	bool skb_table;                 /* any sk_buff recycling, remote frees or lock spins */
 	uint64_t in_flight;             /* frames still queued at the end */
 	uint64_t events;                /* engine events handled */
 	uint16_t n_nics, n_cpus, n_threads;

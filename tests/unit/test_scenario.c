@@ -513,7 +513,9 @@ static void test_builtin_profile(void **state)
 	assert_int_equal(prof.irq_entry_ns, 1500);
 	assert_int_equal(prof.isr_ns, 1000);
 	assert_int_equal(prof.reg_read_ns, 1000);
-	assert_int_equal(prof.rx_pkt_ns, 900);
+	assert_int_equal(prof.rx_pkt_ns, 200);
+	assert_int_equal(prof.skb_alloc_ns, 700);
+	assert_int_equal(prof.xmit_locked_ns, 500);
 	assert_int_equal(prof.netif_rx_ns, 500);
 	assert_int_equal(prof.backlog_pkt_ns, 300);
 	assert_int_equal(prof.napi_poll_ns, 400);

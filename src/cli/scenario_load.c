@@ -208,6 +208,11 @@ static const struct key_spec schema[] = {
 	NUM(A, "sink-batch", sink_batch, UNIT_COUNT, 1, 64, 1, "datagrams"),
 	NUM(A, "ack-every", ack_every, UNIT_COUNT, 0, 1000, 0, "frames"),
 	NUM(A, "ack-size", ack_bytes, UNIT_BYTES, 64, 9216, 66, NULL),
+	BOOL(A, "ping", ping, 0),
+	NUM(A, "ping-cpu", ping_cpu, UNIT_COUNT, 0, SCN_MAX_CPUS - 1, 0, NULL),
+	NUM(A, "ping-count", ping_count, UNIT_COUNT, 1, 100000000, 100000, "echo requests"),
+	NUM(A, "ping-size", ping_size, UNIT_BYTES, 0, 65507, 56, NULL),
+	NUM(A, "ping-work", ping_work_ns, UNIT_TIME_NS, 0, 1 * SEC, 10 * US, NULL),
 
 	NUM(R, "duration", duration_ns, UNIT_TIME_NS, 1 * US, 3600 * SEC, 1 * SEC, NULL),
 	NUM(R, "warmup", warmup_ns, UNIT_TIME_NS, 0, 3600 * SEC, 0, NULL),
@@ -972,6 +977,8 @@ static int finish(struct sload *l)
 		rc = check_cpu(l, l->sec_of[SEC_APPS], "hog-cpu", l->s->apps.hog_cpu);
 	if (!rc)
 		rc = check_cpu(l, l->sec_of[SEC_APPS], "sink-cpu", l->s->apps.sink_cpu);
+	if (!rc)
+		rc = check_cpu(l, l->sec_of[SEC_APPS], "ping-cpu", l->s->apps.ping_cpu);
 	if (!rc)
 		rc = check_polling(l);
 	if (!rc)

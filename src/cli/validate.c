@@ -52,7 +52,8 @@ static double thread_pct(const struct results *r, const char *name)
 enum {
 	R001, R000_CEL_STOCK, R000_CEL_PATCH, R000_CEL_POLL, R000_DUR_STOCK, R000_DUR_PATCH,
 	R003_5, R003_20 = R003_5 + 5, R004 = R003_20 + 5, R004_USECS, R004_DEFER,
-	R002_REC, R002_1B, R002_1F, R002_1S, R002_2B, R002_2F, R002_2S, N_RUNS
+	R002_REC, R002_1B, R002_1F, R002_1S, R002_2B, R002_2F, R002_2S,
+	R004_PING, R004_PING_IDLE, R004_PING_USECS, R004_PING_DEFER, R004_PING_DIM, N_RUNS
 };
 _Static_assert(N_RUNS <= 32, "USES() is a 32-bit mask");
 
@@ -82,6 +83,13 @@ static const struct seed_run runs[N_RUNS] = {
 						  NULL } },
 	[R004_DEFER] = { "seeds/004-e100-napi", { "nic.eth0.napi_defer_hard_irqs=2",
 						  "nic.eth0.gro_flush_timeout=50us", NULL } },
+	[R004_PING] = { "seeds/004-e100-ping", { NULL } },
+	[R004_PING_IDLE] = { "seeds/004-e100-ping", { "traffic.start=60s", NULL } },
+	[R004_PING_USECS] = { "seeds/004-e100-ping", { "nic.eth0.rx-usecs=100",
+						       "nic.eth0.rx-frames=32", NULL } },
+	[R004_PING_DEFER] = { "seeds/004-e100-ping", { "nic.eth0.napi_defer_hard_irqs=2",
+						       "nic.eth0.gro_flush_timeout=50us", NULL } },
+	[R004_PING_DIM] = { "seeds/004-e100-ping", { "nic.eth0.adaptive-rx=dim", NULL } },
 	[R002_REC] = { "seeds/002-smp-recycle", { NULL } },
 	[R002_1B] = { "seeds/002-smp-router-1flow", { NULL } },
 	[R002_1F] = { "seeds/002-smp-router-1flow", { FLOAT_SETS, NULL } },
@@ -153,6 +161,23 @@ static double s004_defer_pct(const struct results *const *r)
 {
 	return 100.0 * r[R004_DEFER]->irqs_per_s / r[R004]->irqs_per_s;
 }
+
+/* ping -f: total time (ms) and round trips (ms) of a run. */
+static double ping_time(const struct results *r) { return r->ping.finished ? r->ping.time_ms : NAN; }
+static double s004_ping_idle_ms(const struct results *const *r) { return ping_time(r[R004_PING_IDLE]); }
+static double s004_ping_ms(const struct results *const *r) { return ping_time(r[R004_PING]); }
+static double s004_rtt_idle(const struct results *const *r) { return 1e3 * r[R004_PING_IDLE]->ping.rtt_avg_ms; }
+static double s004_rtt(const struct results *const *r) { return 1e3 * r[R004_PING]->ping.rtt_avg_ms; }
+static double s004_rtt_max(const struct results *const *r) { return 1e3 * r[R004_PING]->ping.rtt_max_ms; }
+
+/* An answer's ping time as % of the flood's with NAPI alone. */
+static double ping_pct(const struct results *const *r, int run)
+{
+	return 100.0 * ping_time(r[run]) / ping_time(r[R004_PING]);
+}
+static double s004_ping_usecs(const struct results *const *r) { return ping_pct(r, R004_PING_USECS); }
+static double s004_ping_defer(const struct results *const *r) { return ping_pct(r, R004_PING_DEFER); }
+static double s004_ping_dim(const struct results *const *r) { return ping_pct(r, R004_PING_DIM); }
 
 /* ---- seed 003: tg3 coalescing on a TCP receive stream ---- */
 
@@ -303,6 +328,23 @@ static const struct figure figures[] = {
 	{ "004", "\"how often to be polled?\" napi_defer_hard_irqs 2 + gro_flush_timeout 50us: "
 	  "% of NAPI's interrupts, at most 10", 0, CHECK_AT_MOST, 10, s004_defer_pct,
 	  USES(R004) | USES(R004_DEFER) },
+	{ "004", "ping -f 127.0.0.1, 100000 echoes, idle: time, ms", 4332, CHECK_RATIO, 0,
+	  s004_ping_idle_ms, USES(R004_PING_IDLE) },
+	{ "004", "ping -f idle: rtt avg, us", 9, CHECK_RATIO, 0, s004_rtt_idle,
+	  USES(R004_PING_IDLE) },
+	{ "004", "ping -f while receiving 77 kpps: time, ms", 26370, CHECK_RATIO, 0, s004_ping_ms,
+	  USES(R004_PING) },
+	{ "004", "ping -f while receiving 77 kpps: rtt avg, us", 10, CHECK_RATIO, 0, s004_rtt,
+	  USES(R004_PING) },
+	{ "004", "ping -f while receiving 77 kpps: rtt max, us", 9410, CHECK_RATIO, 0, s004_rtt_max,
+	  USES(R004_PING) },
+	{ "004", "\"how often to be polled?\" rx-usecs 100 / rx-frames 32: % of NAPI's ping -f time, "
+	  "at most 50", 0, CHECK_AT_MOST, 50, s004_ping_usecs, USES(R004_PING) | USES(R004_PING_USECS) },
+	{ "004", "\"how often to be polled?\" napi_defer_hard_irqs 2 + gro_flush_timeout 50us: % of "
+	  "NAPI's ping -f time, at most 50", 0, CHECK_AT_MOST, 50, s004_ping_defer,
+	  USES(R004_PING) | USES(R004_PING_DEFER) },
+	{ "004", "adaptive-rx = dim: % of NAPI's ping -f time (shown, no claim in the post), "
+	  "at most 100", 0, CHECK_AT_MOST, 100, s004_ping_dim, USES(R004_PING) | USES(R004_PING_DIM) },
 };
 
 #define N_FIGURES (sizeof(figures) / sizeof(figures[0]))

@@ -1,6 +1,7 @@
 /* sim_report.c - results -> tables. */
 #include "report/sim_report.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -188,6 +189,50 @@ static struct table *skb_table(const struct results *r)
 	return t;
 }
 
+/* The summary ping -f prints at the end (iputils), and its numbers. */
+static struct table *ping_table(const struct results *r)
+{
+	const struct ping_result *p = &r->ping;
+	struct table *t = table_new("ping", NULL);
+	char text[512];
+	int n;
+
+	n = snprintf(text, sizeof(text),
+		     "--- 127.0.0.1 ping statistics ---\n"
+		     "%llu packets transmitted, %llu received, %.0f%% packet loss, time %.0fms\n",
+		     (unsigned long long)p->transmitted, (unsigned long long)p->received,
+		     p->transmitted ? 100.0 * (double)(p->transmitted - p->received) /
+				      (double)p->transmitted : 0.0, floor(p->time_ms));
+	if (p->received && n > 0 && (size_t)n < sizeof(text))
+		snprintf(text + n, sizeof(text) - (size_t)n,
+			 "rtt min/avg/max/mdev = %.3f/%.3f/%.3f/%.3f ms, ipg/ewma %.3f/%.3f ms\n",
+			 p->rtt_min_ms, p->rtt_avg_ms, p->rtt_max_ms, p->rtt_mdev_ms, p->ipg_ms,
+			 p->ewma_ms);
+	table_set_text(t, text);
+	table_add_col(t, "transmitted", "transmitted", -1);
+	table_add_col(t, "received", "received", -1);
+	table_add_col(t, "finished", "finished", -1);
+	table_add_col(t, "time_ms", "time_ms", 0);
+	table_add_col(t, "rtt_min_ms", "rtt_min_ms", 3);
+	table_add_col(t, "rtt_avg_ms", "rtt_avg_ms", 3);
+	table_add_col(t, "rtt_max_ms", "rtt_max_ms", 3);
+	table_add_col(t, "rtt_mdev_ms", "rtt_mdev_ms", 3);
+	table_add_col(t, "ipg_ms", "ipg_ms", 3);
+	table_add_col(t, "ewma_ms", "ewma_ms", 3);
+	table_row(t);
+	table_u64(t, p->transmitted);
+	table_u64(t, p->received);
+	table_bool(t, p->finished);
+	table_dbl(t, floor(p->time_ms));
+	table_dbl(t, p->rtt_min_ms);
+	table_dbl(t, p->rtt_avg_ms);
+	table_dbl(t, p->rtt_max_ms);
+	table_dbl(t, p->rtt_mdev_ms);
+	table_dbl(t, p->ipg_ms);
+	table_dbl(t, p->ewma_ms);
+	return t;
+}
+
 static struct table *mpstat_table(const struct results *r)
 {
 	static const char *keys[] = { "usr", "sys", "irq", "soft", "idle" };
@@ -315,5 +360,7 @@ struct report *run_report(const struct results *r, bool wide)
 	report_add(rep, threads_table(r));
 	if (r->n_series)
 		report_add(rep, series_table(r));
+	if (r->ping.on)
+		report_add(rep, ping_table(r));
 	return rep;
 }

@@ -46,6 +46,7 @@ struct column {
 struct table {
 	char *name;
 	char *title;
+	char *text;	/* table_set_text(): the text form, NULL = aligned columns */
 	struct column *cols;
 	size_t ncols;
 	struct cell *cells;
@@ -123,6 +124,7 @@ struct table *table_new(const char *name, const char *title)
 	t = xrealloc(NULL, sizeof(*t));
 	memset(t, 0, sizeof(*t));
 	t->name = xstrdup(name);
+	t->text = NULL;
 	t->title = title ? xstrdup(title) : NULL;
 	return t;
 }
@@ -143,6 +145,7 @@ void table_free(struct table *t)
 	free(t->cells);
 	free(t->name);
 	free(t->title);
+	free(t->text);
 	free(t);
 }
 
@@ -313,6 +316,12 @@ static void text_print(const struct table *t, FILE *f)
 		width[c] = text_col_width(t, c, &left[c]);
 	if (t->title)
 		fprintf(f, "%s\n", t->title);
+	if (t->text) {
+		fputs(t->text, f);
+		free(width);
+		free(left);
+		return;
+	}
 	for (c = 0; c < t->ncols; c++) {
 		fputs(c ? "  " : "", f);
 		text_field(f, t->cols[c].header, width[c], left[c],
@@ -436,6 +445,12 @@ static void json_array(const struct table *t, FILE *f, int indent)
 		fputs(r + 1 < t->nrows ? ",\n" : "\n", f);
 	}
 	fprintf(f, "%*s]", indent, "");
+}
+
+void table_set_text(struct table *t, const char *text)
+{
+	free(t->text);
+	t->text = xstrdup(text);
 }
 
 /* ---- printing ----------------------------------------------------------- */

@@ -63,6 +63,12 @@ void table_i64(struct table *t, int64_t v);
 void table_u64(struct table *t, uint64_t v);
 void table_dbl(struct table *t, double v);
 
+/* Give @t a text form of its own: the text output prints the title, then
+ * @text verbatim (it should end with a newline), instead of the aligned
+ * columns, for tables that imitate a tool's own output (ping's summary).
+ * CSV and JSON still print the columns.  @text is copied. */
+void table_set_text(struct table *t, const char *text);
+
 /* Print @t to @f.  Text: the title line, a header row, then the rows; each
  * column as wide as its widest entry, two spaces between columns; a column
  * holding any string cell is left-aligned, others right-aligned; no

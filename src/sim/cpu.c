@@ -44,7 +44,7 @@ static enum acct thread_bucket(const struct sim *s, const struct cpu *c)
 	if (c->lvl[LVL_THREAD].what != TCH_RUN || c->cur < 0)
 		return ACCT_SYSTEM;
 	k = s->thr[c->cur].kind;
-	return k == THR_HOG || k == THR_SINK ? ACCT_USER : ACCT_SYSTEM;
+	return k == THR_HOG || k == THR_SINK || k == THR_PING ? ACCT_USER : ACCT_SYSTEM;
 }
 
 void cpu_account(struct sim *s, struct cpu *c)
@@ -230,6 +230,8 @@ static void thread_start(struct sim *s, struct cpu *c)
 		sink_chunk_done(s, c); /* continue where it left off */
 	else if (t->kind == THR_IDLEPOLL)
 		kern_idle_poll_run(s, c);
+	else if (t->kind == THR_PING)
+		ping_run(s, c); /* continue where it left off */
 	else
 		cpu_run(s, c, LVL_THREAD, TCH_RUN, s->scn->run.timeslice_ns);
 }
@@ -342,6 +344,9 @@ static void thread_chunk_done(struct sim *s, struct cpu *c)
 		return;
 	case THR_IDLEPOLL:
 		kern_idle_poll_run(s, c);
+		return;
+	case THR_PING:
+		ping_run(s, c);
 		return;
 	case THR_HOG:
 		break;

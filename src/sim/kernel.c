@@ -151,6 +151,11 @@ static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 	int64_t locked = s->prof->xmit_locked_ns, at;
 	struct nic *out;
 
+	if (p->reply == PKT_PING_REQ || p->reply == PKT_PING_REPLY) {
+		s->ping.queued--;
+		return ping_input(s, c, p, t);
+	}
+
 	if (in->out < 0) {
 		t += s->prof->local_deliver_ns;
 		if (s->scn->apps.sink)
@@ -168,14 +173,21 @@ static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 	return t;
 }
 
-static void backlog_enqueue(struct sim *s, struct cpu *c, struct pkt *p)
+void kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p)
 {
+	bool ping = p->reply == PKT_PING_REQ || p->reply == PKT_PING_REPLY;
+
 	if (c->backlog.count >= s->scn->host.netdev_max_backlog) {
 		c->sn.dropped++;
+		if (ping) {
+			ping_drop(s, p);
+			return;
+		}
 		s->nic[p->in_nic].c.rx_drp++;
 		skb_free(s, c, p);
 		return;
 	}
+	s->ping.queued += ping;
 	pktq_push(&c->backlog, p);
 	if (napi_schedule_prep(&c->backlog_napi))
 		raise_net_rx(c, NAPI_BACKLOG);
@@ -227,7 +239,7 @@ static int64_t isr_pass(struct sim *s, struct cpu *c, struct nic *n, int64_t t, 
 		p = nic_rx_take(n);
 		t += s->prof->rx_pkt_ns + copy_ns(s, p.len) + s->prof->netif_rx_ns;
 		t += skb_alloc(s, c, &p);
-		backlog_enqueue(s, c, &p);
+		kern_netif_rx(s, c, &p);
 		taken++;
 	}
 	nic_rx_refill(s, n, t, taken);

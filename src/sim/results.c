@@ -102,6 +102,32 @@ static void collect_cpus(struct results *r, const struct sim *s, double win_ns)
 	}
 }
 
+static void collect_ping(struct results *r, const struct sim *s)
+{
+	const struct ping *p = &s->ping;
+	struct ping_result *o = &r->ping;
+	double n = (double)p->received, avg;
+
+	o->on = s->scn->apps.ping;
+	if (!o->on)
+		return;
+	o->finished = p->done;
+	o->transmitted = p->sent;
+	o->received = p->received;
+	o->time_ms = p->sent ? (double)((p->received ? p->t_last : s->eng.now) - p->t_first) / 1e6 : 0;
+	o->ipg_ms = p->sent > 1 ? o->time_ms / (double)(p->sent - 1) : NAN;
+	if (!p->received) {
+		o->rtt_min_ms = o->rtt_avg_ms = o->rtt_max_ms = o->rtt_mdev_ms = o->ewma_ms = NAN;
+		return;
+	}
+	avg = p->rtt_sum / n;
+	o->rtt_min_ms = (double)p->rtt_min / 1e6;
+	o->rtt_avg_ms = avg / 1e6;
+	o->rtt_max_ms = (double)p->rtt_max / 1e6;
+	o->rtt_mdev_ms = sqrt(fmax(p->rtt_sum2 / n - avg * avg, 0)) / 1e6;
+	o->ewma_ms = (double)p->ewma8 / 8 / 1e6;
+}
+
 static void collect_threads(struct results *r, const struct sim *s, double win_ns)
 {
 	r->n_threads = s->n_threads;
@@ -159,6 +185,7 @@ int results_collect(struct results *r, const struct sim *s)
 	collect_nics(r, s);
 	collect_cpus(r, s, win_ns);
 	collect_threads(r, s, win_ns);
+	collect_ping(r, s);
 	collect_latency(r, s);
 	per_second(r);
 	r->drops_total = r->drop_link + r->drop_fifo + r->drop_backlog + r->drop_qdisc +

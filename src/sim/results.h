@@ -27,6 +27,16 @@ struct thread_result {
 	int64_t cpu_ns;                 /* total over the run */
 };
 
+/* ping -f over loopback (apps.ping), whole run, iputils' summary. */
+struct ping_result {
+	bool on;
+	bool finished;                  /* all ping-count replies came back */
+	uint64_t transmitted, received;
+	double time_ms;                 /* first request to last reply read */
+	double rtt_min_ms, rtt_avg_ms, rtt_max_ms, rtt_mdev_ms;
+	double ipg_ms, ewma_ms;         /* time / (transmitted - 1), rtt estimate */
+};
+
 struct results {
 	char scenario[64];
 	const char *rxpath;
@@ -57,6 +67,7 @@ struct results {
 	struct mod_point *series;       /* moderation changes over the run, owned */
 	uint32_t n_series;
 	uint64_t series_lost;           /* changes beyond MOD_SERIES_MAX */
+	struct ping_result ping;
 };
 
 const char *rxpath_name(enum rxpath p);

@@ -178,6 +178,14 @@ struct scn_apps {
 	uint32_t ack_every;          /* ack-every = N: the stack sends an ACK frame back per
 	                              * N delivered frames (TCP delayed ACK: 2); 0 = none */
 	uint32_t ack_bytes;          /* ack-size = ACK frame size */
+	/* ping -f 127.0.0.1: a thread that sends an ICMP echo over loopback,
+	 * waits for the reply, and sends the next (seed 004) */
+	uint32_t ping;               /* ping = on */
+	uint32_t ping_cpu;           /* ping-cpu = CPU it runs on */
+	uint64_t ping_count;         /* ping-count = echo requests to send (-c) */
+	uint32_t ping_size;          /* ping-size = ICMP payload bytes (-s), 56 */
+	int64_t ping_work_ns;        /* ping-work = ping's own time per echo: user
+	                              * bookkeeping and the flood's '.' to the tty */
 };
 
 /* [run]: duration and measurement window. */

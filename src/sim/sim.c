@@ -37,7 +37,7 @@ static int build_threads(struct sim *s)
 	const struct scenario *scn = s->scn;
 	char name[48];
 
-	s->thr = calloc(scn->host.cpus + scn->apps.cpu_hogs + scn->n_nics + 2, sizeof(*s->thr));
+	s->thr = calloc(scn->host.cpus + scn->apps.cpu_hogs + scn->n_nics + 3, sizeof(*s->thr));
 	if (!s->thr)
 		return -1;
 	for (uint16_t i = 0; i < s->n_cpus; i++) {
@@ -54,6 +54,12 @@ static int build_threads(struct sim *s)
 	if (scn->host.rxpath == RXPATH_BSD_POLL && scn->host.bsd_idle_poll) {
 		add_thread(s, THR_IDLEPOLL, 0, "idlepoll");
 		s->thr[s->n_threads - 1].runnable = true;
+	}
+	s->ping.thread = -1;
+	s->ping.rtt_min = INT64_MAX;
+	if (scn->apps.ping) {
+		s->ping.thread = (int16_t)add_thread(s, THR_PING, (uint16_t)scn->apps.ping_cpu, "ping");
+		s->thr[s->ping.thread].runnable = true;
 	}
 	if (scn->apps.sink) {
 		s->sock.reader = (int16_t)add_thread(s, THR_SINK, (uint16_t)scn->apps.sink_cpu,
@@ -223,6 +229,7 @@ static int check_accounting(struct sim *s)
 	}
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		held += s->cpu[i].backlog.count;
+	held -= s->ping.queued; /* loopback frames, not NIC frames */
 	held += s->sock.q.count + s->sock.held.count;
 	if (in == out + held)
 		return 0;

@@ -73,6 +73,8 @@ enum pkt_kind {
 	PKT_DATA = 0,    /* a received frame being forwarded */
 	PKT_REPLY = 1,   /* a server's reply to the request that arrived at t_arr */
 	PKT_ACK = 2,     /* an ACK the host's TCP generated (ack-every) */
+	PKT_PING_REQ = 3,   /* loopback ICMP echo request (ping thread), not a NIC frame */
+	PKT_PING_REPLY = 4, /* loopback ICMP echo reply */
 };
 
 /* Bounded FIFO ring of packets. */
@@ -190,7 +192,7 @@ struct chunk {
 	uint8_t what;         /* enum thread_chunk / enum si_step / nic id for hardirq */
 };
 
-enum thread_kind { THR_HOG, THR_KSOFTIRQD, THR_NAPI, THR_SINK, THR_IDLEPOLL };
+enum thread_kind { THR_HOG, THR_KSOFTIRQD, THR_NAPI, THR_SINK, THR_IDLEPOLL, THR_PING };
 
 struct thread {
 	enum thread_kind kind;
@@ -297,6 +299,23 @@ struct sock {
 	uint64_t bp_polls, bp_pkts, suspends, resumes;
 };
 
+/* ping -f 127.0.0.1 (apps.ping): one echo outstanding at a time. */
+struct ping {
+	int16_t thread;       /* the ping thread, -1 = none */
+	uint8_t step;         /* enum ping_step in ping.c: what follows the running chunk */
+	bool waiting;         /* asleep in recvmsg() until the reply is queued */
+	bool done;            /* ping-count replies received */
+	uint32_t ready;       /* replies queued on its raw socket, not yet read */
+	uint32_t queued;      /* its frames in a backlog (not NIC frames: accounting) */
+	int64_t t_send;       /* gettimeofday() before the outstanding sendmsg() */
+	int64_t t_reply;      /* the queued reply's timestamp (netif_rx, SO_TIMESTAMP) */
+	int64_t t_first, t_last; /* first send, last reply read: iputils' "time" */
+	uint64_t sent, echoed, received, lost;
+	int64_t rtt_min, rtt_max; /* ns */
+	double rtt_sum, rtt_sum2; /* ns, ns^2 */
+	int64_t ewma8;        /* iputils' rtt estimate, x8, ns */
+};
+
 /* One change of a NIC's moderation made by an adaptive controller. */
 enum mod_kind { MOD_DIM, MOD_ITR, MOD_PKT_RATE };
 struct mod_point {
@@ -329,6 +348,7 @@ struct sim {
 	struct hist lat;      /* forwarding latency, ns, after warm-up */
 	struct mod_series series;
 	struct sock sock;
+	struct ping ping;
 	struct bsd_poll bsd;  /* FreeBSD DEVICE_POLLING state (rxpath = bsd-poll) */
 	struct sim_snapshot snap;
 	bool warm;            /* warm-up is over */
@@ -478,6 +498,18 @@ void xlock_release(struct sim *s, struct cpu *c, struct nic *n, int64_t at, int6
 /* Allocate port locks where they are modelled.  0 or -1 (s->fatal). */
 int xlock_init(struct sim *s);
 void xlock_free(struct sim *s);
+
+/* netif_rx(): queue @p on @c's backlog (or drop it) and raise NET_RX. */
+void kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p);
+
+/* ---- ping.c: ping -f over loopback ---- */
+/* The ping thread got the CPU, or its chunk ended: take the next step. */
+void ping_run(struct sim *s, struct cpu *c);
+/* The stack handles loopback frame @p (an echo request or reply) on @c at
+ * @t, in process_backlog; returns the time after. */
+int64_t ping_input(struct sim *s, struct cpu *c, struct pkt *p, int64_t t);
+/* A loopback frame of the ping was dropped at a full backlog. */
+void ping_drop(struct sim *s, const struct pkt *p);
 
 /* ---- sock.c ---- */
 int sock_init(struct sim *s);

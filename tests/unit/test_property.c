@@ -455,6 +455,13 @@ static void draw_apps(struct gen *g, struct draw *d)
 		add(d, "apps.cpu-hogs=%" PRIu64, pr_range(&g->r, 1, 3));
 		add(d, "apps.hog-cpu=%" PRIu64, pr_range(&g->r, 0, g->cpus - 1));
 	}
+	if (pr_pct(&g->r, 20)) {
+		add(d, "apps.ping=on");
+		add(d, "apps.ping-cpu=%" PRIu64, pr_range(&g->r, 0, g->cpus - 1));
+		add(d, "apps.ping-count=%" PRIu64, pr_log(&g->r, 1, 100000));
+		add(d, "apps.ping-size=%" PRIu64, pr_range(&g->r, 0, 1500));
+		add(d, "apps.ping-work=%" PRIu64 "ns", pr_log(&g->r, 1, 100000));
+	}
 	if (!pr_pct(&g->r, 45))
 		return;
 	add(d, "apps.sink=on");
@@ -656,8 +663,16 @@ static int check_identity(const struct sim *s, uint64_t *held_out, char *why, si
 	}
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		held += s->cpu[i].backlog.count;
+	held -= s->ping.queued; /* ping's loopback frames are not NIC frames */
 	held += s->sock.q.count + s->sock.held.count;
 	*held_out = held;
+	/* ping: one echo outstanding at a time, each reply from a request */
+	if (s->ping.received > s->ping.echoed || s->ping.echoed > s->ping.sent ||
+	    s->ping.sent - s->ping.received > 1 || s->ping.lost > 1 ||
+	    s->ping.received > s->scn->apps.ping_count)
+		return bad(why, len, "ping: sent %" PRIu64 " echoed %" PRIu64 " received %" PRIu64
+			   " lost %" PRIu64, s->ping.sent, s->ping.echoed, s->ping.received,
+			   s->ping.lost);
 	if (in != out + held)
 		return bad(why, len, "accounting: entered %" PRIu64 " != terminal %" PRIu64
 			   " + queued %" PRIu64, in, out, held);
@@ -685,7 +700,7 @@ static int check_cpus(const struct sim *s, char *why, size_t len)
 			return bad(why, len, "cpu%u: backlog %u > netdev_max_backlog %u", i,
 				   c->backlog.count, scn->host.netdev_max_backlog);
 		if ((scn->host.rxpath == RXPATH_NAPI || scn->host.rxpath == RXPATH_BSD_POLL) &&
-		    c->backlog.count)
+		    c->backlog.count > (i == scn->apps.ping_cpu && scn->apps.ping ? s->ping.queued : 0))
 			return bad(why, len, "cpu%u: %u frames in the backlog on a polling path", i,
 				   c->backlog.count);
 		for (uint16_t t = 0; t < s->n_threads; t++) {
@@ -697,14 +712,14 @@ static int check_cpus(const struct sim *s, char *why, size_t len)
 				return bad(why, len, "thread %s: cpu_ns %" PRId64 " < 0", th->name,
 					   th->cpu_ns);
 			thr += (uint64_t)th->cpu_ns;
-			if (th->kind == THR_HOG || th->kind == THR_SINK)
+			if (th->kind == THR_HOG || th->kind == THR_SINK || th->kind == THR_PING)
 				user_thr += (uint64_t)th->cpu_ns;
 		}
 		if (thr > (uint64_t)end)
 			return bad(why, len, "cpu%u: its threads ran %" PRIu64 " ns in %" PRId64 " ns", i,
 				   thr, end);
 		if (c->acct[ACCT_USER] > user_thr)
-			return bad(why, len, "cpu%u: user time %" PRIu64 " > hog + sink thread time %"
+			return bad(why, len, "cpu%u: user time %" PRIu64 " > hog + sink + ping thread time %"
 				   PRIu64, i, c->acct[ACCT_USER], user_thr);
 	}
 	return 0;

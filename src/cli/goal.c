@@ -121,7 +121,7 @@ static int parse_limit(struct goal *g, const char *v, char *err, size_t errlen)
 	case TM_N:
 		break;
 	}
-	snprintf(err, errlen, "--goal %s: '%s' is %s", g->text, v, why);
+	snprintf(err, errlen, "--goal '%s': '%s' is %s", g->text, v, why);
 	return -1;
 }
 

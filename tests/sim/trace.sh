@@ -35,6 +35,9 @@ c="$(run --set traffic.trace="$tr/tiny.csv" --set traffic.trace-speed=0.4 --set 
 [ "$a" = 7 ] && [ "$b" = 8 ] && [ "$c" = 6 ] && ok "trace-speed: 600 us holds 7 packets at 1x, 8 at 2x, 6 at 0.4x (the 250 us packet moves to 625 us)" \
   || fail "trace-speed: $a at 1x (want 7), $b at 2x (want 8), $c at 0.4x (want 6)"
 
+d="$(run --set traffic.trace="$tr/tiny.csv" --speed 2 --set run.duration=600us | rx_ok)"
+[ "$d" = "$b" ] && ok "--speed 2 is traffic.trace-speed=2" || fail "--speed 2: $d, want $b"
+
 # Lengths are used: a 9000-byte frame needs 722 us on a 100 Mbit/s link, so
 # within 500 us neither it nor the frame queued behind it is in; with
 # 64-byte frames both are.

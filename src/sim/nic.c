@@ -48,13 +48,16 @@ static int64_t wire_ps_trace(uint32_t len, uint64_t speed_bps)
 
 /* ---- traffic sources ---- */
 
-/* Offer @k of a trace source: its capture time scaled by trace-speed. */
-static int64_t offer_trace(const struct source *src, uint64_t k)
+/* Offer @k of a trace source: its capture time scaled by trace-speed; the
+ * frame's length and wire time become the source's next. */
+static int64_t offer_trace(struct source *src, uint64_t k)
 {
 	const struct scn_traffic *c = src->cfg;
 
 	if (k >= c->trace->n)
 		return INT64_MAX; /* the trace is over: the sender stops */
+	src->len = c->trace->len[k];
+	src->wire_ps = wire_ps_trace(src->len, src->speed_bps);
 	return c->start_ns + c->trace->t_ns[k] * 1000 / (int64_t)c->trace_speed_milli;
 }
 
@@ -127,23 +130,10 @@ static void source_init(struct sim *s, struct source *src, const struct scn_traf
 	src->next_offer = cfg->start_ns;
 	if (cfg->pattern == TRAFFIC_POISSON)
 		src->next_offer += rng_exp_ns(&src->rng, 1e9 / (double)cfg->rate_pps);
+	src->len = cfg->frame_bytes;
+	src->speed_bps = s->scn->nic[nic].speed_bps;
 	if (cfg->pattern == TRAFFIC_TRACE)
 		src->next_offer = offer_trace(src, 0);
-}
-
-/* Length and wire time of the frame @src offers next. */
-static uint32_t src_frame_len(const struct source *src)
-{
-	if (src->cfg->pattern == TRAFFIC_TRACE)
-		return src->cfg->trace->len[src->k];
-	return src->cfg->frame_bytes;
-}
-
-static int64_t src_frame_ps(const struct source *src, const struct nic *n)
-{
-	if (src->cfg->pattern == TRAFFIC_TRACE)
-		return wire_ps_trace(src->cfg->trace->len[src->k], n->cfg->speed_bps);
-	return src->wire_ps;
 }
 
 /* The source of this port that offers next (lowest time, then lowest index). */
@@ -198,13 +188,12 @@ static void rx_accept(struct sim *s, struct nic *n, struct pkt *p)
 static bool link_step(struct sim *s, struct nic *n, int64_t t)
 {
 	struct source *src = next_source(s, n);
-	int64_t offer_ps, start_ps, end_ps, frame_ps;
+	int64_t offer_ps, start_ps, end_ps;
 	uint32_t len;
 
 	if (!src || src->next_offer > t || src->next_offer == INT64_MAX)
 		return false;
-	len = src_frame_len(src);
-	frame_ps = src_frame_ps(src, n);
+	len = src->len;
 	offer_ps = src->next_offer * 1000;
 	start_ps = offer_ps > n->wire_free ? offer_ps : n->wire_free;
 	if (start_ps - offer_ps > n->cfg->link_queue_ns * 1000) {
@@ -213,7 +202,7 @@ static bool link_step(struct sim *s, struct nic *n, int64_t t)
 		source_step(src);
 		return true;
 	}
-	end_ps = start_ps + frame_ps;
+	end_ps = start_ps + src->wire_ps;
 	if ((end_ps + 999) / 1000 > t)
 		return false;
 	n->wire_free = end_ps;
@@ -271,7 +260,7 @@ static int64_t rx_next_arrival(struct sim *s, struct nic *n)
 	start_ps = src->next_offer * 1000;
 	if (start_ps < n->wire_free)
 		start_ps = n->wire_free;
-	return (start_ps + src_frame_ps(src, n) + 999) / 1000;
+	return (start_ps + src->wire_ps + 999) / 1000;
 }
 
 int64_t nic_rx_next_ready(struct sim *s, struct nic *n)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/trace_pcap.h"
 #include "cli/units.h"
@@ -113,12 +114,14 @@ static int read_capture(struct tbuf *b, FILE *f, const char *name, char *err, si
 
 /* ---- CSV timelines ---- */
 
+/* Longest CSV line accepted: "time_us,length" rows are short. */
+#define CSV_LINE_MAX 256
+
 struct csvr {
 	FILE *f;
 	const char *name;
 	unsigned long line;
-	char *buf;
-	size_t cap;
+	char buf[CSV_LINE_MAX + 2];
 	char *err;
 	size_t errlen;
 };
@@ -139,6 +142,29 @@ static int csv_fail(struct csvr *c, const char *fmt, ...)
 	return -1;
 }
 
+/* One raw line into c->buf, bounded: 1, 0 at the end of the file, -1 with
+ * a message (a NUL byte, a line too long, a read error). */
+static int read_line(struct csvr *c)
+{
+	size_t n = 0;
+	int ch;
+
+	while ((ch = getc(c->f)) != EOF && ch != '\n') {
+		if (ch == '\0')
+			return csv_fail(c, "contains a NUL byte; expected a text line");
+		if (n == CSV_LINE_MAX)
+			return csv_fail(c, "line longer than %d characters; expected time_us,length",
+					CSV_LINE_MAX);
+		c->buf[n++] = (char)ch;
+	}
+	c->buf[n] = '\0';
+	if (ferror(c->f)) {
+		snprintf(c->err, c->errlen, "%s: read error: %s", c->name, strerror(errno));
+		return -1;
+	}
+	return ch == EOF && n == 0 ? 0 : 1;
+}
+
 /* Trim blanks at both ends in place. */
 static char *trim(char *s)
 {
@@ -156,24 +182,20 @@ static char *trim(char *s)
  * -1 with a message. */
 static int next_line(struct csvr *c, char **out)
 {
-	ssize_t n;
-
-	while ((n = getline(&c->buf, &c->cap, c->f)) >= 0) {
+	for (;;) {
+		int rc;
 		char *s;
 
 		c->line++;
-		if (memchr(c->buf, '\0', (size_t)n))
-			return csv_fail(c, "contains a NUL byte; expected a text line");
+		rc = read_line(c);
+		if (rc != 1)
+			return rc;
 		s = trim(c->buf);
 		if (*s && *s != '#') {
 			*out = s;
 			return 1;
 		}
 	}
-	if (ferror(c->f))
-		return snprintf(c->err, c->errlen, "%s: read error: %s", c->name, strerror(errno)),
-		       -1;
-	return 0;
 }
 
 static int csv_header(struct csvr *c)
@@ -278,7 +300,6 @@ static int read_csv(struct tbuf *b, FILE *f, const char *name, char *err, size_t
 
 	if (rc == 0)
 		rc = csv_rows(b, &c);
-	free(c.buf);
 	return rc;
 }
 
@@ -349,6 +370,7 @@ static size_t n_cached;
 
 int trace_load(const struct scn_trace **out, const char *path, char *err, size_t errlen)
 {
+	struct stat st;
 	FILE *f;
 	int rc;
 
@@ -368,6 +390,12 @@ int trace_load(const struct scn_trace **out, const char *path, char *err, size_t
 		rc = -errno;
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return rc;
+	}
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file; a trace is a pcap, pcapng or CSV "
+			 "file", path);
+		fclose(f);
+		return -EINVAL;
 	}
 	rc = trace_read(&cache[n_cached].tr, f, path, err, errlen);
 	if (rc)

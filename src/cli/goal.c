@@ -70,59 +70,83 @@ static int parse_pct(const char *v, double *out)
 	return 0;
 }
 
+/* Drops: a count of frames, or with '%' a share (the metric becomes
+ * TM_DROP_PCT).  0, or -1 with @why. */
+static int parse_drops(struct goal *g, const char *v, char *why, size_t whylen)
+{
+	size_t n = strlen(v);
+	uint64_t x;
+
+	if (n && v[n - 1] == '%') {
+		g->m = TM_DROP_PCT;
+		if (parse_pct(v, &g->limit) == 0)
+			return 0;
+	} else if (unit_parse(UNIT_COUNT, v, &x, NULL, 0) == UNIT_OK) {
+		g->limit = (double)x;
+		return 0;
+	}
+	snprintf(why, whylen, "not a number of frames or a percentage 0..100, e.g. 0 or 0.1%%");
+	return -1;
+}
+
+/* Interrupts per second: a whole number, optionally followed by "/s". */
+static int parse_irqs(struct goal *g, const char *v, char *why, size_t whylen)
+{
+	size_t n = strlen(v);
+	char buf[48];
+	uint64_t x;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)(n > 2 && !strcmp(v + n - 2, "/s") ? n - 2 : n), v);
+	if (unit_parse(UNIT_COUNT, buf, &x, NULL, 0) == UNIT_OK) {
+		g->limit = (double)x;
+		return 0;
+	}
+	snprintf(why, whylen, "not a whole number of interrupts per second, e.g. 20000");
+	return -1;
+}
+
+/* A value of @kind divided by @div into g->limit.  0, or -1 with @why. */
+static int parse_unit(struct goal *g, enum unit_kind kind, double div, const char *v,
+		      char *why, size_t whylen)
+{
+	uint64_t x;
+
+	if (unit_parse(kind, v, &x, why, whylen) != UNIT_OK)
+		return -1;
+	g->limit = (double)x / div;
+	return 0;
+}
+
 /* The value of goal @g from @v; -1 with a message. */
 static int parse_limit(struct goal *g, const char *v, char *err, size_t errlen)
 {
-	char why[160] = "", buf[48];
-	uint64_t x;
-	size_t n = strlen(v);
+	char why[160] = "";
+	int rc = -1;
 
 	switch (g->m) {
 	case TM_P50: case TM_P99: case TM_P999:
-		if (unit_parse(UNIT_TIME_NS, v, &x, why, sizeof(why)) == UNIT_OK) {
-			g->limit = (double)x / 1000.0;
-			return 0;
-		}
+		rc = parse_unit(g, UNIT_TIME_NS, 1000.0, v, why, sizeof(why));
 		break;
 	case TM_CPU:
-		if (parse_pct(v, &g->limit) == 0)
-			return 0;
-		snprintf(why, sizeof(why), "not a percentage 0..100, e.g. 40%%");
+		rc = parse_pct(v, &g->limit);
+		if (rc)
+			snprintf(why, sizeof(why), "not a percentage 0..100, e.g. 40%%");
 		break;
 	case TM_THROUGHPUT:
-		if (unit_parse(UNIT_PPS, v, &x, why, sizeof(why)) == UNIT_OK) {
-			g->limit = (double)x;
-			return 0;
-		}
+		rc = parse_unit(g, UNIT_PPS, 1.0, v, why, sizeof(why));
 		break;
 	case TM_DROPS: case TM_DROP_PCT:
-		if (n && v[n - 1] == '%') {
-			g->m = TM_DROP_PCT;
-			if (parse_pct(v, &g->limit) == 0)
-				return 0;
-			snprintf(why, sizeof(why), "not a percentage 0..100, e.g. 0.1%%");
-			break;
-		}
-		if (unit_parse(UNIT_COUNT, v, &x, why, sizeof(why)) == UNIT_OK) {
-			g->limit = (double)x;
-			return 0;
-		}
-		snprintf(why, sizeof(why), "not a number of frames or a percentage, e.g. 0 or 0.1%%");
+		rc = parse_drops(g, v, why, sizeof(why));
 		break;
 	case TM_IRQS:
-		snprintf(buf, sizeof(buf), "%.*s", (int)(n > 2 && !strcmp(v + n - 2, "/s") ? n - 2 : n),
-			 v);
-		if (unit_parse(UNIT_COUNT, buf, &x, why, sizeof(why)) == UNIT_OK) {
-			g->limit = (double)x;
-			return 0;
-		}
-		snprintf(why, sizeof(why), "not a whole number of interrupts per second, e.g. 20000");
+		rc = parse_irqs(g, v, why, sizeof(why));
 		break;
 	case TM_N:
 		break;
 	}
-	snprintf(err, errlen, "--goal '%s': '%s' is %s", g->text, v, why);
-	return -1;
+	if (rc)
+		snprintf(err, errlen, "--goal '%s': '%s' is %s", g->text, v, why);
+	return rc;
 }
 
 int goal_parse(struct goal *g, const char *text, char *err, size_t errlen)

@@ -781,6 +781,17 @@ static int check_trace(struct sload *l, uint32_t i)
 	return 0;
 }
 
+/* trace-speed without a trace would do nothing: say so. */
+static int speed_without_trace(struct sload *l, uint32_t i)
+{
+	int line;
+	const char *src;
+
+	where_key(l->traffic[i], "trace-speed", &line, &src);
+	return bad(l, line, src, "trace-speed = %s: applies to a trace only; give trace = FILE "
+	           "(a pcap, pcapng or time_us,length CSV file)", l->s->traffic[i].trace_speed);
+}
+
 static int check_traffic(struct sload *l)
 {
 	struct scenario *sc = l->s;
@@ -793,6 +804,8 @@ static int check_traffic(struct sload *l)
 
 		if (t->pattern == TRAFFIC_TRACE || t->trace_path[0])
 			rc = check_trace(l, i);
+		else if (ini_find(l->traffic[i], "trace-speed"))
+			rc = speed_without_trace(l, i);
 		else
 			rc = check_required(l, SEC_TRAFFIC, l->traffic[i]);
 		if (rc)

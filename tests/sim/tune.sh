@@ -50,6 +50,15 @@ if [ -n "$n" ] && [ -n "$g" ] && [ "$n" -lt "$g" ]; then ok "$line"; else fail "
 grep -q '^best: ' "$tmp/a" && grep -q '^echo [0-9]* > /sys/class/net/eth0/napi_defer_hard_irqs$' "$tmp/a" \
   && ok "$(grep '^best: ' "$tmp/a")" || fail "no best line or sysfs command"
 
+# The figures tune judges are those of `rxlab run` on the same setting:
+# throughput = delivered + forwarded + replied, cpu = 100 - idle, drops.
+run="$("$rxlab" run udp-sink --set traffic.rate=300kpps --set nic.eth0.adaptive-rx=dim --format csv \
+      | awk -F, 'NR == 3 {printf "%.1f,%s,%s,%s", 100 - $10, $12, $4, $13}')"
+tun="$("$rxlab" tune udp-sink --set traffic.rate=300kpps --goal 'drops<=0.5%' --maximize throughput \
+      --policies dim --format csv | awk -F, '/^# best/ {b = 1} b && $1 == "dim" {print $3 "," $5 "," $7 "," $8}')"
+[ -n "$run" ] && [ "$run" = "$tun" ] && ok "tune's cpu,p99,throughput,drops = rxlab run's: $tun" \
+  || fail "tune figures '$tun' differ from rxlab run '$run'"
+
 # Nothing meets the goal: say so, name the closest, exit 0.
 out="$("$rxlab" tune rr-server --goal 'p99<=1us' --policies dim,busy-poll)"; rc=$?
 if [ $rc -eq 0 ] && echo "$out" | grep -q '^no setting meets p99<=1us; the closest is '; then

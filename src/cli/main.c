@@ -3,6 +3,7 @@
  *   rxlab                      the receive-livelock experiment (default job)
  *   rxlab run SCENARIO         one simulation, every table
  *   rxlab sweep SCENARIO --vary KEY=SPEC ...
+ *   rxlab tune SCENARIO_OR_TRACE --goal G ...   (cli/tune.h)
  *   rxlab scenarios            built-in scenarios
  *
  * Exit status: 0 success, 1 a run failed (model error), 2 bad usage or
@@ -18,6 +19,8 @@
 #include "cli/interrupt.h"
 #include "cli/scenario_load.h"
 #include "cli/replay.h"
+#include "cli/trace_load.h"
+#include "cli/tune.h"
 #include "cli/validate.h"
 #include "cli/sweep.h"
 #include "report/sim_report.h"
@@ -30,6 +33,7 @@ struct opts {
 	const char *sets[MAX_SETS];
 	size_t n_sets;
 	char seed_set[64];
+	char speed_set[64];
 	struct vary vary[SWEEP_MAX_VARY];
 	size_t n_vary;
 	size_t jobs;
@@ -51,6 +55,14 @@ static const char usage[] =
 	"  compare [SCENARIO]  every moderation scheme on a request/response server\n"
 	"                      (default scenario moderation-compare); --vary traffic.rate=...\n"
 	"                      sets the request rates\n"
+	"  tune SCENARIO_OR_TRACE --goal 'p99<=50us' [--goal ...] [--minimize cpu]\n"
+	"                      search the moderation settings (coalescing, DIM, ITR,\n"
+	"                      deferral, busy polling, IRQ suspension) for the one\n"
+	"                      that meets the goals at the least cost; print the\n"
+	"                      Pareto front of CPU vs latency and the Linux commands;\n"
+	"                      goals on p50/p99/p999, cpu, throughput, drops, irqs;\n"
+	"                      --policies LIST, --out DIR (data + gnuplot script),\n"
+	"                      --iface NAME, --base SCENARIO for a trace; see docs/tune.md\n"
 	"  replay KIND FILE    run dim, itr, adaptive, coalesce or defer on recorded\n"
 	"                      counters (CSV, - = stdin) and print its decisions;\n"
 	"                      see docs/replay.md\n"
@@ -66,6 +78,9 @@ static const char usage[] =
 	"  --vary KEY=SPEC           sweep: a list (a,b,c) or a range FROM..TO:N\n"
 	"                            e.g. --vary traffic.rate=10kpps..2Mpps:20\n"
 	"  --seed N                  random seed (same as --set run.seed=N)\n"
+	"  --speed X                 play a trace X times as fast (same as\n"
+	"                            --set traffic.trace-speed=X); a trace is\n"
+	"                            --set traffic.trace=FILE.pcap|.pcapng|.csv\n"
 	"  --jobs N                  sweep points in N processes (default: all CPUs);\n"
 	"                            the output is the same for any N\n"
 	"  --format table|csv|json   output format (default table)\n"
@@ -85,7 +100,7 @@ static int bad(const char *msg, const char *arg)
 static int unknown_command(const char *cmd)
 {
 	fprintf(stderr, "rxlab: unknown command '%s'; the commands are run, sweep, compare, "
-		"validate, seeds, replay, scenarios and help\n", cmd);
+		"validate, seeds, replay, tune, scenarios and help\n", cmd);
 	fprintf(stderr, "try 'rxlab help'\n");
 	return 2;
 }
@@ -105,7 +120,7 @@ static int parse_opt(struct opts *o, int argc, char **argv, int *i)
 	char err[512];
 
 	if (!strcmp(a, "--set") || !strcmp(a, "--vary") || !strcmp(a, "--seed") ||
-	    !strcmp(a, "--format") || !strcmp(a, "--jobs")) {
+	    !strcmp(a, "--format") || !strcmp(a, "--jobs") || !strcmp(a, "--speed")) {
 		if (!v)
 			return bad("missing value after", a);
 		(*i)++;
@@ -115,6 +130,10 @@ static int parse_opt(struct opts *o, int argc, char **argv, int *i)
 	if (!strcmp(a, "--seed")) {
 		snprintf(o->seed_set, sizeof(o->seed_set), "run.seed=%s", v);
 		return add_set(o, o->seed_set);
+	}
+	if (!strcmp(a, "--speed")) {
+		snprintf(o->speed_set, sizeof(o->speed_set), "traffic.trace-speed=%s", v);
+		return add_set(o, o->speed_set);
 	}
 	if (!strcmp(a, "--jobs")) {
 		char *end;
@@ -248,6 +267,9 @@ int main(int argc, char **argv)
 	/* replay has options of its own (cli/replay.h). */
 	if (argc > 1 && !strcmp(argv[1], "replay"))
 		return replay_main(argc - 2, argv + 2);
+	/* tune too (cli/tune.h). */
+	if (argc > 1 && !strcmp(argv[1], "tune"))
+		return tune_main(argc - 2, argv + 2);
 	cmd = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
 	interrupt_install();
 	rc = parse_opts(&o, argc, argv, cmd ? 2 : 1);
@@ -276,6 +298,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t k = 0; k < o.n_vary; k++)
 		vary_free(&o.vary[k]);
+	trace_cache_free();
 	if (rxlab_signal) {
 		fprintf(stderr, "rxlab: interrupted by signal %d; the report covers the simulated "
 			"time reached and is marked partial\n", (int)rxlab_signal);

@@ -29,6 +29,7 @@
 #include "cli/builtin.h"
 #include "cli/ini.h"
 #include "cli/profile_load.h"
+#include "cli/trace_load.h"
 #include "cli/units.h"
 #include "rxlab/adaptive.h"
 #include "rxlab/bsd_poll.h"
@@ -99,7 +100,7 @@ struct key_spec {
 /* Enum spellings; the index is the enum value (checked below). */
 static const char *const rxpath_names[] = { "classic", "isr-loop", "napi", "bsd-poll", "isr-while",
 					     NULL };
-static const char *const pattern_names[] = { "constant", "poisson", "on-off", NULL };
+static const char *const pattern_names[] = { "constant", "poisson", "on-off", "trace", NULL };
 static const char *const tx_clean_names[] = { "irq", "xmit", NULL };
 static const char *const adaptive_names[] = { "off", "dim", "pkt-rate", NULL };
 static const char *const driver_names[] = { "generic", "e1000", NULL };
@@ -108,7 +109,8 @@ _Static_assert(ADAPTIVE_OFF == 0 && ADAPTIVE_DIM == 1 && ADAPTIVE_PKT_RATE == 2,
                "adaptive_names");
 _Static_assert(RXPATH_CLASSIC == 0 && RXPATH_ISR_LOOP == 1 && RXPATH_NAPI == 2 &&
                RXPATH_BSD_POLL == 3 && RXPATH_ISR_WHILE == 4, "rxpath_names");
-_Static_assert(TRAFFIC_CONSTANT == 0 && TRAFFIC_POISSON == 1 && TRAFFIC_ONOFF == 2,
+_Static_assert(TRAFFIC_CONSTANT == 0 && TRAFFIC_POISSON == 1 && TRAFFIC_ONOFF == 2 &&
+               TRAFFIC_TRACE == 3,
                "pattern_names");
 _Static_assert(TX_CLEAN_IRQ == 0 && TX_CLEAN_XMIT == 1, "tx_clean_names");
 _Static_assert(TIMER_ABSOLUTE == 0 && TIMER_RESTART == 1, "cqe-mode-* stores a bool");
@@ -194,6 +196,8 @@ static const struct key_spec schema[] = {
 	NUM(T, "on", on_ns, UNIT_TIME_NS, 1, 3600 * SEC, 1 * MS, NULL),
 	NUM(T, "off", off_ns, UNIT_TIME_NS, 0, 3600 * SEC, 1 * MS, NULL),
 	NUM(T, "count", count, UNIT_COUNT, 0, UINT64_MAX, 0, "frames"),
+	STR(T, "trace", trace_path, ""),       /* read in check_trace() */
+	STR(T, "trace-speed", trace_speed, "1"),
 
 	NUM(A, "cpu-hogs", cpu_hogs, UNIT_COUNT, 0, 1024, 0, "threads"),
 	NUM(A, "hog-cpu", hog_cpu, UNIT_COUNT, 0, SCN_MAX_CPUS - 1, 0, NULL),
@@ -727,6 +731,84 @@ static int no_such_nic(struct sload *l, int line, const char *src, const char *w
 	return bad(l, line, src, "%s: no [nic %s] section; NICs: %s", what, name, list);
 }
 
+/* trace-speed = a decimal number 0.001..1000, read exactly: "2.5" is
+ * parsed as 2.5 us, whose nanoseconds are the thousandths. */
+static int trace_speed(struct sload *l, uint32_t i)
+{
+	struct scn_traffic *t = &l->s->traffic[i];
+	char buf[32];
+	uint64_t milli;
+	int line;
+	const char *src;
+
+	snprintf(buf, sizeof(buf), "%sus", t->trace_speed);
+	if (!strchr(t->trace_speed, ' ') && unit_parse(UNIT_TIME_NS, buf, &milli, NULL, 0) == 0 &&
+	    milli >= 1 && milli <= 1000000) {
+		t->trace_speed_milli = (uint32_t)milli;
+		return 0;
+	}
+	where_key(l->traffic[i], "trace-speed", &line, &src);
+	return bad(l, line, src, "trace-speed = %s is out of range: accepted a number "
+	           "0.001..1000 (2 plays the trace twice as fast)", t->trace_speed);
+}
+
+/* Mean offered rate of a trace played at @milli thousandths of its speed. */
+static uint64_t trace_rate_pps(const struct scn_trace *tr, uint32_t milli)
+{
+	int64_t span = tr->t_ns[tr->n - 1];
+	double r;
+
+	if (tr->n < 2 || span <= 0)
+		return 1;
+	r = (double)(tr->n - 1) * 1e9 * ((double)milli / 1000.0) / (double)span;
+	return r < 1.0 ? 1 : (uint64_t)(r + 0.5);
+}
+
+/* pattern = trace: the file is read (once per process) and its mean rate
+ * stands in for 'rate'.  A 'trace' key makes the section a trace source
+ * whatever its pattern, rate and frame-size say, so that
+ * --set traffic.trace=FILE replays a capture into any scenario. */
+static int check_trace(struct sload *l, uint32_t i)
+{
+	struct scn_traffic *t = &l->s->traffic[i];
+	const struct ini_section *s = l->traffic[i];
+	char msg[640];
+	int line, rc;
+	const char *src;
+
+	if (!t->trace_path[0]) {
+		where_key(s, "pattern", &line, &src);
+		return bad(l, line, src, "pattern = trace needs 'trace', e.g. trace = capture.pcap "
+		           "(a pcap, pcapng or time_us,length CSV file)");
+	}
+	where_key(s, "trace", &line, &src);
+	t->pattern = TRAFFIC_TRACE;
+	rc = trace_speed(l, i);
+	if (rc)
+		return rc;
+	rc = trace_load(&t->trace, t->trace_path, msg, sizeof(msg));
+	if (rc == -EINVAL) { /* inside the trace: its own file and line or packet say it */
+		snprintf(l->err, l->errlen, "%s", msg);
+		return rc;
+	}
+	if (rc)
+		return bad(l, line, src, "trace = %s: cannot open: %s", t->trace_path, strerror(-rc)),
+		       rc;
+	t->rate_pps = trace_rate_pps(t->trace, t->trace_speed_milli);
+	return 0;
+}
+
+/* trace-speed without a trace would do nothing: say so. */
+static int speed_without_trace(struct sload *l, uint32_t i)
+{
+	int line;
+	const char *src;
+
+	where_key(l->traffic[i], "trace-speed", &line, &src);
+	return bad(l, line, src, "trace-speed = %s: applies to a trace only; give trace = FILE "
+	           "(a pcap, pcapng or time_us,length CSV file)", l->s->traffic[i].trace_speed);
+}
+
 static int check_traffic(struct sload *l)
 {
 	struct scenario *sc = l->s;
@@ -737,7 +819,12 @@ static int check_traffic(struct sload *l)
 	for (uint32_t i = 0; i < sc->n_traffic; i++) {
 		struct scn_traffic *t = &sc->traffic[i];
 
-		rc = check_required(l, SEC_TRAFFIC, l->traffic[i]);
+		if (t->pattern == TRAFFIC_TRACE || t->trace_path[0])
+			rc = check_trace(l, i);
+		else if (ini_find(l->traffic[i], "trace-speed"))
+			rc = speed_without_trace(l, i);
+		else
+			rc = check_required(l, SEC_TRAFFIC, l->traffic[i]);
 		if (rc)
 			return rc;
 		if (!t->port[0])

@@ -16,8 +16,10 @@
  *   "--set traffic.rat=1Mpps: unknown key 'rat' in [traffic]; did you mean 'rate'?"
  * The first error stops the load.  Nothing is printed.
  *
- * Ownership.  @s is caller-owned, holds no pointers, and is completely
- * written (defaults included) on success; on error its contents are
+ * Ownership.  @s is caller-owned and is completely written (defaults
+ * included) on success; its only pointers are traffic[i].trace, into the
+ * trace cache of cli/trace_load.h (a [traffic] with pattern = trace reads
+ * its file there once per process; trace_cache_free() ends them); on error its contents are
  * unspecified.  @sets and the strings they point to are only read during
  * the call.
  */

@@ -195,7 +195,10 @@ static void emit_row(struct table *t, const struct vary *vary, size_t n_vary, si
 			table_str(t, vary[k].val[pick[k]]);
 	summary_row(t, r, wide);
 	if (brief)
-		brief[p] = (struct point_brief){ r->offered_pps, r->forwarded_pps, r->rx_irqs_per_s };
+		brief[p] = (struct point_brief){
+			r->offered_pps, r->forwarded_pps, r->rx_irqs_per_s, r->delivered_pps,
+			r->replied_pps, r->irqs_per_s, r->cpu_pct[ACCT_IDLE], r->wire_pps, r->window_s,
+			r->lat_p50_us, r->lat_p99_us, r->lat_p999_us, r->drops_total };
 }
 
 static bool write_all(int fd, const void *buf, size_t len)

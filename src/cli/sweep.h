@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "report/table.h"
 
@@ -33,9 +34,13 @@ struct vary {
 int vary_parse(struct vary *v, const char *arg, char *err, size_t errlen);
 void vary_free(struct vary *v);
 
-/* Headline figures of one point, for callers that judge a sweep. */
+/* Headline figures of one point, for callers that judge a sweep
+ * (default job, rxlab tune).  Units as in struct results. */
 struct point_brief {
 	double offered_pps, forwarded_pps, rx_irqs_per_s;
+	double delivered_pps, replied_pps, irqs_per_s, cpu_idle_pct, wire_pps, window_s;
+	double lat_p50_us, lat_p99_us, lat_p999_us;
+	uint64_t drops_total;
 };
 
 /* Run every point of @vary over scenario @name with @sets, appending one

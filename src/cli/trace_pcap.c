@@ -9,6 +9,7 @@ struct pcap_trace {
 	pcap_t *p;
 	const char *name;
 	uint64_t n;        /* packets read */
+	long off;          /* byte offset of the record being read, -1 if unknown */
 	int64_t t0, prev;  /* first and previous absolute times, ns */
 };
 
@@ -38,22 +39,24 @@ int pcap_trace_next(struct pcap_trace *tr, int64_t *t_ns, uint32_t *len, char *e
 	struct pcap_pkthdr *h;
 	const u_char *data;
 	int64_t abs;
-	int rc = pcap_next_ex(tr->p, &h, &data);
+	int rc;
 
+	tr->off = ftell(pcap_file(tr->p));
+	rc = pcap_next_ex(tr->p, &h, &data);
 	if (rc == PCAP_ERROR_BREAK)
 		return 0;
 	if (rc != 1) {
-		snprintf(err, errlen, "%s: packet %llu: %s", tr->name,
-			 (unsigned long long)tr->n + 1, pcap_geterr(tr->p));
+		snprintf(err, errlen, "%s: packet %llu (byte offset %ld): %s", tr->name,
+			 (unsigned long long)tr->n + 1, tr->off, pcap_geterr(tr->p));
 		return -1;
 	}
 	abs = (int64_t)h->ts.tv_sec * 1000000000 + (int64_t)h->ts.tv_usec;
 	if (tr->n == 0)
 		tr->t0 = tr->prev = abs;
 	if (abs < tr->prev) {
-		snprintf(err, errlen, "%s: packet %llu: timestamp goes back by %lld ns; the capture "
-			 "must be in time order", tr->name, (unsigned long long)tr->n + 1,
-			 (long long)(tr->prev - abs));
+		snprintf(err, errlen, "%s: packet %llu (byte offset %ld): timestamp goes back by "
+			 "%lld ns; the capture must be in time order", tr->name,
+			 (unsigned long long)tr->n + 1, tr->off, (long long)(tr->prev - abs));
 		return -1;
 	}
 	tr->n++;
@@ -61,6 +64,11 @@ int pcap_trace_next(struct pcap_trace *tr, int64_t *t_ns, uint32_t *len, char *e
 	*t_ns = abs - tr->t0;
 	*len = h->len;
 	return 1;
+}
+
+long pcap_trace_offset(const struct pcap_trace *tr)
+{
+	return tr->off;
 }
 
 void pcap_trace_close(struct pcap_trace *tr)

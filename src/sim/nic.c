@@ -39,7 +39,27 @@ static int64_t wire_ps(uint32_t len, uint64_t speed_bps)
 	return (int64_t)(((unsigned __int128)(len + 20) * 8 * 1000000000000ull) / speed_bps);
 }
 
+/* Wire time of a trace frame: the same as wire_ps() in 64 bits, which a
+ * frame of at most 9216 B cannot overflow (9236 * 8e12 < 2^63). */
+static int64_t wire_ps_trace(uint32_t len, uint64_t speed_bps)
+{
+	return (int64_t)((uint64_t)(len + 20) * 8 * 1000000000000ull / speed_bps);
+}
+
 /* ---- traffic sources ---- */
+
+/* Offer @k of a trace source: its capture time scaled by trace-speed; the
+ * frame's length and wire time become the source's next. */
+static int64_t offer_trace(struct source *src, uint64_t k)
+{
+	const struct scn_traffic *c = src->cfg;
+
+	if (k >= c->trace->n)
+		return INT64_MAX; /* the trace is over: the sender stops */
+	src->len = c->trace->len[k];
+	src->wire_ps = wire_ps_trace(src->len, src->speed_bps);
+	return c->start_ns + c->trace->t_ns[k] * 1000 / (int64_t)c->trace_speed_milli;
+}
 
 /* Offer k+1 of a constant-rate source from offer k: floor((k+1)e9/rate)
  * = floor(k e9/rate) + e9/rate, plus one when the remainders carry. */
@@ -88,6 +108,9 @@ static void source_step(struct source *src)
 	case TRAFFIC_ONOFF:
 		src->next_offer = offer_onoff(src, ++src->k);
 		break;
+	case TRAFFIC_TRACE:
+		src->next_offer = offer_trace(src, ++src->k);
+		break;
 	}
 }
 
@@ -107,6 +130,10 @@ static void source_init(struct sim *s, struct source *src, const struct scn_traf
 	src->next_offer = cfg->start_ns;
 	if (cfg->pattern == TRAFFIC_POISSON)
 		src->next_offer += rng_exp_ns(&src->rng, 1e9 / (double)cfg->rate_pps);
+	src->len = cfg->frame_bytes;
+	src->speed_bps = s->scn->nic[nic].speed_bps;
+	if (cfg->pattern == TRAFFIC_TRACE)
+		src->next_offer = offer_trace(src, 0);
 }
 
 /* The source of this port that offers next (lowest time, then lowest index). */
@@ -166,7 +193,7 @@ static bool link_step(struct sim *s, struct nic *n, int64_t t)
 
 	if (!src || src->next_offer > t || src->next_offer == INT64_MAX)
 		return false;
-	len = src->cfg->frame_bytes;
+	len = src->len;
 	offer_ps = src->next_offer * 1000;
 	start_ps = offer_ps > n->wire_free ? offer_ps : n->wire_free;
 	if (start_ps - offer_ps > n->cfg->link_queue_ns * 1000) {

@@ -33,6 +33,19 @@ enum traffic_pattern {
 	TRAFFIC_CONSTANT, /* pktgen: one frame every 1/rate */
 	TRAFFIC_POISSON,  /* exponential gaps with mean 1/rate */
 	TRAFFIC_ONOFF,    /* constant rate during on, silence during off */
+	TRAFFIC_TRACE,    /* arrival times and frame lengths of a capture (trace = FILE) */
+};
+
+/* Arrivals of a trace (pcap, pcapng or CSV timeline), in memory.  Loaded
+ * and owned by the CLI (src/cli/trace_load.c), immutable, shared by every
+ * run that names the same file; the simulator only reads it.
+ * Invariants: n >= 1, t_ns[0] == 0, t_ns is non-decreasing, every
+ * len[i] is a frame length including FCS in 64..9216 bytes. */
+struct scn_trace {
+	uint64_t n;                  /* packets */
+	const int64_t *t_ns;         /* arrival of packet i, ns after the first */
+	const uint32_t *len;         /* frame bytes incl. FCS */
+	uint64_t bytes;              /* sum of len[] */
 };
 
 /* Which clock starts the rx-usecs timer, [nic] cqe-mode-rx (ethtool name). */
@@ -149,6 +162,12 @@ struct scn_traffic {
 	int64_t start_ns;            /* start = time of the first frame */
 	int64_t on_ns, off_ns;       /* on-off: burst and pause lengths */
 	uint64_t count;              /* count = frames to offer, then stop; 0 = no end */
+	/* pattern = trace: frames are offered at start + t_ns[i] * 1000 / speed_milli
+	 * with length len[i], once (the sender stops after the last one) */
+	char trace_path[256];        /* trace = FILE (.pcap, .pcapng, .cap or CSV) */
+	char trace_speed[16];        /* trace-speed = 1 (2 = twice as fast), as written */
+	uint32_t trace_speed_milli;  /* ... in thousandths, 1..1000000 */
+	const struct scn_trace *trace; /* the arrivals (not owned) */
 };
 
 /* [route]: IP forwarding between ports; from[i] forwards to to[i]. */
@@ -208,6 +227,8 @@ struct scenario {
 	struct scn_apps apps;
 	struct scn_run run;
 };
+/* A scenario holds no pointers except scn_traffic.trace, which points into
+ * the CLI's trace cache and stays valid until trace_cache_free(). */
 
 #include "rxlab/adaptive.h"
 

@@ -91,7 +91,9 @@ struct source {
 	int64_t next_offer;   /* when the sender offers its next frame */
 	uint64_t k;           /* frames offered so far (constant / on-off phase math) */
 	int64_t period_ns;    /* nominal gap, for constant and on-off */
-	int64_t wire_ps;      /* wire time of one of its frames on its port */
+	int64_t wire_ps;      /* wire time of its next frame on its port */
+	uint32_t len;         /* bytes of its next frame (a trace's change per frame) */
+	uint64_t speed_bps;   /* its port's speed */
 	/* constant rate: offer k is at start + floor(k * 1e9 / rate), kept as
 	 * quotient and remainder and stepped by 1e9 / rate without dividing */
 	int64_t off_q;

@@ -15,13 +15,13 @@
 # and everything is built in a temporary directory (set RXLAB_FUZZ_DIR to
 # choose and keep it).  Reproduce one input: DIR/fuzz_TARGET FILE.
 #
-# fuzz_pcap covers the capture reader (libpcap underneath); a CSV trace reader
-# for the simulator does not exist yet (issue 7).
+# fuzz_pcap covers the capture reader (libpcap underneath); fuzz_trace the
+# trace reader of the simulator (CSV timelines and captures, cli/trace_load.c).
 set -euo pipefail
 secs="${1:-20}"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cc="${CLANG:-clang}"
-targets=(fuzz_scenario fuzz_units fuzz_set fuzz_pcap)
+targets=(fuzz_scenario fuzz_units fuzz_set fuzz_pcap fuzz_trace)
 tmp="${RXLAB_FUZZ_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/rxlab-fuzz.XXXXXX")}"
 keep=0
 cleanup() { [ "$keep" -eq 1 ] || [ -n "${RXLAB_FUZZ_DIR:-}" ] || rm -rf "$tmp"; }

@@ -1,0 +1,701 @@
+/* tune.c - `rxlab tune` (see tune.h).
+ *
+ * Roadmap: parse_args() reads the options; prepare() turns a trace into
+ * scenario overrides and loads the base scenario once (the port, whether
+ * a socket receives); eval_batch() hands one batch of the search to
+ * sweep_run(); the print_* functions and write_out() report.
+ */
+#include "cli/tune.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/goal.h"
+#include "cli/interrupt.h"
+#include "cli/scenario_load.h"
+#include "cli/sweep.h"
+#include "cli/trace_load.h"
+#include "cli/trace_pcap.h"
+#include "cli/tune_apply.h"
+#include "cli/tune_catalog.h"
+#include "cli/tune_search.h"
+#include "cli/units.h"
+#include "report/sim_report.h"
+#include "report/table.h"
+
+#define TUNE_MAX_GOALS 8
+#define TUNE_MAX_SETS 320
+#define TUNE_MAX_POLICIES 16
+
+struct tune_opts {
+	const char *target;              /* scenario or trace */
+	const char *base;                /* scenario a trace is played into */
+	struct goal goal[TUNE_MAX_GOALS];
+	size_t n_goals;
+	enum tune_metric objective;
+	bool maximize, objective_set;
+	bool enabled[TUNE_MAX_POLICIES];
+	const char *out_dir, *iface, *speed;
+	size_t jobs;
+	enum out_format fmt;
+	const char *user_sets[256];
+	size_t n_user_sets;
+	char seed_set[64];
+};
+
+/* What the batches share. */
+struct tune_ctx {
+	const char *scenario;
+	const char *sets[TUNE_MAX_SETS];
+	size_t n_sets;                   /* user overrides + baseline */
+	char buf[96][160];               /* storage of generated overrides */
+	size_t n_buf;
+	char nic[SCN_NAME_LEN];
+	int nic_ix;
+	bool sink;
+	size_t jobs;
+};
+
+static int usage_error(const char *msg, const char *arg)
+{
+	fprintf(stderr, "rxlab: tune: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
+	fprintf(stderr, "try 'rxlab help'\n");
+	return 2;
+}
+
+/* ---- options ---- */
+
+static int set_policies(struct tune_opts *o, const char *list)
+{
+	char buf[256], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	memset(o->enabled, 0, sizeof(o->enabled));
+	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		int i = tune_policy_index(w);
+
+		if (i < 0) {
+			fprintf(stderr, "rxlab: tune: --policies: unknown policy '%s'; the policies "
+				"are coalesce, dim, itr-dynamic, itr, defer, busy-poll and suspend\n", w);
+			return 2;
+		}
+		o->enabled[i] = true;
+	}
+	return 0;
+}
+
+static int set_objective(struct tune_opts *o, const char *opt, const char *v)
+{
+	char err[256];
+	bool max;
+
+	if (objective_parse(v, &o->objective, &max, err, sizeof(err)))
+		return usage_error(err, NULL);
+	if (max != !strcmp(opt, "--maximize"))
+		return usage_error(max ? "throughput is maximised: write --maximize throughput"
+				       : "only throughput can be maximised; minimise the others:",
+				   max ? NULL : v);
+	o->maximize = max;
+	o->objective_set = true;
+	return 0;
+}
+
+static int set_jobs(struct tune_opts *o, const char *v)
+{
+	char *end;
+	long j = strtol(v, &end, 10);
+
+	if (*end || j < 1 || j > SWEEP_MAX_JOBS)
+		return usage_error("--jobs takes a number of processes in 1..256, not", v);
+	o->jobs = (size_t)j;
+	return 0;
+}
+
+static int add_goal(struct tune_opts *o, const char *v)
+{
+	char err[512];
+
+	if (o->n_goals == TUNE_MAX_GOALS)
+		return usage_error("too many --goal options (at most 8)", NULL);
+	if (goal_parse(&o->goal[o->n_goals], v, err, sizeof(err)))
+		return usage_error(err, NULL);
+	o->n_goals++;
+	return 0;
+}
+
+static int add_user_set(struct tune_opts *o, const char *v)
+{
+	if (o->n_user_sets == 256)
+		return usage_error("too many --set options (at most 256)", NULL);
+	o->user_sets[o->n_user_sets++] = v;
+	return 0;
+}
+
+/* An option with a value @v. */
+static int opt_value(struct tune_opts *o, const char *a, const char *v)
+{
+	if (!strcmp(a, "--goal"))
+		return add_goal(o, v);
+	if (!strcmp(a, "--minimize") || !strcmp(a, "--maximize"))
+		return set_objective(o, a, v);
+	if (!strcmp(a, "--policies"))
+		return set_policies(o, v);
+	if (!strcmp(a, "--jobs"))
+		return set_jobs(o, v);
+	if (!strcmp(a, "--format"))
+		return out_format_parse(v, &o->fmt) ? usage_error("--format takes table, csv or "
+								  "json, not", v) : 0;
+	if (!strcmp(a, "--set"))
+		return add_user_set(o, v);
+	if (!strcmp(a, "--seed")) {
+		snprintf(o->seed_set, sizeof(o->seed_set), "run.seed=%s", v);
+		return add_user_set(o, o->seed_set);
+	}
+	if (!strcmp(a, "--out"))
+		o->out_dir = v;
+	else if (!strcmp(a, "--iface"))
+		o->iface = v;
+	else if (!strcmp(a, "--speed"))
+		o->speed = v;
+	else if (!strcmp(a, "--base"))
+		o->base = v;
+	else
+		return usage_error("unknown option", a);
+	return 0;
+}
+
+static int parse_args(struct tune_opts *o, int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		int rc;
+
+		if (a[0] != '-') {
+			if (o->target)
+				return usage_error("more than one scenario or trace given:", a);
+			o->target = a;
+			continue;
+		}
+		if (i + 1 >= argc)
+			return usage_error("missing value after", a);
+		rc = opt_value(o, a, argv[++i]);
+		if (rc)
+			return rc;
+	}
+	if (!o->target)
+		return usage_error("needs a scenario or a trace: rxlab tune SCENARIO_OR_TRACE "
+				   "--goal 'p99<=50us' --minimize cpu", NULL);
+	if (o->n_goals == 0)
+		return usage_error("needs at least one --goal, e.g. --goal 'p99<=50us'", NULL);
+	return 0;
+}
+
+/* ---- scenario and batches ---- */
+
+static const char *ctx_add(struct tune_ctx *c, const char *fmt, const char *a, const char *b)
+{
+	char *s;
+
+	if (c->n_buf == sizeof(c->buf) / sizeof(c->buf[0]))
+		return NULL;
+	s = c->buf[c->n_buf++];
+	snprintf(s, sizeof(c->buf[0]), fmt, a, b);
+	return s;
+}
+
+/* @key with '*' replaced by the port's name (stored in @c if changed). */
+static const char *port_key(struct tune_ctx *c, const char *key)
+{
+	const char *star = strchr(key, '*');
+	char *s;
+
+	if (!star)
+		return key;
+	if (c->n_buf == sizeof(c->buf) / sizeof(c->buf[0]))
+		return NULL;
+	s = c->buf[c->n_buf++];
+	snprintf(s, sizeof(c->buf[0]), "%.*s%s%s", (int)(star - key), key, c->nic, star + 1);
+	return s;
+}
+
+static void ctx_set(struct tune_ctx *c, const char *set)
+{
+	if (set && c->n_sets < TUNE_MAX_SETS)
+		c->sets[c->n_sets++] = set;
+}
+
+static bool is_trace_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return pcap_trace_is_capture_name(name) || (n > 4 && !strcmp(name + n - 4, ".csv"));
+}
+
+/* A trace: overrides that play it once, whole, into the base scenario. */
+static int trace_sets(struct tune_ctx *c, const struct tune_opts *o)
+{
+	const struct scn_trace *tr;
+	char err[640], dur[48];
+	uint64_t milli = 1000;
+	int64_t span;
+
+	if (trace_load(&tr, o->target, err, sizeof(err))) {
+		fprintf(stderr, "rxlab: %s\n", err);
+		return 2;
+	}
+	if (o->speed) {
+		snprintf(dur, sizeof(dur), "%sus", o->speed);
+		if (unit_parse(UNIT_TIME_NS, dur, &milli, NULL, 0) || milli < 1 || milli > 1000000)
+			return usage_error("--speed takes a number 0.001..1000 (2 plays the trace "
+					   "twice as fast), not", o->speed);
+	}
+	span = tr->t_ns[tr->n - 1] * 1000 / (int64_t)milli;
+	snprintf(dur, sizeof(dur), "%lldus", (long long)(span / 1000 + 1001));
+	ctx_set(c, ctx_add(c, "traffic.trace=%s%s", o->target, ""));
+	ctx_set(c, ctx_add(c, "traffic.trace-speed=%s%s", o->speed ? o->speed : "1", ""));
+	ctx_set(c, ctx_add(c, "run.duration=%s%s", dur, ""));
+	ctx_set(c, "run.warmup=0");
+	c->scenario = o->base ? o->base : "udp-sink";
+	return 0;
+}
+
+/* Load the base scenario once: its receiving port and socket. */
+static int probe(struct tune_ctx *c)
+{
+	struct scenario *scn = malloc(sizeof(*scn));
+	char err[1024];
+	int rc;
+
+	if (!scn)
+		return fprintf(stderr, "rxlab: out of memory\n"), 1;
+	rc = scenario_load(scn, c->scenario, c->sets, c->n_sets, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "rxlab: %s\n", err);
+		free(scn);
+		return 2;
+	}
+	snprintf(c->nic, sizeof(c->nic), "%s", scn->n_traffic ? scn->traffic[0].port
+							      : scn->nic[0].name);
+	c->nic_ix = scenario_nic_index(scn, c->nic);
+	c->sink = scn->apps.sink;
+	free(scn);
+	return 0;
+}
+
+static int prepare(struct tune_ctx *c, struct tune_opts *o)
+{
+	int rc = 0;
+
+	c->scenario = o->target;
+	c->jobs = o->jobs;
+	if (is_trace_name(o->target))
+		rc = trace_sets(c, o);
+	else if (o->speed || o->base)
+		return usage_error(o->speed ? "--speed" : "--base", "applies to a trace (.pcap, "
+				   ".pcapng, .cap or .csv) only");
+	for (size_t i = 0; rc == 0 && i < o->n_user_sets; i++)
+		ctx_set(c, o->user_sets[i]);
+	if (rc == 0)
+		rc = probe(c);
+	for (size_t i = 0; rc == 0 && tune_baseline[i]; i++)
+		ctx_set(c, port_key(c, tune_baseline[i]));
+	for (size_t i = 0; rc == 0 && c->sink && tune_baseline_sink[i]; i++)
+		ctx_set(c, tune_baseline_sink[i]);
+	for (size_t p = 0; rc == 0 && p < tune_n_policies; p++)
+		if (tune_policies[p].needs_sink && !c->sink)
+			o->enabled[p] = false;
+	return rc;
+}
+
+static void metrics_of(const struct point_brief *b, struct tune_metrics *m)
+{
+	double frames = b->wire_pps * b->window_s;
+
+	m->v[TM_P50] = b->lat_p50_us;
+	m->v[TM_P99] = b->lat_p99_us;
+	m->v[TM_P999] = b->lat_p999_us;
+	m->v[TM_CPU] = 100.0 - b->cpu_idle_pct;
+	m->v[TM_THROUGHPUT] = b->forwarded_pps + b->delivered_pps + b->replied_pps;
+	m->v[TM_DROPS] = (double)b->drops_total;
+	m->v[TM_DROP_PCT] = frames > 0 ? 100.0 * (double)b->drops_total / frames : 0.0;
+	m->v[TM_IRQS] = b->irqs_per_s;
+}
+
+/* The overrides of policy @pol (after the shared ones) into @sets; the
+ * strings it makes live in @c until the caller resets c->n_buf. */
+static size_t policy_sets(struct tune_ctx *c, const struct tune_policy *pol, const char **sets)
+{
+	size_t n = c->n_sets;
+
+	memcpy(sets, c->sets, n * sizeof(*sets));
+	for (size_t i = 0; pol->fixed[i]; i++)
+		sets[n++] = port_key(c, pol->fixed[i]);
+	return n;
+}
+
+static int eval_batch(void *vctx, const struct tune_batch *b, struct tune_metrics *out,
+		      char *err, size_t errlen)
+{
+	struct tune_ctx *c = vctx;
+	const struct tune_policy *pol = &tune_policies[b->pol];
+	const char *sets[TUNE_MAX_SETS + TUNE_MAX_FIXED];
+	struct vary vary[TUNE_MAX_AXES] = { 0 };
+	char vals[TUNE_MAX_AXES][TUNE_MAX_LEVELS][48];
+	size_t mark = c->n_buf, n_sets = policy_sets(c, pol, sets), total = 1;
+	struct point_brief *brief;
+	struct table *t;
+	int rc;
+
+	for (size_t k = 0; k < pol->n_axes; k++) {
+		snprintf(vary[k].key, sizeof(vary[k].key), "%s", port_key(c, pol->axis[k].key));
+		vary[k].n = b->n[k];
+		vary[k].val = vals[k];
+		vary[k].hidden = true;
+		for (size_t i = 0; i < b->n[k]; i++)
+			snprintf(vals[k][i], sizeof(vals[k][i]), "%s", pol->axis[k].level[b->ix[k][i]]);
+		total *= b->n[k];
+	}
+	brief = calloc(total, sizeof(*brief));
+	t = summary_table_new("tune", NULL, NULL, 0, true);
+	rc = brief ? sweep_run(t, c->scenario, sets, n_sets, vary, pol->n_axes, c->jobs, true,
+			       brief, err, errlen) : -1;
+	if (rc == 0 && rxlab_signal)
+		rc = (snprintf(err, errlen, "interrupted"), -1);
+	for (size_t i = 0; rc == 0 && i < total; i++)
+		metrics_of(&brief[i], &out[i]);
+	table_free(t);
+	free(brief);
+	c->n_buf = mark;
+	return rc;
+}
+
+/* ---- report ---- */
+
+/* "rx-usecs=16 rx-frames=4", or "-" for a policy without knobs. */
+static const char *setting_text(const struct tune_point *p, char *buf, size_t len)
+{
+	const struct tune_policy *pol = &tune_policies[p->pol];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < pol->n_axes && n < len; k++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", k ? " " : "",
+				      pol->axis[k].label, pol->axis[k].level[p->ix[k]]);
+	return buf[0] ? buf : "-";
+}
+
+static struct table *points_table(const char *name, const char *title, bool extra)
+{
+	struct table *t = table_new(name, title);
+
+	table_add_col(t, "policy", "policy", -1);
+	table_add_col(t, "setting", "setting", -1);
+	table_add_col(t, "cpu_pct", "cpu%", 1);
+	table_add_col(t, "lat_p50_us", "p50us", 1);
+	table_add_col(t, "lat_p99_us", "p99us", 1);
+	table_add_col(t, "lat_p999_us", "p99.9us", 1);
+	table_add_col(t, "throughput_pps", "thru/s", 0);
+	table_add_col(t, "drops", "drops", 0);
+	table_add_col(t, "irqs_per_s", "irq/s", 0);
+	table_add_col(t, "meets_goals", "meets", -1);
+	if (extra) {
+		table_add_col(t, "on_front", "front", -1);
+		table_add_col(t, "round", "round", -1);
+	}
+	return t;
+}
+
+static void point_row(struct table *t, const struct tune_state *st, const struct tune_point *p)
+{
+	char set[160];
+
+	table_row(t);
+	table_str(t, tune_policies[p->pol].name);
+	table_str(t, setting_text(p, set, sizeof(set)));
+	table_dbl(t, p->m.v[TM_CPU]);
+	table_dbl(t, p->m.v[TM_P50]);
+	table_dbl(t, p->m.v[TM_P99]);
+	table_dbl(t, p->m.v[TM_P999]);
+	table_dbl(t, p->m.v[TM_THROUGHPUT]);
+	table_dbl(t, p->m.v[TM_DROPS]);
+	table_dbl(t, p->m.v[TM_IRQS]);
+	table_bool(t, tune_meets(st, p));
+}
+
+/* "p99<=50us, drops<=0" and, with @objective, "; minimize cpu". */
+static void goals_text(const struct tune_opts *o, bool objective, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < o->n_goals && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", o->goal[i].text);
+	if (objective && n < len)
+		snprintf(buf + n, len - n, "; %s %s", o->maximize ? "maximize" : "minimize",
+			 tune_metric_name(o->objective));
+}
+
+static struct report *tune_report(const struct tune_state *st, const struct tune_opts *o)
+{
+	const struct tune_point *front[512], *best = tune_best(st);
+	size_t n = tune_front(st, front, 512);
+	struct report *rep = report_new();
+	char title[320], goals[256];
+	struct table *t;
+
+	goals_text(o, true, goals, sizeof(goals));
+	snprintf(title, sizeof(title), "Pareto front, CPU vs p99 latency (%zu of %zu settings "
+		 "tried)", n, st->n_pts);
+	t = points_table("front", title, false);
+	for (size_t i = 0; i < n; i++)
+		point_row(t, st, front[i]);
+	report_add(rep, t);
+	snprintf(title, sizeof(title), "%s (%s)", tune_meets(st, best) ? "Best setting"
+		 : "No setting meets the goals; the closest", goals);
+	t = points_table("best", title, false);
+	point_row(t, st, best);
+	report_add(rep, t);
+	return rep;
+}
+
+/* The scenario of point @p, for the commands. */
+static int point_scenario(struct tune_ctx *c, const struct tune_point *p, struct scenario *scn)
+{
+	const struct tune_policy *pol = &tune_policies[p->pol];
+	const char *sets[TUNE_MAX_SETS + TUNE_MAX_FIXED + TUNE_MAX_AXES];
+	size_t mark = c->n_buf, n = policy_sets(c, pol, sets);
+	char err[1024];
+	int rc;
+
+	for (size_t k = 0; k < pol->n_axes; k++) {
+		const char *key = port_key(c, pol->axis[k].key);
+
+		sets[n++] = ctx_add(c, "%s=%s", key, pol->axis[k].level[p->ix[k]]);
+	}
+	rc = scenario_load(scn, c->scenario, sets, n, err, sizeof(err));
+	c->n_buf = mark;
+	if (rc)
+		fprintf(stderr, "rxlab: %s\n", err);
+	return rc;
+}
+
+static void verdict(FILE *f, const struct tune_state *st, const struct tune_opts *o)
+{
+	const struct tune_point *best = tune_best(st);
+	char set[160], goals[256];
+
+	goals_text(o, false, goals, sizeof(goals));
+	fprintf(f, "\nsearched %zu settings (%zu simulations; the full grid has %zu) in %zu "
+		"refinement round%s\n", st->n_pts, st->runs, st->grid, st->rounds,
+		st->rounds == 1 ? "" : "s");
+	if (tune_meets(st, best))
+		fprintf(f, "best: %s %s meets %s with %s %.1f %s (%s)\n",
+			tune_policies[best->pol].name, setting_text(best, set, sizeof(set)), goals,
+			tune_metric_name(o->objective), best->m.v[o->objective],
+			tune_metric_unit(o->objective), o->maximize ? "maximized" : "minimized");
+	else
+		fprintf(f, "no setting meets %s; the closest is %s %s, missing the goals by %.0f%% "
+			"(summed relative miss)\n", goals, tune_policies[best->pol].name,
+			setting_text(best, set, sizeof(set)), 100.0 * tune_miss(st, best));
+}
+
+static int print_commands(FILE *f, struct tune_ctx *c, const struct tune_state *st,
+			  const char *iface)
+{
+	struct scenario *scn = malloc(sizeof(*scn));
+	int rc = scn ? point_scenario(c, tune_best(st), scn) : -1;
+
+	if (rc == 0)
+		tune_apply_print(f, scn, c->nic_ix, iface ? iface : c->nic);
+	free(scn);
+	return rc;
+}
+
+/* ---- --out DIR ---- */
+
+static FILE *out_file(const char *dir, const char *name, char *path, size_t len)
+{
+	FILE *f;
+
+	snprintf(path, len, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "rxlab: %s: cannot write: %s\n", path, strerror(errno));
+	return f;
+}
+
+static bool on_front(const struct tune_point *p, const struct tune_point *const *front, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (front[i] == p)
+			return true;
+	return false;
+}
+
+static int write_points(const char *dir, const struct tune_state *st)
+{
+	const struct tune_point *front[512];
+	size_t n = tune_front(st, front, 512);
+	struct report *rep = report_new();
+	struct table *t = points_table("points", NULL, true);
+	char path[4096], err[512];
+	int rc;
+
+	for (size_t i = 0; i < st->n_pts; i++) {
+		point_row(t, st, &st->pts[i]);
+		table_bool(t, on_front(&st->pts[i], front, n));
+		table_u64(t, st->pts[i].round);
+	}
+	report_add(rep, t);
+	snprintf(path, sizeof(path), "%s/tune-points.csv", dir);
+	rc = report_write_file(rep, path, OUT_CSV, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "rxlab: %s\n", err);
+	report_free(rep);
+	return rc;
+}
+
+/* tune.dat: one gnuplot data block (index) per policy tried, then the
+ * front, then the best point; columns cpu% and p99 us. */
+static size_t write_dat(FILE *f, const struct tune_state *st, const char **names)
+{
+	const struct tune_point *front[512];
+	size_t n = tune_front(st, front, 512), blocks = 0;
+
+	for (size_t p = 0; p < tune_n_policies; p++) {
+		bool any = false;
+
+		for (size_t i = 0; i < st->n_pts; i++) {
+			if (st->pts[i].pol != p || isnan(st->pts[i].m.v[TM_P99]))
+				continue;
+			if (!any)
+				fprintf(f, "# %s: cpu_pct lat_p99_us\n", tune_policies[p].name);
+			any = true;
+			fprintf(f, "%.3f %.3f\n", st->pts[i].m.v[TM_CPU], st->pts[i].m.v[TM_P99]);
+		}
+		if (any) {
+			names[blocks++] = tune_policies[p].name;
+			fprintf(f, "\n\n");
+		}
+	}
+	fprintf(f, "# Pareto front\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%.3f %.3f\n", front[i]->m.v[TM_CPU], front[i]->m.v[TM_P99]);
+	fprintf(f, "\n\n# best\n%.3f %.3f\n", tune_best(st)->m.v[TM_CPU],
+		tune_best(st)->m.v[TM_P99]);
+	return blocks;
+}
+
+static void write_gp(FILE *f, const struct tune_opts *o, const char **names, size_t blocks)
+{
+	fprintf(f, "# tune.gp - every setting `rxlab tune` tried, CPU vs p99 latency, with the\n"
+		"# Pareto front and the recommended point.  Run: gnuplot tune.gp\n"
+		"set xlabel 'CPU busy (%% of the host)'\nset ylabel 'p99 latency (us)'\n"
+		"set logscale y\nset key outside right\nset grid\n");
+	fprintf(f, "set title 'rxlab tune %s'\n", o->target);
+	for (size_t i = 0; i < o->n_goals; i++)
+		if (o->goal[i].m == TM_P99)
+			fprintf(f, "set arrow from graph 0, first %g to graph 1, first %g nohead dt 2\n"
+				"set label 'goal %s' at graph 0.02, first %g offset 0,0.7\n",
+				o->goal[i].limit, o->goal[i].limit, o->goal[i].text, o->goal[i].limit);
+	fprintf(f, "names = \"");
+	for (size_t i = 0; i < blocks; i++)
+		fprintf(f, "%s%s", i ? " " : "", names[i]);
+	fprintf(f, "\"\nplot_all = \"for [i=1:words(names)] 'tune.dat' index (i-1) using 1:2 "
+		"with points title word(names, i), 'tune.dat' index %zu using 1:2 with lines lw 2 "
+		"title 'Pareto front', 'tune.dat' index %zu using 1:2 with points pt 7 ps 2 "
+		"title 'recommended'\"\n", blocks, blocks + 1);
+	fprintf(f, "set terminal svg size 900,600\nset output 'tune.svg'\nplot @plot_all\n"
+		"set terminal png size 900,600\nset output 'tune.png'\nplot @plot_all\n");
+}
+
+static int write_out(const char *dir, struct tune_ctx *c, const struct tune_state *st,
+		     const struct tune_opts *o)
+{
+	const char *names[TUNE_MAX_POLICIES];
+	char path[4096];
+	size_t blocks;
+	FILE *f;
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "rxlab: --out %s: cannot create: %s\n", dir, strerror(errno));
+		return 2;
+	}
+	if (write_points(dir, st))
+		return 2;
+	if (!(f = out_file(dir, "tune.dat", path, sizeof(path))))
+		return 2;
+	blocks = write_dat(f, st, names);
+	fclose(f);
+	if (!(f = out_file(dir, "tune.gp", path, sizeof(path))))
+		return 2;
+	write_gp(f, o, names, blocks);
+	fclose(f);
+	if (!(f = out_file(dir, "apply.sh", path, sizeof(path))))
+		return 2;
+	fprintf(f, "#!/bin/sh\n# rxlab tune %s: the recommended setting\nset -e\n", o->target);
+	print_commands(f, c, st, o->iface);
+	fclose(f);
+	return 0;
+}
+
+/* ---- main ---- */
+
+static int tune_run(struct tune_opts *o, struct tune_ctx *c)
+{
+	struct tune_state st = { .pol = tune_policies, .n_pol = tune_n_policies,
+				 .enabled = o->enabled, .goals = o->goal, .n_goals = o->n_goals,
+				 .objective = o->objective, .maximize = o->maximize };
+	char err[1024];
+	struct report *rep;
+	int rc;
+
+	if (tune_search(&st, eval_batch, c, err, sizeof(err))) {
+		fprintf(stderr, "rxlab: tune: %s\n", err);
+		tune_state_free(&st);
+		return rxlab_signal ? 128 + rxlab_signal : strstr(err, "model error") ? 1 : 2;
+	}
+	rep = tune_report(&st, o);
+	report_print(rep, stdout, o->fmt);
+	report_free(rep);
+	rc = 0;
+	if (o->fmt == OUT_TABLE) {
+		verdict(stdout, &st, o);
+		printf("\nto apply it on Linux:\n");
+		rc = print_commands(stdout, c, &st, o->iface) ? 2 : 0;
+	}
+	if (rc == 0 && o->out_dir)
+		rc = write_out(o->out_dir, c, &st, o);
+	if (rc == 0 && o->out_dir && o->fmt == OUT_TABLE)
+		printf("\nwrote %s/tune-points.csv, tune.dat, tune.gp (cd %s && gnuplot tune.gp) "
+		       "and apply.sh\n", o->out_dir, o->out_dir);
+	tune_state_free(&st);
+	return rc;
+}
+
+int tune_main(int argc, char **argv)
+{
+	static struct tune_opts o;
+	static struct tune_ctx c;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	memset(&c, 0, sizeof(c));
+	o.jobs = sweep_default_jobs();
+	o.objective = TM_CPU;
+	for (size_t p = 0; p < tune_n_policies; p++)
+		o.enabled[p] = true;
+	interrupt_install();
+	rc = parse_args(&o, argc, argv);
+	if (rc == 0)
+		rc = prepare(&c, &o);
+	if (rc == 0)
+		rc = tune_run(&o, &c);
+	trace_cache_free();
+	if (rxlab_signal)
+		return 128 + rxlab_signal;
+	return rc;
+}

@@ -1,0 +1,34 @@
+/* tune.h - `rxlab tune`: the moderation setting that meets latency,
+ * throughput, drop or interrupt goals at the least cost.
+ *
+ *   rxlab tune SCENARIO_OR_TRACE --goal 'p99<=50us' [--goal ...]
+ *              [--minimize cpu|p50|p99|p999|drops|irqs | --maximize throughput]
+ *              [--policies coalesce,dim,...] [--out DIR] [--iface NAME]
+ *              [--set KEY=VALUE ...] [--seed N] [--speed X] [--base SCENARIO]
+ *              [--jobs N] [--format table|csv|json]
+ *
+ * SCENARIO_OR_TRACE is a scenario (file or built-in name), or a trace
+ * (.pcap, .pcapng, .cap or .csv; see trace_load.h) played into the --base
+ * scenario (default udp-sink) for its whole length (run.duration = the
+ * trace's span at --speed, plus 1 ms; no warm-up).
+ *
+ * The search (tune_search.h) runs the points of each batch in parallel
+ * with sweep_run() (cli/sweep.h), --jobs processes.  It prints the Pareto
+ * front of CPU vs p99 latency, the best setting that meets every goal
+ * with the objective (or a statement that none does and the closest one),
+ * and the Linux commands that apply it (tune_apply.h).  --out DIR also
+ * writes DIR/tune-points.csv (every point), DIR/tune.dat and DIR/tune.gp
+ * (gnuplot: `cd DIR && gnuplot tune.gp` draws tune.svg and tune.png) and
+ * DIR/apply.sh.  The same inputs give the same bytes for any --jobs.
+ *
+ * Exit status: 0 (also when no setting meets the goals: the output says
+ * so), 1 when a simulation failed, 2 for bad usage or input, 128+N after
+ * signal N.
+ */
+#ifndef RXLAB_CLI_TUNE_H
+#define RXLAB_CLI_TUNE_H
+
+/* Run `rxlab tune` with the arguments after "tune". */
+int tune_main(int argc, char **argv);
+
+#endif

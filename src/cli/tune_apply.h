@@ -1,0 +1,21 @@
+/* tune_apply.h - the Linux commands that apply a simulated setting. */
+#ifndef RXLAB_CLI_TUNE_APPLY_H
+#define RXLAB_CLI_TUNE_APPLY_H
+
+#include <stdio.h>
+
+#include "sim/scenario.h"
+
+/* Print to @f, as a shell script, the commands that give interface @iface
+ * the moderation of port @nic of @scn: ethtool -C (rx-usecs, rx-frames,
+ * adaptive-rx; e1000's InterruptThrottleRate as its rx-usecs), the sysfs
+ * napi_defer_hard_irqs and gro_flush_timeout, the per-NAPI netlink
+ * napi-set equivalent (with irq-suspend-timeout, which has no sysfs file),
+ * and, as comments, the setsockopt() / epoll ioctl calls the receiving
+ * application makes (SO_BUSY_POLL, SO_PREFER_BUSY_POLL,
+ * SO_BUSY_POLL_BUDGET, EPIOCSPARAMS).  Every knob is written, including
+ * those left at their defaults, so the result does not depend on what the
+ * interface had before. */
+void tune_apply_print(FILE *f, const struct scenario *scn, int nic, const char *iface);
+
+#endif

@@ -1,0 +1,130 @@
+/* test_trace_load.c - CSV timelines and captures into arrivals
+ * (cli/trace_load.h): exact times and frame lengths, and the errors. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/trace_load.h"
+
+static char err[512];
+
+static int read_text(struct scn_trace *tr, const char *text, const char *name)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "rb");
+
+	assert_non_null(f);
+	err[0] = '\0';
+	return trace_read(tr, f, name, err, sizeof(err));
+}
+
+/* Times become ns after the first row; lengths gain the 4-byte FCS and
+ * runts are padded to 64 bytes. */
+static void test_csv_times_and_lengths(void **state)
+{
+	struct scn_trace tr;
+
+	(void)state;
+	assert_int_equal(read_text(&tr, "# a comment\ntime_us, length\r\n\n100,42\n100.5,1514\n"
+				   "  112.125 , 60 \n", "t.csv"), 0);
+	assert_int_equal(tr.n, 3);
+	assert_int_equal(tr.t_ns[0], 0);
+	assert_int_equal(tr.t_ns[1], 500);
+	assert_int_equal(tr.t_ns[2], 12125);
+	assert_int_equal(tr.len[0], 64);
+	assert_int_equal(tr.len[1], 1518);
+	assert_int_equal(tr.len[2], 64);
+	assert_int_equal(tr.bytes, 64 + 1518 + 64);
+	trace_release(&tr);
+}
+
+static void expect_error(const char *text, const char *name, const char *msg)
+{
+	struct scn_trace tr;
+
+	assert_int_equal(read_text(&tr, text, name), -1);
+	assert_string_equal(err, msg);
+}
+
+static void test_csv_errors(void **state)
+{
+	(void)state;
+	expect_error("", "e.csv", "e.csv: empty trace: no header and no packets; the first line "
+		     "must be 'time_us,length'");
+	expect_error("time_us,length\n", "e.csv", "e.csv: empty trace: no packets after the header");
+	expect_error("time_us,length\n5,60\n4.999,60\n", "b.csv",
+		     "b.csv:3: column 'time_us': 4.999 is earlier than 5.000 on line 2; accepted rows "
+		     "in time order");
+	expect_error("time_us,length\n5,9213\n", "l.csv",
+		     "l.csv:2: column 'length': '9213' is out of range: accepted 1..9212 bytes (the "
+		     "frame without FCS, as a capture reports it)");
+	expect_error("time_us,length\n-1,60\n", "n.csv",
+		     "n.csv:2: column 'time_us': '-1' is not a time; accepted a decimal number of "
+		     "microseconds such as 12 or 12.345 (at most 3 decimals)");
+	expect_error("time_us,length\n1\n", "c.csv", "c.csv:2: 1 columns, expected 2 (time_us,length)");
+	expect_error("hello", "x.pcap", "x.pcap: not a pcap or pcapng capture (no pcap or pcapng "
+		     "magic number in its first 4 bytes)");
+}
+
+/* A classic pcap (microsecond magic) of two packets, 1.5 ms apart. */
+static void test_capture(void **state)
+{
+	static const unsigned char cap[] = {
+		0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0,
+		1, 0, 0, 0,
+		/* sec 10, usec 999000, caplen 0, len 60 */
+		10, 0, 0, 0, 0x58, 0x3e, 0x0f, 0, 0, 0, 0, 0, 60, 0, 0, 0,
+		/* sec 11, usec 500, caplen 0, len 1000 */
+		11, 0, 0, 0, 0xf4, 0x01, 0, 0, 0, 0, 0, 0, 0xe8, 0x03, 0, 0,
+	};
+	FILE *f = fmemopen((void *)cap, sizeof(cap), "rb");
+	struct scn_trace tr;
+
+	(void)state;
+	assert_int_equal(trace_read(&tr, f, "t.pcap", err, sizeof(err)), 0);
+	assert_int_equal(tr.n, 2);
+	assert_int_equal(tr.t_ns[1], 1500000);
+	assert_int_equal(tr.len[0], 64);
+	assert_int_equal(tr.len[1], 1004);
+	trace_release(&tr);
+}
+
+/* trace_load() reads a file once and hands out the same arrivals. */
+static void test_cache(void **state)
+{
+	const struct scn_trace *a, *b;
+	char path[] = "/tmp/rxlab-trace-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	(void)state;
+	fputs("time_us,length\n0,60\n7,60\n", f);
+	fclose(f);
+	assert_int_equal(trace_load(&a, path, err, sizeof(err)), 0);
+	assert_int_equal(trace_load(&b, path, err, sizeof(err)), 0);
+	assert_ptr_equal(a, b);
+	assert_int_equal(a->t_ns[1], 7000);
+	unlink(path);
+	trace_cache_free();
+	assert_int_equal(trace_load(&a, path, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err + strlen(path), ": cannot open: No such file or directory");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_csv_times_and_lengths),
+		cmocka_unit_test(test_csv_errors),
+		cmocka_unit_test(test_capture),
+		cmocka_unit_test(test_cache),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

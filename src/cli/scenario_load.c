@@ -222,6 +222,7 @@ static const struct key_spec schema[] = {
 	NUM(R, "warmup", warmup_ns, UNIT_TIME_NS, 0, 3600 * SEC, 0, NULL),
 	NUM(R, "seed", seed, UNIT_COUNT, 0, UINT64_MAX, 1, NULL),
 	NUM(R, "timeslice", timeslice_ns, UNIT_TIME_NS, 100 * US, 1 * SEC, 4 * MS, NULL),
+	NUM(R, "vmstat-interval", vmstat_ns, UNIT_TIME_NS, 0, 3600 * SEC, 0, NULL),
 };
 #define N_SCHEMA (sizeof(schema) / sizeof(schema[0]))
 

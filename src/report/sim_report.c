@@ -233,6 +233,48 @@ static struct table *ping_table(const struct results *r)
 	return t;
 }
 
+/* vmstat N: one line per interval.  in and cs per second; us, sy, id as
+ * % of all CPUs' time, with sy = system + irq + softirq as procps's vmstat
+ * shows them, and hi / si apart. */
+static struct table *vmstat_table(const struct results *r)
+{
+	struct table *t = table_new("vmstat", "vmstat (one line per interval; sy includes hi and si)");
+
+	table_add_col(t, "t_s", "t", 3);
+	table_add_col(t, "r", "r", -1);
+	table_add_col(t, "b", "b", -1);
+	table_add_col(t, "in", "in", -1);
+	table_add_col(t, "cs", "cs", -1);
+	table_add_col(t, "us", "us", -1);
+	table_add_col(t, "sy", "sy", -1);
+	table_add_col(t, "id", "id", -1);
+	table_add_col(t, "wa", "wa", -1);
+	table_add_col(t, "hi", "hi", -1);
+	table_add_col(t, "si", "si", -1);
+	for (uint32_t i = 1; i < r->n_vm; i++) {
+		const struct vm_sample *a = &r->vm[i - 1], *b = &r->vm[i];
+		double dt = (double)(b->t - a->t) / 1e9, tot = 0, d[ACCT_N];
+
+		for (int k = 0; k < ACCT_N; k++)
+			tot += d[k] = (double)(b->acct[k] - a->acct[k]);
+		if (dt <= 0 || tot <= 0)
+			continue;
+		table_row(t);
+		table_dbl(t, (double)b->t / 1e9);
+		table_u64(t, b->r);
+		table_u64(t, 0);
+		table_dbl(t, (double)(b->in - a->in) / dt);
+		table_dbl(t, (double)(b->cs - a->cs) / dt);
+		table_dbl(t, 100 * d[ACCT_USER] / tot);
+		table_dbl(t, 100 * (d[ACCT_SYSTEM] + d[ACCT_HARDIRQ] + d[ACCT_SOFTIRQ]) / tot);
+		table_dbl(t, 100 * d[ACCT_IDLE] / tot);
+		table_u64(t, 0);
+		table_dbl(t, 100 * d[ACCT_HARDIRQ] / tot);
+		table_dbl(t, 100 * d[ACCT_SOFTIRQ] / tot);
+	}
+	return t;
+}
+
 static struct table *mpstat_table(const struct results *r)
 {
 	static const char *keys[] = { "usr", "sys", "irq", "soft", "idle" };
@@ -360,6 +402,8 @@ struct report *run_report(const struct results *r, bool wide)
 	report_add(rep, threads_table(r));
 	if (r->n_series)
 		report_add(rep, series_table(r));
+	if (r->n_vm > 1)
+		report_add(rep, vmstat_table(r));
 	if (r->ping.on)
 		report_add(rep, ping_table(r));
 	return rep;

@@ -197,6 +197,13 @@ int results_collect(struct results *r, const struct sim *s)
 	r->in_flight += s->sock.q.count + s->sock.held.count;
 	r->events = s->eng.handled;
 	r->series_lost = s->series.lost;
+	if (s->vm.n) {
+		r->vm = malloc(s->vm.n * sizeof(*r->vm));
+		if (!r->vm)
+			return -1;
+		memcpy(r->vm, s->vm.p, s->vm.n * sizeof(*r->vm));
+		r->n_vm = s->vm.n;
+	}
 	if (s->series.n) {
 		r->series = malloc(s->series.n * sizeof(*r->series));
 		if (!r->series)
@@ -212,6 +219,9 @@ void results_free(struct results *r)
 	free(r->cpu);
 	free(r->thr);
 	free(r->series);
+	free(r->vm);
+	r->vm = NULL;
+	r->n_vm = 0;
 	r->cpu = NULL;
 	r->thr = NULL;
 	r->series = NULL;

@@ -68,6 +68,8 @@ struct results {
 	uint32_t n_series;
 	uint64_t series_lost;           /* changes beyond MOD_SERIES_MAX */
 	struct ping_result ping;
+	struct vm_sample *vm;           /* vmstat samples (cumulative), owned */
+	uint32_t n_vm;
 };
 
 const char *rxpath_name(enum rxpath p);

@@ -213,6 +213,8 @@ struct scn_run {
 	int64_t warmup_ns;           /* warmup = time excluded from rates */
 	uint64_t seed;               /* seed = random seed (--seed overrides) */
 	int64_t timeslice_ns;        /* timeslice = scheduler slice for threads */
+	int64_t vmstat_ns;           /* vmstat-interval = sample every this long (vmstat N),
+	                              * 0 = off */
 };
 
 struct scenario {

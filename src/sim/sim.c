@@ -118,6 +118,9 @@ static void bsd_init(struct sim *s)
 	bsd_poll_init(&s->bsd, &c);
 }
 
+static int vm_init(struct sim *s);
+static void vm_sample(struct sim *s);
+
 int sim_init(struct sim *s, const struct scenario *scn)
 {
 	memset(s, 0, sizeof(*s));
@@ -128,7 +131,7 @@ int sim_init(struct sim *s, const struct scenario *scn)
 	hist_reset(&s->lat);
 	/* Pending events: one per NIC line, one per CPU, warm-up, slack. */
 	if (engine_init(&s->eng, 4 * (SCN_MAX_NICS + scn->host.cpus) + 16) || build_cpus(s) ||
-	    build_nics(s) || sock_init(s) || build_threads(s) || xlock_init(s)) {
+	    build_nics(s) || sock_init(s) || build_threads(s) || xlock_init(s) || vm_init(s)) {
 		snprintf(s->fatal, sizeof(s->fatal), "out of memory building the host");
 		return -1;
 	}
@@ -145,6 +148,7 @@ void sim_free(struct sim *s)
 	free(s->cpu);
 	free(s->thr);
 	free(s->series.p);
+	free(s->vm.p);
 	pktq_free(&s->sock.q);
 	pktq_free(&s->sock.held);
 	engine_free(&s->eng);
@@ -174,6 +178,46 @@ static void take_snapshot(struct sim *s)
 	sim_check_invariants(s);
 }
 
+/* One vmstat sample of the counters as they stand now; the next in one
+ * interval.  The first is taken at time 0. */
+static void vm_sample(struct sim *s)
+{
+	struct vm_sample *v;
+
+	if (s->vm.n == s->vm.cap)
+		return;
+	v = &s->vm.p[s->vm.n++];
+	memset(v, 0, sizeof(*v));
+	v->t = s->eng.now;
+	for (uint16_t i = 0; i < s->n_nics; i++) {
+		nic_rx_advance(s, &s->nic[i], s->eng.now);
+		v->in += s->nic[i].c.irqs;
+	}
+	for (uint16_t i = 0; i < s->n_cpus; i++) {
+		cpu_account(s, &s->cpu[i]);
+		v->cs += s->cpu[i].cs;
+		for (int k = 0; k < ACCT_N; k++)
+			v->acct[k] += s->cpu[i].acct[k];
+	}
+	for (uint16_t i = 0; i < s->n_threads; i++)
+		v->r += s->thr[i].runnable && s->thr[i].kind != THR_IDLEPOLL;
+	if (s->eng.now + s->scn->run.vmstat_ns <= s->scn->run.duration_ns)
+		sim_at(s, s->eng.now + s->scn->run.vmstat_ns, EV_SAMPLE, 0, 0);
+}
+
+static int vm_init(struct sim *s)
+{
+	int64_t iv = s->scn->run.vmstat_ns;
+	uint64_t n;
+
+	if (iv <= 0)
+		return 0;
+	n = (uint64_t)(s->scn->run.duration_ns / iv) + 1;
+	s->vm.cap = (uint32_t)(n < VM_SAMPLES_MAX ? n : VM_SAMPLES_MAX);
+	s->vm.p = calloc(s->vm.cap, sizeof(*s->vm.p));
+	return s->vm.p ? 0 : -1;
+}
+
 static void dispatch(struct sim *s, const struct event *ev)
 {
 	switch ((enum sim_event_kind)ev->kind) {
@@ -197,6 +241,9 @@ static void dispatch(struct sim *s, const struct event *ev)
 		return;
 	case EV_WATCHDOG:
 		adapt_watchdog(s, &s->nic[ev->obj]);
+		return;
+	case EV_SAMPLE:
+		vm_sample(s);
 		return;
 	}
 	sim_fail(s, "unknown event kind", ev->kind, ev->obj);
@@ -302,6 +349,8 @@ int sim_run(struct sim *s)
 		sim_at(s, 1000000000 / scn->host.hz, EV_TICK, 0, 0);
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		sched_pick(s, &s->cpu[i]);
+	if (s->vm.cap)
+		vm_sample(s);
 	while (!s->fatal[0] && engine_pop(&s->eng, end, &ev) == 0) {
 		dispatch(s, &ev);
 		if (s->stop && *s->stop) {

@@ -50,6 +50,7 @@ enum sim_event_kind {
 	EV_DIM_APPLY,    /* obj = nic: DIM's work item writes the new profile */
 	EV_TICK,         /* obj = cpu: the clock interrupt (rxpath = bsd-poll) */
 	EV_WATCHDOG,     /* obj = nic: e1000_watchdog, every 2 s (ITR mode 4) */
+	EV_SAMPLE,       /* run.vmstat-interval: take a vmstat sample */
 };
 
 /* Hard-IRQ sources other than NIC lines: the NAPI hrtimer of NIC k is
@@ -329,6 +330,20 @@ struct mod_point {
 	uint32_t frames;      /* resulting rx-frames; ITR: interrupts/s */
 };
 
+/* Cumulative counters at one vmstat sample (vmstat-interval). */
+struct vm_sample {
+	int64_t t;
+	uint32_t r;           /* runnable threads, the running ones included */
+	uint64_t in, cs;      /* interrupts (all ports), context switches */
+	uint64_t acct[ACCT_N];/* CPU time by bucket, summed over CPUs, ns */
+};
+
+#define VM_SAMPLES_MAX 100000
+struct vm_series {
+	uint32_t n, cap;
+	struct vm_sample *p;
+};
+
 /* Bounded time series of moderation changes (memory fixed at start). */
 #define MOD_SERIES_MAX 65536
 struct mod_series {
@@ -349,6 +364,7 @@ struct sim {
 	uint64_t irq_cpu[SCN_MAX_NICS][SCN_MAX_CPUS]; /* /proc/interrupts */
 	struct hist lat;      /* forwarding latency, ns, after warm-up */
 	struct mod_series series;
+	struct vm_series vm;  /* vmstat samples, allocated when vmstat-interval > 0 */
 	struct sock sock;
 	struct ping ping;
 	struct bsd_poll bsd;  /* FreeBSD DEVICE_POLLING state (rxpath = bsd-poll) */

@@ -502,6 +502,8 @@ static void draw_scenario(struct draw *d, uint64_t seed, uint64_t i)
 	draw_apps(&g, d);
 	if (pr_pct(&g.r, 20))
 		add(d, "run.timeslice=%" PRIu64 "ns", pr_log(&g.r, 100000, 10000000));
+	if (pr_pct(&g.r, 10))
+		add(d, "run.vmstat-interval=%" PRIu64 "ns", pr_log(&g.r, 1000, 100000000));
 	add(d, "run.seed=%" PRIu64, pr_next(&g.r));
 	/* cheap runs: at most FRAME_BUDGET frames offered */
 	cap_ns = g.rate_sum > 0 ? (int64_t)(FRAME_BUDGET / g.rate_sum * 1e9) : INT64_MAX;

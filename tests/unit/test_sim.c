@@ -775,6 +775,31 @@ static void test_ping_shares_cpu(void **state)
 	run_free(b);
 }
 
+/* vmstat-interval: a sample at 0 and one per interval; the per-interval
+ * deltas add up to the run's totals. */
+static void test_vmstat_samples(void **state)
+{
+	struct run *x = RUN(BASE, "host.rxpath=classic", "run.vmstat-interval=2ms", "run.warmup=0");
+	const struct results *r = &x->r;
+	uint64_t irqs = 0;
+
+	(void)state;
+	assert_u64_eq(r->n_vm, 20 / 2 + 1);
+	assert_int_equal(r->vm[0].t, 0);
+	assert_int_equal(r->vm[r->n_vm - 1].t, 20000000);
+	for (uint16_t i = 0; i < r->n_nics; i++)
+		irqs += r->nic[i].c.irqs;
+	assert_u64_eq(r->vm[r->n_vm - 1].in - r->vm[0].in, irqs);
+	for (uint32_t i = 1; i < r->n_vm; i++) {
+		uint64_t sum = 0;
+
+		for (int k = 0; k < ACCT_N; k++)
+			sum += r->vm[i].acct[k] - r->vm[i - 1].acct[k];
+		assert_u64_eq(sum, 2000000); /* one CPU, 2 ms */
+	}
+	run_free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -795,6 +820,7 @@ int main(void)
 		cmocka_unit_test(test_irq_float_remote_free),
 		cmocka_unit_test(test_ping_idle_round),
 		cmocka_unit_test(test_ping_shares_cpu),
+		cmocka_unit_test(test_vmstat_samples),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_accounting),
 		cmocka_unit_test(test_rx_counters_lead_bounded),

@@ -295,7 +295,7 @@ static void test_unknown_names(void **state)
 	load_fails("[nic eth0]\n[traffic]\nrat = 1Mpps\n",
 	           "t.ini:3: unknown key 'rat' in [traffic]; did you mean 'rate'?");
 	load_fails("[run]\nlength = 1s\n",
-	           "t.ini:2: unknown key 'length' in [run]; keys: duration, warmup, seed, timeslice");
+	           "t.ini:2: unknown key 'length' in [run]; keys: duration, warmup, seed, timeslice, vmstat-interval");
 }
 
 static void test_section_names(void **state)

@@ -179,10 +179,13 @@ int vary_parse(struct vary *v, const char *arg, char *err, size_t errlen)
 		return -1;
 	}
 	memcpy(v->key, arg, (size_t)(eq - arg));
-	if (strstr(eq + 1, "..") ? vary_range(v, eq + 1, err, errlen)
-				 : vary_list(v, eq + 1, err, errlen))
+	if ((strstr(eq + 1, "..") ? vary_range(v, eq + 1, err, errlen)
+				  : vary_list(v, eq + 1, err, errlen)) ||
+	    vary_unique(v, err, errlen)) {
+		vary_free(v);
 		return -1;
-	return vary_unique(v, err, errlen);
+	}
+	return 0;
 }
 
 void vary_free(struct vary *v)

@@ -438,6 +438,18 @@ size_t table_nrows(const struct table *t)
 	return t->nrows;
 }
 
+size_t table_ncols(const struct table *t)
+{
+	return t->ncols;
+}
+
+const char *table_col_key(const struct table *t, size_t c)
+{
+	if (c >= t->ncols)
+		contract_fail("table %s: no column %zu of %zu", t->name, c, t->ncols);
+	return t->cols[c].key;
+}
+
 void table_print_row(const struct table *t, size_t r, FILE *f, enum out_format fmt)
 {
 	if (r >= t->nrows || fmt == OUT_TABLE)

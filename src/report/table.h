@@ -71,8 +71,10 @@ void table_dbl(struct table *t, double v);
  * or "[]".  A table without columns prints only its title. */
 void table_print(const struct table *t, FILE *f, enum out_format fmt);
 
-/* Rows added so far. */
+/* Rows added so far; columns; the key of column @c (< table_ncols()). */
 size_t table_nrows(const struct table *t);
+size_t table_ncols(const struct table *t);
+const char *table_col_key(const struct table *t, size_t c);
 
 /* Row @r of @t alone, exactly as table_print() writes it within the table:
  * CSV, the line with its '\n'; JSON, the object, with no indentation,

@@ -83,6 +83,7 @@ static void figures(const struct table *fig, const char *dir, enum out_format fm
 	const char *keys[128];
 	char err[1024];
 	FILE *say = fmt == OUT_TABLE ? stdout : stderr;
+	bool drawn = false;
 
 	for (size_t i = 0; i < table_ncols(fig) && i < 128; i++)
 		keys[i] = table_col_key(fig, i);
@@ -92,12 +93,15 @@ static void figures(const struct table *fig, const char *dir, enum out_format fm
 		rowfile_add_table_row(&rf, fig, r);
 	fflush(stdout);
 	if (plot_rowfile(&rf, dir, "Receive livelock: PIII 933 + e1000, IP forwarding of 64 B "
-			 "frames", err, sizeof(err)))
+			 "frames", &drawn, err, sizeof(err)))
 		fprintf(stderr, "rxlab: no figures: %s\n", err);
-	else
+	else if (drawn)
 		fprintf(say, "%sfigures: %s/ (throughput, interrupts, pkts-per-irq, latency, cpu-*, "
 			"latency-cdf-*: .png and .svg; data/ and .gp scripts to redraw them)\n",
 			fmt == OUT_TABLE ? "\n" : "rxlab: ", dir);
+	else
+		fprintf(say, "%sfigures: %s/ (data/ and .gp scripts only: gnuplot is not "
+			"installed)\n", fmt == OUT_TABLE ? "\n" : "rxlab: ", dir);
 	rowfile_free(&rf);
 }
 

@@ -504,10 +504,51 @@ static int write_all(struct plot *pl)
 	return rc;
 }
 
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* A log x axis for loads in equal ratios (a :log sweep), linear for equal
+ * steps, and otherwise log when they span more than a factor 20. */
+static bool log_axis(const struct plot *pl)
+{
+	size_t n = 0, m = 0;
+	double *x = calloc(pl->rf->nrows + 1, sizeof(*x));
+	double rmin = INFINITY, rmax = 0, dmin = INFINITY, dmax = 0;
+	bool log_x;
+
+	for (size_t r = 0; x && r < pl->rf->nrows; r++)
+		if (cell_num(pl, r, pl->col[C_OFFERED]) > 0)
+			x[n++] = cell_num(pl, r, pl->col[C_OFFERED]);
+	if (n == 0) {
+		free(x);
+		return false;
+	}
+	qsort(x, n, sizeof(*x), by_value);
+	for (size_t i = 1; i < n; i++)
+		if (x[i] != x[m])
+			x[++m] = x[i];
+	for (size_t i = 1; i <= m; i++) {
+		rmin = fmin(rmin, x[i] / x[i - 1]);
+		rmax = fmax(rmax, x[i] / x[i - 1]);
+		dmin = fmin(dmin, x[i] - x[i - 1]);
+		dmax = fmax(dmax, x[i] - x[i - 1]);
+	}
+	if (m >= 2 && rmax < 1.1 * rmin)
+		log_x = true;
+	else if (m >= 2 && dmax < 1.1 * dmin)
+		log_x = false;
+	else
+		log_x = x[m] / x[0] > 20;
+	free(x);
+	return log_x;
+}
+
 static int find_cols(struct plot *pl)
 {
-	double lo = INFINITY, hi = 0;
-
 	for (int c = 0; c < C_N; c++)
 		pl->col[c] = rowfile_col(pl->rf, fig_keys[c]);
 	pl->has_cdf = true;
@@ -518,13 +559,7 @@ static int find_cols(struct plot *pl)
 			 "no offered_pps column (a sweep's results have one)" : "no rows");
 		return 2;
 	}
-	for (size_t r = 0; r < pl->rf->nrows; r++) {
-		double x = cell_num(pl, r, pl->col[C_OFFERED]);
-
-		lo = x < lo ? x : lo;
-		hi = x > hi ? x : hi;
-	}
-	pl->log_x = lo > 0 && hi / lo >= 50; /* log-spaced sweeps read better on log axes */
+	pl->log_x = log_axis(pl);
 	return 0;
 }
 
@@ -622,7 +657,7 @@ static size_t list_scripts(const struct plot *pl, char **out, size_t max)
 	return n;
 }
 
-static int draw(struct plot *pl)
+static int draw(struct plot *pl, bool *drawn)
 {
 	char gnuplot[4096], *scripts[2 * MAX_SERIES + 4];
 	size_t n = list_scripts(pl, scripts, 2 * MAX_SERIES + 4);
@@ -636,16 +671,17 @@ static int draw(struct plot *pl)
 			getenv("RXLAB_GNUPLOT") && *getenv("RXLAB_GNUPLOT") ? " at $RXLAB_GNUPLOT" :
 			" on $PATH", pl->dir, pl->dir);
 	else
-		rc = run_gnuplot(pl, gnuplot, scripts, n);
+		*drawn = (rc = run_gnuplot(pl, gnuplot, scripts, n)) == 0;
 	for (size_t i = 0; i < n; i++)
 		free(scripts[i]);
 	return rc;
 }
 
-int plot_rowfile(const struct rowfile *rf, const char *dir, const char *title, char *err,
-		 size_t errlen)
+int plot_rowfile(const struct rowfile *rf, const char *dir, const char *title, bool *drawn,
+		 char *err, size_t errlen)
 {
 	struct plot *pl = calloc(1, sizeof(*pl));
+	bool images = false;
 	int rc;
 
 	if (!pl)
@@ -659,7 +695,9 @@ int plot_rowfile(const struct rowfile *rf, const char *dir, const char *title, c
 	if (!rc)
 		rc = write_results_csv(pl) || write_all(pl) ? 2 : 0;
 	if (!rc)
-		rc = draw(pl);
+		rc = draw(pl, &images);
+	if (drawn)
+		*drawn = images;
 	for (size_t i = 0; i < pl->n_s; i++)
 		free(pl->s[i].rows);
 	free(pl);
@@ -678,6 +716,7 @@ int plot_main(int argc, char **argv)
 	const char *in = NULL, *dir = NULL, *title = NULL;
 	char err[1024], def[4096];
 	struct rowfile rf;
+	bool drawn = false;
 	int rc;
 
 	for (int i = 0; i < argc; i++) {
@@ -704,10 +743,10 @@ int plot_main(int argc, char **argv)
 		rc = (snprintf(err, sizeof(err), "%s is shard %u/%u: merge the shards first (rxlab "
 			       "merge)", in, rf.shard, rf.shards), 2);
 	else
-		rc = plot_rowfile(&rf, dir, title ? title : in, err, sizeof(err));
+		rc = plot_rowfile(&rf, dir, title ? title : in, &drawn, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "rxlab: %s\n", err);
-	else
+	else if (drawn)
 		fprintf(stderr, "rxlab: figures of %s in %s/\n", in, dir);
 	rowfile_free(&rf);
 	return rc;

@@ -26,17 +26,18 @@
 #ifndef RXLAB_CLI_PLOT_H
 #define RXLAB_CLI_PLOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "report/rowfile.h"
 
 /* Draw the figures of @rf into @dir (created if missing); @title heads
  * them (the scenario).  Returns an exit status: 0 (figures drawn, or
- * gnuplot missing and the scripts written), 1 (gnuplot failed), 2 (bad
- * input: no offered_pps column, no rows, @dir not writable), with a message
- * in @err. */
-int plot_rowfile(const struct rowfile *rf, const char *dir, const char *title, char *err,
-		 size_t errlen);
+ * gnuplot missing and the scripts written: *@drawn tells which; @drawn may
+ * be NULL), 1 (gnuplot failed), 2 (bad input: no offered_pps column, no
+ * rows, @dir not writable), with a message in @err. */
+int plot_rowfile(const struct rowfile *rf, const char *dir, const char *title, bool *drawn,
+		 char *err, size_t errlen);
 
 /* `rxlab plot RESULTS --out DIR`: exit status. */
 int plot_main(int argc, char **argv);

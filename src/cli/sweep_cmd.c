@@ -266,7 +266,7 @@ static int resume_load(struct sweep_state *s)
 	fprintf(stderr, "rxlab: resuming %s: %zu finished points kept", s->c->resume,
 		s->old.nrows - dropped);
 	if (dropped)
-		fprintf(stderr, ", %zu partial ones to run again", dropped);
+		fprintf(stderr, " (%zu partial dropped)", dropped);
 	return 0;
 }
 
@@ -408,6 +408,17 @@ static int run_points(struct sweep_state *s)
 	return 0;
 }
 
+static int plot(struct sweep_state *s, const struct rowfile *out)
+{
+	bool drawn = false;
+	int rc = plot_rowfile(out, s->c->plot_dir, s->c->scenario, &drawn, s->err,
+			      sizeof(s->err));
+
+	if (rc == 0 && drawn)
+		fprintf(stderr, "rxlab: figures in %s/\n", s->c->plot_dir);
+	return rc;
+}
+
 int sweep_cmd_run(const struct sweep_cmd *c)
 {
 	struct sweep_state *s = calloc(1, sizeof(*s));
@@ -424,7 +435,7 @@ int sweep_cmd_run(const struct sweep_cmd *c)
 		assemble(s, &out);
 		rc = write_results(s, &out);
 		if (rc == 0 && c->plot_dir && !rxlab_signal)
-			rc = plot_rowfile(&out, c->plot_dir, c->scenario, s->err, sizeof(s->err));
+			rc = plot(s, &out);
 		free(out.row);
 	}
 	if (rc)

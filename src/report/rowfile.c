@@ -303,9 +303,9 @@ static int take_keys(struct rowfile *rf, const struct reader *rd, size_t pos, ch
 	}
 	for (size_t c = 0; c < n && n == rf->ncols; c++)
 		if (strcmp(keys[c], rf->key[c])) {
+			fail_at(rd, pos, "key '%s' where the first row has '%s'", keys[c], rf->key[c]);
 			free_cells(keys, n);
-			return fail_at(rd, pos, "key '%s' where the first row has '%s'",
-				       keys[c], rf->key[c]);
+			return -1;
 		}
 	free_cells(keys, n);
 	return n == rf->ncols ? 0 : fail_at(rd, pos, "%zu keys, the first row has %zu", n,

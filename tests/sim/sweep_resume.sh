@@ -58,11 +58,16 @@ else
   no "JSON resume differs or reran kept points"
 fi
 
-# SIGINT in the middle, then resume into the same file.
-long=(sweep livelock --set run.duration=10s --vary host.rxpath=classic,napi
-      --vary traffic.rate=100kpps..1Mpps:6 --format csv --jobs 2)
-"$rxlab" "${long[@]}" --out "$tmp/long.csv" 2>/dev/null & pid=$!
-sleep 1; kill -INT "$pid" 2>/dev/null; wait "$pid"; rc=$?
+# SIGINT in the middle (once the trace shows 4 points started), then resume
+# into the same file.
+long=(sweep livelock --set run.duration=2s --vary host.rxpath=classic,napi
+      --vary traffic.rate=100kpps..1Mpps:8 --format csv --jobs 2)
+RXLAB_SWEEP_TRACE="$tmp/long.trace" "$rxlab" "${long[@]}" --out "$tmp/long.csv" 2>/dev/null & pid=$!
+for _ in $(seq 600); do
+  [ "$(cat "$tmp/long.trace" 2>/dev/null | wc -l)" -ge 4 ] && break
+  sleep 0.05
+done
+kill -INT "$pid" 2>/dev/null; wait "$pid"; rc=$?
 kept="$(($(wc -l < "$tmp/long.csv") - 1))"
 "$rxlab" "${long[@]}" --resume "$tmp/long.csv" --out "$tmp/long.csv" 2>/dev/null || no "resume of the interrupted sweep: exit $?"
 "$rxlab" "${long[@]}" > "$tmp/long-whole.csv"

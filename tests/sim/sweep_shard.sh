@@ -57,4 +57,16 @@ out="$("$rxlab" "${sweep[@]}" --format csv --shard 11/10 2>&1)"; rc=$?
 [ "$rc" -eq 2 ] && grep -q "K/N with 1 <= K <= N" <<<"$out" && ok "--shard 11/10 refused" || no "--shard 11/10: $rc $out"
 out="$("$rxlab" "${sweep[@]}" --shard 1/2 2>&1)"; rc=$?
 [ "$rc" -eq 2 ] && grep -q "add --format csv" <<<"$out" && ok "--shard without --format refused" || no "--shard text: $rc $out"
+
+# Progress: quiet when stderr is not a terminal; --progress draws the bar
+# (points done / total, ETA) and ends with a summary line.
+"$rxlab" "${sweep[@]}" --format csv > /dev/null 2> "$tmp/quiet.err"
+[ ! -s "$tmp/quiet.err" ] && ok "no progress output when stderr is a file" || no "stderr: $(cat "$tmp/quiet.err")"
+"$rxlab" "${sweep[@]}" --format csv --progress --shard 1/2 > /dev/null 2> "$tmp/bar.err"
+bar="$(tr '\r' '\n' < "$tmp/bar.err")"
+if grep -q "\] 5/5 points 100%.*ETA" <<<"$bar" && grep -q "^5 of 5 points in " <<<"$bar"; then
+  ok "--progress: $(grep "^5 of 5" <<<"$bar" | sed 's/\x1b\[K//')"
+else
+  no "--progress output: $bar"
+fi
 [ "$fails" -eq 0 ]

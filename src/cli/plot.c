@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/units.h"
 #include "report/sim_report.h"
 #include "sim/results.h"
 
@@ -45,6 +46,11 @@ struct plot {
 	const char *dir, *title;
 	int col[C_N], cdf[RESULTS_CDF_N];
 	bool has_cdf, log_x;
+	int x_col;               /* the x axis: -1 offered load, else an input column */
+	enum unit_kind x_kind;   /* ... whose values are read as this kind */
+	double x_scale;          /* x = value / x_scale (offered: pps / 1000) */
+	char x_label[160];       /* "offered load (kpps)", "nic.eth0.rx-usecs (us)" */
+	double x_lo, x_hi;       /* range of x */
 	int series_col[16];      /* the input columns that tell the lines apart */
 	size_t n_series_col;
 	struct series s[MAX_SERIES];
@@ -74,6 +80,18 @@ static const char *cell_str(const struct plot *pl, size_t r, int col)
 	return v ? v : "";
 }
 
+/* Row @r's position on the x axis (NaN if its value does not read). */
+static double x_of(const struct plot *pl, size_t r)
+{
+	uint64_t v;
+
+	if (pl->x_col < 0)
+		return cell_num(pl, r, pl->col[C_OFFERED]) / pl->x_scale;
+	if (unit_parse(pl->x_kind, cell_str(pl, r, pl->x_col), &v, NULL, 0) != UNIT_OK)
+		return NAN;
+	return (double)v / pl->x_scale;
+}
+
 /* ---- series ---------------------------------------------------------------- */
 
 static bool varies(const struct plot *pl, int col)
@@ -84,24 +102,63 @@ static bool varies(const struct plot *pl, int col)
 	return false;
 }
 
+/* Rows keyed by the other varying inputs, for moves_load(). */
+struct keyed {
+	char *others;            /* the other inputs' values, joined by '\x1f' */
+	const char *val;         /* this column's value */
+	double offered;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	int c = strcmp(x->others, y->others);
+
+	return c ? c : strcmp(x->val, y->val);
+}
+
+static char *others_key(const struct plot *pl, size_t r, const int *in, size_t n_in, int col)
+{
+	size_t len = 1;
+	char *k;
+
+	for (size_t i = 0; i < n_in; i++)
+		len += strlen(cell_str(pl, r, in[i])) + 1;
+	k = calloc(len, 1);
+	for (size_t i = 0; k && i < n_in; i++)
+		if (in[i] != col) {
+			strcat(k, cell_str(pl, r, in[i]));
+			strcat(k, "\x1f");
+		}
+	return k;
+}
+
 /* Column @col moves the offered load: two rows equal in every other varying
- * input @in[] but not in @col have different offered loads. */
+ * input @in[] but not in @col have different offered loads.  Sorted by the
+ * other inputs, then by @col, such rows are neighbours. */
 static bool moves_load(const struct plot *pl, const int *in, size_t n_in, int col)
 {
-	const struct rowfile *rf = pl->rf;
+	size_t n = pl->rf->nrows;
+	struct keyed *k = calloc(n, sizeof(*k));
+	bool moves = false;
 
-	for (size_t a = 0; a < rf->nrows; a++)
-		for (size_t b = a + 1; b < rf->nrows; b++) {
-			bool same = true;
-
-			for (size_t i = 0; i < n_in && same; i++)
-				if (in[i] != col)
-					same = !strcmp(cell_str(pl, a, in[i]), cell_str(pl, b, in[i]));
-			if (same && strcmp(cell_str(pl, a, col), cell_str(pl, b, col)))
-				return cell_num(pl, a, pl->col[C_OFFERED]) !=
-				       cell_num(pl, b, pl->col[C_OFFERED]);
+	for (size_t r = 0; k && r < n; r++)
+		k[r] = (struct keyed){ others_key(pl, r, in, n_in, col), cell_str(pl, r, col),
+				       cell_num(pl, r, pl->col[C_OFFERED]) };
+	for (size_t r = 0; k && r < n; r++)
+		if (!k[r].others) {
+			fprintf(stderr, "rxlab: out of memory\n");
+			abort();
 		}
-	return false;
+	if (k)
+		qsort(k, n, sizeof(*k), by_key);
+	for (size_t r = 1; k && r < n && !moves; r++)
+		moves = !strcmp(k[r].others, k[r - 1].others) && strcmp(k[r].val, k[r - 1].val) &&
+			k[r].offered != k[r - 1].offered;
+	for (size_t r = 0; k && r < n; r++)
+		free(k[r].others);
+	free(k);
+	return moves;
 }
 
 /* The inputs that vary, other than those that move the load; without any,
@@ -112,7 +169,7 @@ static void pick_series_cols(struct plot *pl)
 	size_t n_in = 0;
 
 	for (size_t c = 0; c < pl->rf->ncols && n_in < 16; c++)
-		if (!metrics_is_output(pl->rf->key[c]) && varies(pl, (int)c))
+		if (!metrics_is_output(pl->rf->key[c]) && varies(pl, (int)c) && (int)c != pl->x_col)
 			in[n_in++] = (int)c;
 	for (size_t i = 0; i < n_in; i++)
 		if (!moves_load(pl, in, n_in, in[i]))
@@ -122,6 +179,51 @@ static void pick_series_cols(struct plot *pl)
 
 		if (c >= 0 && varies(pl, c))
 			pl->series_col[pl->n_series_col++] = c;
+	}
+}
+
+/* Column @c's values all read as @kind. */
+static bool reads_as(const struct plot *pl, int c, enum unit_kind kind)
+{
+	uint64_t v;
+
+	for (size_t r = 0; r < pl->rf->nrows; r++)
+		if (unit_parse(kind, cell_str(pl, r, c), &v, NULL, 0) != UNIT_OK)
+			return false;
+	return true;
+}
+
+/* The x axis: the offered load; when that is the same on every row, the
+ * first varying input whose values all read as one kind of quantity (a
+ * sweep of rx-usecs at one rate is drawn against rx-usecs). */
+static void choose_x(struct plot *pl)
+{
+	static const struct {
+		enum unit_kind kind;
+		double scale;
+		const char *unit;
+	} kinds[] = {
+		{ UNIT_PPS, 1e3, " (kpps)" }, { UNIT_BPS, 1e6, " (Mbit/s)" },
+		{ UNIT_TIME_NS, 1e3, " (us)" }, { UNIT_COUNT, 1, "" }, { UNIT_BYTES, 1, " (bytes)" },
+	};
+
+	pl->x_col = -1;
+	pl->x_scale = 1e3;
+	snprintf(pl->x_label, sizeof(pl->x_label), "offered load (kpps)");
+	if (varies(pl, pl->col[C_OFFERED]))
+		return;
+	for (size_t c = 0; c < pl->rf->ncols; c++) {
+		if (metrics_is_output(pl->rf->key[c]) || !varies(pl, (int)c))
+			continue;
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+			if (reads_as(pl, (int)c, kinds[k].kind)) {
+				pl->x_col = (int)c;
+				pl->x_kind = kinds[k].kind;
+				pl->x_scale = kinds[k].scale;
+				snprintf(pl->x_label, sizeof(pl->x_label), "%s%s", pl->rf->key[c],
+					 kinds[k].unit);
+				return;
+			}
 	}
 }
 
@@ -173,8 +275,7 @@ static const struct plot *sort_pl;
 static int by_load(const void *a, const void *b)
 {
 	size_t ra = *(const size_t *)a, rb = *(const size_t *)b;
-	double x = cell_num(sort_pl, ra, sort_pl->col[C_OFFERED]);
-	double y = cell_num(sort_pl, rb, sort_pl->col[C_OFFERED]);
+	double x = x_of(sort_pl, ra), y = x_of(sort_pl, rb);
 
 	return x < y ? -1 : x > y ? 1 : ra < rb ? -1 : ra > rb;
 }
@@ -261,7 +362,7 @@ static int write_series(struct plot *pl, const struct series *s)
 		size_t r = s->rows[i];
 		double cpu = 0;
 
-		put(f, cell_num(pl, r, pl->col[C_OFFERED]) / 1e3);
+		put(f, x_of(pl, r));
 		put(f, (or0(cell_num(pl, r, pl->col[C_FORWARDED])) +
 			or0(cell_num(pl, r, pl->col[C_DELIVERED]))) / 1e3);
 		put(f, cell_num(pl, r, pl->col[C_RX_IRQS]));
@@ -328,6 +429,13 @@ static void gp_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A fixed x range around a single value (gnuplot warns on an empty one). */
+static void gp_range(FILE *f, double lo, double hi)
+{
+	if (isfinite(lo) && lo > 0 && hi <= lo * 1.0001)
+		fprintf(f, "set xrange [%.6g:%.6g]\n", lo * 0.8, hi * 1.25);
+}
+
 /* "TITLE: LABEL" for a figure of one series. */
 static void gp_series_title(FILE *f, const struct plot *pl, const struct series *s)
 {
@@ -347,9 +455,12 @@ static void gp_head(const struct plot *pl, FILE *f, const char *name, const char
 		"set autoscale xfix\n"
 		"set title ", name, what, name, name, name);
 	gp_str(f, pl->title);
-	fprintf(f, " noenhanced\nset xlabel \"offered load (kpps)\"\nset ylabel \"%s\"\n", ylabel);
+	fputs(" noenhanced\nset xlabel ", f);
+	gp_str(f, pl->x_label);
+	fprintf(f, "\nset ylabel \"%s\"\n", ylabel);
 	if (pl->log_x)
 		fputs("set logscale x\n", f);
+	gp_range(f, pl->x_lo, pl->x_hi);
 }
 
 /* The plot command is written once and drawn twice: PNG, then SVG. */
@@ -383,7 +494,7 @@ static int gp_lines(struct plot *pl, const char *name, const char *what, const c
 			pl->s[i].file, col);
 		gp_str(f, pl->s[i].label);
 	}
-	if (col == 2)
+	if (col == 2 && pl->x_col < 0)
 		fputs(", \\\n  x with lines dashtype 2 linecolor \"gray\" title \"ideal (output = input)\"", f);
 	fputc('\n', f);
 	gp_tail(f, name);
@@ -450,6 +561,23 @@ static int gp_cpu(struct plot *pl, const struct series *s)
 	return close_in(pl, f, file);
 }
 
+/* The latency range of the CDF lines, fixed when it is a single value. */
+static void cdf_range(const struct plot *pl, FILE *f, const size_t *pick, size_t n)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (size_t j = 0; j < n; j++)
+		for (size_t q = 0; q < RESULTS_CDF_N; q++) {
+			double v = cell_num(pl, pick[j], pl->cdf[q]);
+
+			if (isfinite(v)) {
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+			}
+		}
+	gp_range(f, lo, hi);
+}
+
 static int gp_cdf(struct plot *pl, const struct series *s, const size_t *pick, size_t n)
 {
 	char name[128], file[140];
@@ -461,14 +589,24 @@ static int gp_cdf(struct plot *pl, const struct series *s, const size_t *pick, s
 		return 2;
 	gp_head(pl, f, name, "latency CDF, one line per offered load",
 		"fraction of packets with latency <= x");
-	fputs("set xlabel \"latency (us)\"\nset logscale x\nset yrange [0:1]\nset title ", f);
+	fputs("set xlabel \"latency (us)\"\nset autoscale x\nset logscale x\nset yrange [0:1]\n"
+	      "set title ", f);
 	gp_series_title(f, pl, s);
 	fputs(" noenhanced\n", f);
+	cdf_range(pl, f, pick, n);
 	gp_plot(f, name);
-	for (size_t j = 0; j < n; j++)
-		fprintf(f, "%s\"data/cdf-%s.dat\" index %zu using 1:2 with lines title \"%.0f kpps\"",
-			j ? ", \\\n  " : "", s->file, j,
-			cell_num(pl, pick[j], pl->col[C_OFFERED]) / 1e3);
+	for (size_t j = 0; j < n; j++) {
+		char t[200];
+
+		if (pl->x_col < 0)
+			snprintf(t, sizeof(t), "%.0f kpps", x_of(pl, pick[j]));
+		else
+			snprintf(t, sizeof(t), "%s = %s", pl->rf->key[pl->x_col],
+				 cell_str(pl, pick[j], pl->x_col));
+		fprintf(f, "%s\"data/cdf-%s.dat\" index %zu using 1:2 with lines title ",
+			j ? ", \\\n  " : "", s->file, j);
+		gp_str(f, t);
+	}
 	fputc('\n', f);
 	gp_tail(f, name);
 	return close_in(pl, f, file);
@@ -512,8 +650,9 @@ static int by_value(const void *a, const void *b)
 }
 
 /* A log x axis for loads in equal ratios (a :log sweep), linear for equal
- * steps, and otherwise log when they span more than a factor 20. */
-static bool log_axis(const struct plot *pl)
+ * steps, and otherwise log when they span more than a factor 20.  Also
+ * notes the range of the loads (pl->x_lo, x_hi). */
+static bool log_axis(struct plot *pl)
 {
 	size_t n = 0, m = 0;
 	double *x = calloc(pl->rf->nrows + 1, sizeof(*x));
@@ -521,13 +660,15 @@ static bool log_axis(const struct plot *pl)
 	bool log_x;
 
 	for (size_t r = 0; x && r < pl->rf->nrows; r++)
-		if (cell_num(pl, r, pl->col[C_OFFERED]) > 0)
-			x[n++] = cell_num(pl, r, pl->col[C_OFFERED]);
+		if (x_of(pl, r) > 0)
+			x[n++] = x_of(pl, r);
 	if (n == 0) {
 		free(x);
 		return false;
 	}
 	qsort(x, n, sizeof(*x), by_value);
+	pl->x_lo = x[0];
+	pl->x_hi = x[n - 1];
 	for (size_t i = 1; i < n; i++)
 		if (x[i] != x[m])
 			x[++m] = x[i];
@@ -559,7 +700,6 @@ static int find_cols(struct plot *pl)
 			 "no offered_pps column (a sweep's results have one)" : "no rows");
 		return 2;
 	}
-	pl->log_x = log_axis(pl);
 	return 0;
 }
 
@@ -689,7 +829,9 @@ int plot_rowfile(const struct rowfile *rf, const char *dir, const char *title, b
 	*pl = (struct plot){ .rf = rf, .dir = dir, .title = title, .err = err, .errlen = errlen };
 	rc = find_cols(pl);
 	if (!rc) {
+		choose_x(pl);
 		pick_series_cols(pl);
+		pl->log_x = log_axis(pl);
 		rc = make_dirs(pl) ? 2 : group_series(pl);
 	}
 	if (!rc)

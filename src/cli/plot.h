@@ -17,6 +17,9 @@
  * from row to row other than the one that moves the offered load (with a
  * single key, e.g. host.rxpath, the lines are "classic", "napi"; without
  * one, the rxpath column when it varies).  Axes are labelled with units.
+ * When the offered load is the same on every row, the x axis is the first
+ * varying input whose values read as a quantity (rx-usecs, rx-frames, ...)
+ * and the CDFs have one line per value of it.
  *
  * gnuplot is found as $RXLAB_GNUPLOT or on $PATH.  Without it, the data and
  * scripts are still written, and a note on stderr says how to install

@@ -268,18 +268,24 @@ struct reader {
 	size_t len, pos;
 	char *err;
 	size_t errlen;
+	size_t lpos;        /* line_at() cache: line lno starts at or before lpos */
+	unsigned lno;
 };
 
-static unsigned line_at(const struct reader *rd, size_t pos)
+/* 1-based line of byte @pos; rows are read in order, so counting on from
+ * the last answer keeps reading linear in the file size. */
+static unsigned line_at(struct reader *rd, size_t pos)
 {
-	unsigned line = 1;
-
-	for (size_t i = 0; i < pos && i < rd->len; i++)
-		line += rd->buf[i] == '\n';
-	return line;
+	if (pos < rd->lpos || rd->lno == 0) {
+		rd->lpos = 0;
+		rd->lno = 1;
+	}
+	for (; rd->lpos < pos && rd->lpos < rd->len; rd->lpos++)
+		rd->lno += rd->buf[rd->lpos] == '\n';
+	return rd->lno;
 }
 
-static int fail_at(const struct reader *rd, size_t pos, const char *fmt, ...)
+static int fail_at(struct reader *rd, size_t pos, const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
@@ -293,7 +299,7 @@ static int fail_at(const struct reader *rd, size_t pos, const char *fmt, ...)
 
 /* Keys of a row, checked against the file's columns (set by the first row
  * or the CSV header). */
-static int take_keys(struct rowfile *rf, const struct reader *rd, size_t pos, char **keys,
+static int take_keys(struct rowfile *rf, struct reader *rd, size_t pos, char **keys,
 		     size_t n)
 {
 	if (!rf->key) {
@@ -313,7 +319,7 @@ static int take_keys(struct rowfile *rf, const struct reader *rd, size_t pos, ch
 }
 
 /* Fill the shard framing of @rf from the one-row table @meta. */
-static int take_shard(struct rowfile *rf, const struct reader *rd, const struct rowfile *meta)
+static int take_shard(struct rowfile *rf, struct reader *rd, const struct rowfile *meta)
 {
 	static const char *const want[] = { "sweep_id", "shard", "shards", "points" };
 	char *end = NULL;
@@ -659,7 +665,7 @@ static int json_read(struct rowfile *rf, struct reader *rd)
 int rowfile_parse(struct rowfile *rf, const char *name, const char *buf, size_t len,
 		  char *err, size_t errlen)
 {
-	struct reader rd = { name, buf, len, 0, err, errlen };
+	struct reader rd = { name, buf, len, 0, err, errlen, 0, 0 };
 	size_t i = 0;
 	int rc;
 

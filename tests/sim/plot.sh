@@ -5,7 +5,8 @@
 # the values of the varied key other than the load (here host.rxpath), the
 # points come from the results (checked against the CSV).  Without gnuplot
 # the data and scripts are still written and the message says how to
-# install it.  The default job names its figure folder last.
+# install it.  At a single offered load the x axis is the varied key.  The
+# default job names its figure folder last.
 set -u
 rxlab="$1"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
@@ -63,6 +64,17 @@ if command -v gnuplot >/dev/null; then
     || no "sweep --plot: exit $rc, bad:$bad; $(cat "$tmp/err2")"
 else
   echo "skip gnuplot is not installed (scripts/deps installs gnuplot-nox): images not checked"
+fi
+
+# At one offered load, the figures are drawn against the varied key.
+"$rxlab" sweep livelock --set run.duration=20ms --set run.warmup=2ms --set traffic.rate=300kpps \
+  --vary nic.eth0.rx-usecs=0,20us,50us --vary host.rxpath=classic,napi --format csv > "$tmp/usecs.csv"
+env PATH=/nonexistent RXLAB_GNUPLOT= "$rxlab" plot "$tmp/usecs.csv" --out "$tmp/usecs" 2>/dev/null
+x="$(grep -v '^#' "$tmp/usecs/data/napi.dat" | awk '{ printf "%s ", $1 }')"
+if grep -q 'set xlabel "nic.eth0.rx-usecs (us)"' "$tmp/usecs/interrupts.gp" && [ "$x" = "0 20 50 " ]; then
+  ok "one load: x axis is nic.eth0.rx-usecs (us), points $x"
+else
+  no "one load: x axis $(grep xlabel "$tmp/usecs/interrupts.gp"), points '$x'"
 fi
 
 # The default job names its folder at the end of its text output.

@@ -310,7 +310,7 @@ static void assemble(struct sweep_state *s, struct rowfile *out)
 
 static int write_results(struct sweep_state *s, struct rowfile *out)
 {
-	if (s->text && !s->c->out) {
+	if (s->text) {
 		struct report *rep = report_new();
 
 		report_add(rep, s->text);
@@ -364,11 +364,11 @@ static int prepare(struct sweep_state *s)
 	if (!s->kept || !s->fresh_point)
 		return fail(s, 1, "out of memory for %zu points", s->total);
 	if (s->c->fmt == OUT_TABLE) {
-		const char *keys[SWEEP_MAX_VARY];
+		const char *varied[SWEEP_MAX_VARY];
 
 		for (size_t k = 0; k < s->c->n_vary; k++)
-			keys[k] = s->c->vary[k].key;
-		s->text = summary_table_new("sweep", "Sweep", keys, s->c->n_vary, false);
+			varied[k] = s->c->vary[k].key;
+		s->text = summary_table_new("sweep", "Sweep", varied, s->c->n_vary, false);
 	}
 	if (s->c->resume && (rc = resume_load(s)))
 		return rc;

@@ -55,6 +55,8 @@ struct plot {
 	size_t n_series_col;
 	struct series s[MAX_SERIES];
 	size_t n_s;
+	char script[2 * MAX_SERIES + 4][160];   /* scripts written, in drawing order */
+	size_t n_script;
 	char *err;
 	size_t errlen;
 };
@@ -249,8 +251,12 @@ static void series_names(const struct plot *pl, size_t r, char *label, size_t ll
 	for (char *p = file; *p; p++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-", *p))
 			*p = '_';
-	if (!file[0])
+	if (!file[0]) {
+		int c = rowfile_col(pl->rf, "rxpath");
+
 		snprintf(file, flen, "all");
+		snprintf(label, llen, "%s", c >= 0 ? cell_str(pl, r, c) : pl->title);
+	}
 }
 
 /* Make file names unique: "x", "x-2", "x-3". */
@@ -324,12 +330,17 @@ static FILE *open_in(struct plot *pl, const char *name)
 	return f;
 }
 
+/* Close @name; a script (*.gp) joins the list gnuplot draws. */
 static int close_in(struct plot *pl, FILE *f, const char *name)
 {
+	size_t len = strlen(name);
+
 	if (ferror(f) | fclose(f)) {
 		snprintf(pl->err, pl->errlen, "cannot write %s/%s", pl->dir, name);
 		return 2;
 	}
+	if (len > 3 && !strcmp(name + len - 3, ".gp") && pl->n_script < 2 * MAX_SERIES + 4)
+		snprintf(pl->script[pl->n_script++], sizeof(pl->script[0]), "%s", name);
 	return 0;
 }
 
@@ -614,6 +625,30 @@ static int gp_cdf(struct plot *pl, const struct series *s, const size_t *pick, s
 
 /* ---- the figures ------------------------------------------------------------- */
 
+/* Some row has a value of column @col (> 0 when @log: a log axis). */
+static bool has_values(const struct plot *pl, int col, bool log)
+{
+	for (size_t r = 0; r < pl->rf->nrows; r++) {
+		double v = cell_num(pl, r, pl->col[col]);
+
+		if (isfinite(v) && (!log || v > 0))
+			return true;
+	}
+	return false;
+}
+
+/* A figure whose values are all missing (packets per interrupt with no
+ * interrupt, latency with no packet timed) is left out: gnuplot refuses an
+ * empty plot. */
+static bool worth_drawing(const struct plot *pl, const char *name, int col, bool log)
+{
+	if (has_values(pl, col, log))
+		return true;
+	fprintf(stderr, "rxlab: no %s figure: %s has no%s value on any row\n", name,
+		fig_keys[col], log ? " positive" : "");
+	return false;
+}
+
 static int write_all(struct plot *pl)
 {
 	int rc = 0;
@@ -623,13 +658,13 @@ static int write_all(struct plot *pl)
 	if (!rc)
 		rc = gp_lines(pl, "throughput", "output rate vs offered load (receive livelock)",
 			      "output rate (kpps, forwarded + delivered)", 2, "");
-	if (!rc)
+	if (!rc && worth_drawing(pl, "interrupts", C_RX_IRQS, false))
 		rc = gp_lines(pl, "interrupts", "RX interrupts per second vs offered load",
 			      "RX interrupts per second", 3, "");
-	if (!rc)
+	if (!rc && worth_drawing(pl, "pkts-per-irq", C_PKTS_IRQ, true))
 		rc = gp_lines(pl, "pkts-per-irq", "packets per RX interrupt vs offered load",
 			      "packets per RX interrupt", 4, "set logscale y\n");
-	if (!rc)
+	if (!rc && worth_drawing(pl, "latency", C_P999, true))
 		rc = gp_latency(pl);
 	for (size_t i = 0; i < pl->n_s && !rc; i++)
 		rc = gp_cpu(pl, &pl->s[i]);
@@ -748,73 +783,51 @@ static bool find_gnuplot(char *buf, size_t len)
 	return false;
 }
 
-/* Run gnuplot in @pl->dir on every script; 0, or 1 with a message. */
-static int run_gnuplot(struct plot *pl, const char *gnuplot, char **scripts, size_t n)
+/* Run gnuplot in @pl->dir on @script; true when it succeeded. */
+static bool run_gnuplot(const struct plot *pl, const char *gnuplot, const char *script)
 {
-	const char *argv[2 * MAX_SERIES + 8];
 	pid_t pid;
 	int st;
 
-	argv[0] = "gnuplot";
-	for (size_t i = 0; i < n; i++)
-		argv[i + 1] = scripts[i];
-	argv[n + 1] = NULL;
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
 		if (chdir(pl->dir) == 0)
-			execv(gnuplot, (char *const *)argv);
+			execl(gnuplot, "gnuplot", script, (char *)NULL);
 		_exit(127);
 	}
-	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
-		snprintf(pl->err, pl->errlen, "%s failed on the scripts in %s (%s)", gnuplot, pl->dir,
-			 pid < 0 ? strerror(errno) : "see its messages above");
-		return 1;
-	}
-	return 0;
+	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
-/* The scripts written in @pl->dir, in drawing order. */
-static size_t list_scripts(const struct plot *pl, char **out, size_t max)
-{
-	static const char *const fixed[] = { "throughput", "interrupts", "pkts-per-irq", "latency" };
-	char name[160];
-	size_t n = 0;
-
-	for (size_t i = 0; i < 4; i++) {
-		snprintf(name, sizeof(name), "%s.gp", fixed[i]);
-		out[n++] = strdup(name);
-	}
-	for (size_t i = 0; i < pl->n_s && n + 2 <= max; i++) {
-		per_series_name(pl, &pl->s[i], "cpu", name, sizeof(name) - 3);
-		strcat(name, ".gp");
-		out[n++] = strdup(name);
-		per_series_name(pl, &pl->s[i], "latency-cdf", name, sizeof(name) - 3);
-		strcat(name, ".gp");
-		if (pl->has_cdf && cdf_rows(pl, &pl->s[i], (size_t[MAX_CDF_LINES]){ 0 }))
-			out[n++] = strdup(name);
-	}
-	return n;
-}
-
+/* One gnuplot per script, so that one failure does not cost the others. */
 static int draw(struct plot *pl, bool *drawn)
 {
-	char gnuplot[4096], *scripts[2 * MAX_SERIES + 4];
-	size_t n = list_scripts(pl, scripts, 2 * MAX_SERIES + 4);
-	int rc = 0;
+	char gnuplot[4096];
+	size_t failed = 0, len = 0;
 
-	if (!find_gnuplot(gnuplot, sizeof(gnuplot)))
+	if (!find_gnuplot(gnuplot, sizeof(gnuplot))) {
 		fprintf(stderr, "rxlab: gnuplot not found%s: wrote the data and scripts to %s/, not "
 			"the images.  Install gnuplot (Debian/Ubuntu: sudo apt-get install "
 			"gnuplot-nox; Fedora: sudo dnf install gnuplot; macOS: brew install "
 			"gnuplot) and draw them with: cd %s && gnuplot *.gp\n",
 			getenv("RXLAB_GNUPLOT") && *getenv("RXLAB_GNUPLOT") ? " at $RXLAB_GNUPLOT" :
 			" on $PATH", pl->dir, pl->dir);
-	else
-		*drawn = (rc = run_gnuplot(pl, gnuplot, scripts, n)) == 0;
-	for (size_t i = 0; i < n; i++)
-		free(scripts[i]);
-	return rc;
+		return 0;
+	}
+	len = (size_t)snprintf(pl->err, pl->errlen, "%s failed on", gnuplot);
+	for (size_t i = 0; i < pl->n_script; i++)
+		if (!run_gnuplot(pl, gnuplot, pl->script[i]) && len < pl->errlen) {
+			failed++;
+			len += (size_t)snprintf(pl->err + len, pl->errlen - len, " %s/%s", pl->dir,
+						pl->script[i]);
+		}
+	if (failed) {
+		if (len < pl->errlen)
+			snprintf(pl->err + len, pl->errlen - len, " (see its messages above)");
+		return 1;
+	}
+	*drawn = true;
+	return 0;
 }
 
 int plot_rowfile(const struct rowfile *rf, const char *dir, const char *title, bool *drawn,

@@ -21,6 +21,10 @@
  * varying input whose values read as a quantity (rx-usecs, rx-frames, ...)
  * and the CDFs have one line per value of it.
  *
+ * A figure whose values are all missing (packets per interrupt without
+ * interrupts) is left out, with a note on stderr.  gnuplot runs once per
+ * script, so one failure does not cost the other figures.
+ *
  * gnuplot is found as $RXLAB_GNUPLOT or on $PATH.  Without it, the data and
  * scripts are still written, and a note on stderr says how to install
  * gnuplot and draw them.  Output files are overwritten; nothing else in the

@@ -77,6 +77,23 @@ else
   no "one load: x axis $(grep xlabel "$tmp/usecs/interrupts.gp"), points '$x'"
 fi
 
+# A figure with no values (no RX interrupts under bsd-poll: no packets per
+# interrupt) is left out and said so; the others are written.
+"$rxlab" sweep livelock --set run.duration=20ms --set run.warmup=2ms --vary host.rxpath=bsd-poll \
+  --vary traffic.rate=50kpps,100kpps --format csv > "$tmp/bsd.csv"
+env PATH=/nonexistent RXLAB_GNUPLOT= "$rxlab" plot "$tmp/bsd.csv" --out "$tmp/bsd" 2> "$tmp/bsd.err"; rc=$?
+if [ "$rc" -eq 0 ] && [ ! -e "$tmp/bsd/pkts-per-irq.gp" ] && [ -s "$tmp/bsd/throughput.gp" ] \
+   && grep -q "no pkts-per-irq figure: pkts_per_irq has no positive value" "$tmp/bsd.err"; then
+  ok "bsd-poll: $(head -1 "$tmp/bsd.err")"
+else
+  no "bsd-poll: exit $rc, $(cat "$tmp/bsd.err")"
+fi
+
+# A gnuplot that fails: exit 1, the scripts named.
+out="$(RXLAB_GNUPLOT=/bin/false "$rxlab" plot "$tmp/res.csv" --out "$tmp/false" 2>&1)"; rc=$?
+[ "$rc" -eq 1 ] && grep -q "/bin/false failed on .*throughput.gp" <<<"$out" \
+  && ok "failing gnuplot: exit 1" || no "failing gnuplot: exit $rc, $out"
+
 # The default job names its folder at the end of its text output.
 (cd "$tmp" && env PATH=/nonexistent "$rxlab" > out.txt 2> err.txt); rc=$?
 last="$(tail -n 1 "$tmp/out.txt")"

@@ -47,7 +47,7 @@ static void emit_point(void *ctx, size_t p, const struct results *r)
 
 	table_row(s->t);
 	summary_row(s->t, r, s->wide);
-	s->brief[p] = (struct point_brief){ r->offered_pps, r->forwarded_pps, r->rx_irqs_per_s };
+	s->brief[p] = point_brief_of(r);
 	table_row(s->fig);
 	summary_row(s->fig, r, true);
 	metrics_extra_row(s->fig, r);

@@ -467,6 +467,11 @@ int sweep_exec(const struct sweep_plan *pl, sweep_emit_fn *emit, void *ctx, char
 	return rc;
 }
 
+struct point_brief point_brief_of(const struct results *r)
+{
+	return (struct point_brief){ r->offered_pps, r->forwarded_pps, r->rx_irqs_per_s };
+}
+
 /* sweep_run(): rows into a table, in point order. */
 struct table_sink {
 	struct table *t;
@@ -486,8 +491,7 @@ static void emit_row(void *ctx, size_t p, const struct results *r)
 			table_str(s->t, sweep_point_value(s->vary, s->n_vary, p, k));
 	summary_row(s->t, r, s->wide);
 	if (s->brief)
-		s->brief[p] = (struct point_brief){ r->offered_pps, r->forwarded_pps,
-						    r->rx_irqs_per_s };
+		s->brief[p] = point_brief_of(r);
 }
 
 int sweep_run(struct table *t, const char *name, const char *const *sets, size_t n_sets,

@@ -41,6 +41,10 @@ struct point_brief {
 	double offered_pps, forwarded_pps, rx_irqs_per_s;
 };
 
+/* The headline figures of @r. */
+struct results;
+struct point_brief point_brief_of(const struct results *r);
+
 /* Run every point of @vary over scenario @name with @sets, appending one
  * summary row per point to @t (whose first columns are the keys of the
  * variations that are not hidden) and,

@@ -305,6 +305,10 @@ static int group_series(struct plot *pl)
 			snprintf(pl->s[i].label, sizeof(pl->s[i].label), "%s", label);
 			snprintf(pl->s[i].file, sizeof(pl->s[i].file), "%s", file);
 			pl->s[i].rows = calloc(pl->rf->nrows, sizeof(size_t));
+			if (!pl->s[i].rows) {
+				snprintf(pl->err, pl->errlen, "out of memory");
+				return 1;
+			}
 			pl->n_s++;
 			unique_file(pl, &pl->s[i]);
 		}
@@ -366,9 +370,9 @@ static int write_series(struct plot *pl, const struct series *s)
 	snprintf(name, sizeof(name), "data/%s.dat", s->file);
 	if (!(f = open_in(pl, name)))
 		return 2;
-	fprintf(f, "# %s\n# 1 offered_kpps 2 output_kpps 3 rx_irqs_per_s 4 pkts_per_irq "
+	fprintf(f, "# %s\n# 1 x: %s; 2 output_kpps 3 rx_irqs_per_s 4 pkts_per_irq "
 		"5 hardirq_pct 6 +softirq 7 +system 8 +user 9 p50_us 10 p99_us 11 p999_us\n",
-		s->label);
+		s->label, pl->x_label);
 	for (size_t i = 0; i < s->n; i++) {
 		size_t r = s->rows[i];
 		double cpu = 0;

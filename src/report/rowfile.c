@@ -401,9 +401,15 @@ static bool next_line(struct reader *rd, const char **s, size_t *len, size_t *at
 	nl = memchr(*s, '\n', rd->len - rd->pos);
 	*len = nl ? (size_t)(nl - *s) : rd->len - rd->pos;
 	rd->pos += *len + (nl != NULL);
-	if (*len && (*s)[*len - 1] == '\r')
+	while (*len && (*s)[*len - 1] == '\r')   /* CRLF files */
 		(*len)--;
 	return true;
+}
+
+/* The first character of @s that is not a blank ('\0' if none). */
+static char first_char(const char *s)
+{
+	return s[strspn(s, " \t\r\n")];
 }
 
 /* One CSV table: a header line, then rows up to a blank line or the end. */
@@ -419,6 +425,9 @@ static int csv_table(struct rowfile *rf, struct reader *rd)
 		return fail_at(rd, at, "%s", why);
 	rf->key = cells;
 	rf->ncols = n;
+	for (size_t c = 0; c < n; c++)
+		if (!cells[c] || !first_char(cells[c]))
+			return fail_at(rd, at, "column %zu of the header has no name", c + 1);
 	while (next_line(rd, &s, &len, &at) && len) {
 		struct rowfile_row *row;
 
@@ -451,8 +460,18 @@ static int csv_read(struct rowfile *rf, struct reader *rd)
 	struct rowfile meta;
 	int rc;
 
-	if (rd->len < 2 || rd->buf[0] != '#')
-		return csv_table(rf, rd);
+	if (rd->buf[0] != '#') {
+		if (csv_table(rf, rd))
+			return -1;
+		/* it would be read back as JSON or as a section line */
+		if (first_char(rf->key[0]) && strchr("[{#", first_char(rf->key[0])))
+			return fail_at(rd, 0, "the first column's name starts with '%c'",
+				       first_char(rf->key[0]));
+		while (rd->pos < rd->len && strchr(" \t\r\n", rd->buf[rd->pos]))
+			rd->pos++;
+		return rd->pos < rd->len ? fail_at(rd, rd->pos, "text after a blank line "
+						   "(a results file is one table)") : 0;
+	}
 	if (rd->len < 8 || strncmp(rd->buf, "# shard\n", 8))
 		return fail_at(rd, 0, "a report of several tables; expected a sweep's results "
 			       "(one table) or a shard of one");
@@ -586,7 +605,12 @@ static int json_row(struct rowfile *rf, struct reader *rd)
 		}
 		if (json_str(rd, &keys[n]))
 			goto fail;
-		if (!eat(rd, ':') || json_scalar(rd, &vals[n])) {
+		if (!eat(rd, ':')) {
+			fail_at(rd, rd->pos, "expected ':' after the key \"%s\"", keys[n]);
+			free(keys[n]);
+			goto fail;
+		}
+		if (json_scalar(rd, &vals[n])) {
 			free(keys[n]);
 			goto fail;
 		}

@@ -44,6 +44,7 @@ struct opts {
 	const char *resume, *out, *plot_dir;
 	bool no_plot;
 	int progress;           /* -1 auto, 0 off, 1 on */
+	double checkpoint_s;    /* -1: not given */
 };
 
 static const char usage[] =
@@ -88,6 +89,8 @@ static const char usage[] =
 	"  --resume FILE             sweep: keep FILE's finished rows, run the rest\n"
 	"  --out FILE                sweep: write the results to FILE (atomically)\n"
 	"                            instead of stdout; may be the --resume FILE\n"
+	"  --checkpoint SECONDS      sweep --out: rewrite FILE with the rows so far\n"
+	"                            this often (default 60; 0: after every point)\n"
 	"  --plot DIR                sweep, default job: draw the figures into DIR\n"
 	"                            (default job: rxlab-livelock-figures)\n"
 	"  --no-plot                 default job: no figures\n"
@@ -130,7 +133,8 @@ static int parse_opt(struct opts *o, int argc, char **argv, int *i)
 
 	if (!strcmp(a, "--set") || !strcmp(a, "--vary") || !strcmp(a, "--seed") ||
 	    !strcmp(a, "--format") || !strcmp(a, "--jobs") || !strcmp(a, "--shard") ||
-	    !strcmp(a, "--resume") || !strcmp(a, "--out") || !strcmp(a, "--plot")) {
+	    !strcmp(a, "--resume") || !strcmp(a, "--out") || !strcmp(a, "--plot") ||
+	    !strcmp(a, "--checkpoint")) {
 		if (!v)
 			return bad("missing value after", a);
 		(*i)++;
@@ -163,6 +167,16 @@ static int parse_opt(struct opts *o, int argc, char **argv, int *i)
 	if (!strcmp(a, "--shard"))
 		return shard_parse(v, &o->shard_k, &o->shard_n)
 			       ? bad("--shard takes K/N with 1 <= K <= N (e.g. 2/8), not", v) : 0;
+	if (!strcmp(a, "--checkpoint")) {
+		char *end;
+		double sec = strtod(v, &end);
+
+		if (end == v || *end || !(sec >= 0 && sec <= 86400))
+			return bad("--checkpoint takes seconds in 0..86400 (0: after every point), "
+				   "not", v);
+		o->checkpoint_s = sec;
+		return 0;
+	}
 	if (!strcmp(a, "--resume"))
 		return o->resume = v, 0;
 	if (!strcmp(a, "--out"))
@@ -247,6 +261,7 @@ static int cmd_sweep(struct opts *o)
 		.n_vary = o->n_vary, .jobs = o->jobs, .fmt = o->fmt, .shard_k = o->shard_k,
 		.shard_n = o->shard_n, .resume = o->resume, .out = o->out,
 		.plot_dir = o->plot_dir, .progress = o->progress,
+		.checkpoint_s = o->checkpoint_s < 0 ? 60 : o->checkpoint_s,
 	};
 
 	if (!o->scenario)
@@ -261,8 +276,10 @@ static int sweep_only(const struct opts *o, const char *cmd)
 {
 	bool is_sweep = cmd && !strcmp(cmd, "sweep");
 
-	if (!is_sweep && (o->shard_n || o->resume || o->out || o->progress >= 0))
-		return bad("--shard, --resume, --out and --progress are options of rxlab sweep", NULL);
+	if (!is_sweep && (o->shard_n || o->resume || o->out || o->progress >= 0 ||
+			  o->checkpoint_s >= 0))
+		return bad("--shard, --resume, --out, --checkpoint and --progress are options of "
+			   "rxlab sweep", NULL);
 	if (cmd && !is_sweep && o->plot_dir)
 		return bad("--plot is an option of rxlab sweep and of the default job", NULL);
 	if (cmd && o->no_plot)
@@ -282,7 +299,8 @@ static int cmd_scenarios(void)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .fmt = OUT_TABLE, .jobs = sweep_default_jobs(), .progress = -1 };
+	struct opts o = { .fmt = OUT_TABLE, .jobs = sweep_default_jobs(), .progress = -1,
+			  .checkpoint_s = -1 };
 	const char *cmd;
 	int rc;
 

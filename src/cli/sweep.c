@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <unistd.h>
 
 #include "cli/interrupt.h"
@@ -301,10 +304,20 @@ static bool write_all(int fd, const void *buf, size_t len)
 	return true;
 }
 
-/* Worker @j of @jobs: todo points j, j+jobs, ... in order, into @fd. */
-static void worker(int fd, size_t j, size_t jobs, const struct sweep_plan *pl, const char **all)
+/* Worker @j of @jobs: todo points j, j+jobs, ... in order, into @fd.  On
+ * Linux a worker dies with the parent (SIGKILL from a batch system, OOM):
+ * nobody would read what it computes. */
+static void worker(int fd, size_t j, size_t jobs, const struct sweep_plan *pl, const char **all,
+		   pid_t parent)
 {
 	static struct point_out o;
+
+#ifdef __linux__
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+		_exit(0);
+#else
+	(void)parent;
+#endif
 
 	for (size_t i = j; i < todo_count(pl) && !rxlab_signal; i += jobs) {
 		run_point(pl, all, todo_at(pl, i), &o);
@@ -320,6 +333,7 @@ static size_t start_workers(int *fds, pid_t *pids, size_t jobs, const struct swe
 			    const char **all)
 {
 	size_t j;
+	pid_t parent = getpid();
 
 	fflush(NULL);
 	for (j = 0; j < jobs; j++) {
@@ -337,7 +351,7 @@ static size_t start_workers(int *fds, pid_t *pids, size_t jobs, const struct swe
 			for (size_t i = 0; i < j; i++)
 				close(fds[i]);
 			close(pfd[0]);
-			worker(pfd[1], j, jobs, pl, all);
+			worker(pfd[1], j, jobs, pl, all, parent);
 		}
 		close(pfd[1]);
 		fds[j] = pfd[0];

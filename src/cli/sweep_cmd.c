@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/interrupt.h"
@@ -40,6 +41,7 @@ struct sweep_state {
 	unsigned char *kept;           /* per point: 1 when --resume keeps its row */
 	size_t *todo, n_todo;
 	struct progress prog;
+	double saved_s;                /* CLOCK_MONOTONIC of the last checkpoint */
 	char id[24];
 	char err[1024];
 };
@@ -131,6 +133,35 @@ static void sweep_id(struct sweep_state *s)
 	snprintf(s->id, sizeof(s->id), "%016llx", (unsigned long long)h);
 }
 
+static void assemble(struct sweep_state *s, struct rowfile *out);
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Rewrite --out with the rows so far when a checkpoint is due.  A failed
+ * write is not fatal here: the final write reports it. */
+static void checkpoint(struct sweep_state *s)
+{
+	struct rowfile out;
+	char err[512];
+	double t;
+
+	if (!s->c->out || s->c->checkpoint_s < 0 || rxlab_signal)
+		return;
+	t = now_s();
+	if (t - s->saved_s < s->c->checkpoint_s)
+		return;
+	assemble(s, &out);
+	rowfile_write(&out, s->c->out, err, sizeof(err));
+	free(out.row);
+	s->saved_s = t;
+}
+
 static void emit(void *ctx, size_t p, const struct results *r)
 {
 	struct sweep_state *s = ctx;
@@ -153,6 +184,7 @@ static void emit(void *ctx, size_t p, const struct results *r)
 		summary_row(s->text, r, false);
 	}
 	progress_step(&s->prog);
+	checkpoint(s);
 }
 
 /* ---- the points to run ----------------------------------------------------- */
@@ -401,6 +433,7 @@ static int run_points(struct sweep_state *s)
 	int rc;
 
 	progress_start(&s->prog, s->n_todo, c->progress > 0 || (c->progress < 0 && isatty(2)));
+	s->saved_s = now_s();
 	rc = sweep_exec(&pl, emit, s, s->err, sizeof(s->err));
 	progress_end(&s->prog);
 	if (rc)

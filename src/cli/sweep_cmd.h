@@ -7,6 +7,10 @@
  * wide summary, then metrics_extra_cols()).  Rows are in point order.  The
  * text form (--format table) keeps the narrow summary of a terminal.
  *
+ * With --out, the file is rewritten (atomically) with the finished rows
+ * every --checkpoint seconds, so that a machine that dies, or a batch
+ * system's SIGKILL, loses at most that much work: --resume takes it up.
+ *
  * Shard K of N (--shard K/N) runs the points p with p % N == K - 1, so
  * every shard gets a share of the cheap and the expensive points, and
  * writes them under a "shard" table naming the sweep (a hash of scenario,
@@ -34,6 +38,9 @@ struct sweep_cmd {
 	const char *out;            /* write here (atomically) instead of stdout, or NULL */
 	const char *plot_dir;       /* also draw the figures here, or NULL */
 	int progress;               /* -1: when stderr is a terminal; 0 never; 1 always */
+	double checkpoint_s;        /* with @out: rewrite it with the rows so far at
+				     * most this often (wall seconds; 0: after every
+				     * point), so a crash loses little; < 0: never */
 };
 
 /* Run the sweep; returns the exit status (0, 1 a failed run or plot, 2 bad

@@ -5,7 +5,8 @@
 # are not recomputed: (1) a kept row whose forwarded_pps was altered by hand
 # comes out altered; (2) RXLAB_SWEEP_TRACE, which logs every point a
 # process starts, lists none of the kept points.  A sweep interrupted with
-# SIGINT and resumed equals the uninterrupted one.  A file of another sweep,
+# SIGINT, or killed with SIGKILL after checkpoints (--checkpoint 0), and
+# resumed equals the uninterrupted one.  A file of another sweep,
 # format or shard is refused.
 set -u
 rxlab="$1"
@@ -77,6 +78,24 @@ if cmp -s "$tmp/long.csv" "$tmp/long-whole.csv"; then
   ok "$note; resumed == uninterrupted"
 else
   no "interrupted and resumed differs from uninterrupted"
+fi
+
+# SIGKILL (no chance to write at exit): with --checkpoint 0 the --out file
+# holds every row emitted so far, and resuming from it gives the whole sweep.
+RXLAB_SWEEP_TRACE="$tmp/kill.trace" "$rxlab" "${long[@]}" --out "$tmp/kill.csv" --checkpoint 0 2>/dev/null & pid=$!
+for _ in $(seq 600); do
+  [ "$(cat "$tmp/kill.trace" 2>/dev/null | wc -l)" -ge 6 ] && break
+  sleep 0.05
+done
+kill -KILL "$pid" 2>/dev/null; { wait "$pid"; } 2>/dev/null; rc=$?
+if [ -s "$tmp/kill.csv" ]; then
+  kept="$(($(wc -l < "$tmp/kill.csv") - 1))"
+  "$rxlab" "${long[@]}" --resume "$tmp/kill.csv" --out "$tmp/kill.csv" 2>/dev/null
+  cmp -s "$tmp/kill.csv" "$tmp/long-whole.csv" \
+    && ok "SIGKILL (exit $rc) with --checkpoint 0: $kept rows on disk; resumed == uninterrupted" \
+    || no "SIGKILL: resumed checkpoint differs from uninterrupted"
+else
+  no "SIGKILL (exit $rc): no checkpoint file"
 fi
 
 # expect_refusal NAME MESSAGE-PART sweep-args...

@@ -5,9 +5,9 @@
  * Redrawn in place ('\r') at most ten times a second and after the last
  * point, then replaced by one line "120 points in 0:38 (3.2 points/s)".
  * The ETA is the points still to run times the mean wall time per point so
- * far.  Wall time is read here and only here: it never reaches a results
- * file.  Off (no output at all) unless the caller turns it on, which the
- * sweep command does when stderr is a terminal.
+ * far.  Wall time is only shown here (or used to schedule checkpoints): it
+ * never reaches a results file.  Off (no output at all) unless the caller
+ * turns it on, which the sweep command does when stderr is a terminal.
  */
 #ifndef RXLAB_CLI_PROGRESS_H
 #define RXLAB_CLI_PROGRESS_H

@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/interrupt.h"
+#include "cli/plot.h"
 #include "cli/sweep.h"
+#include "report/rowfile.h"
 #include "report/sim_report.h"
 
 /* From well below the classic kernel's saturation (~150 kpps on the
@@ -31,51 +34,105 @@ static void verdict(const char *kernel, const struct point_brief *b, size_t n)
 	       b[peak].forwarded_pps > 0 ? 100.0 * b[n - 1].forwarded_pps / b[peak].forwarded_pps : 0);
 }
 
-static int run_kernel(struct table *t, const char *kernel, const char *const *sets,
-		      size_t n_sets, struct vary *rates, size_t jobs, bool wide,
-		      struct point_brief *brief)
+/* Where each point goes: the kernel's table, the verdict, the figures. */
+struct job_sink {
+	struct table *t, *fig;
+	bool wide;
+	struct point_brief *brief;
+};
+
+static void emit_point(void *ctx, size_t p, const struct results *r)
 {
-	struct vary v[1] = { *rates };
+	struct job_sink *s = ctx;
+
+	table_row(s->t);
+	summary_row(s->t, r, s->wide);
+	s->brief[p] = point_brief_of(r);
+	table_row(s->fig);
+	summary_row(s->fig, r, true);
+	metrics_extra_row(s->fig, r);
+}
+
+static int run_kernel(struct job_sink *sink, const char *kernel, const char *const *sets,
+		      size_t n_sets, struct vary *rates, size_t jobs)
+{
 	const char *all[64];
 	char set[64], err[1024];
 	size_t n = 0;
+	struct sweep_plan pl = { .name = "livelock", .sets = all, .vary = rates, .n_vary = 1,
+				 .jobs = jobs };
 
 	for (size_t i = 0; i < n_sets && n < 62; i++)
 		all[n++] = sets[i];
 	snprintf(set, sizeof(set), "host.rxpath=%s", kernel);
 	all[n++] = set;
-	if (sweep_run(t, "livelock", all, n, v, 1, jobs, wide, brief, err, sizeof(err))) {
+	pl.n_sets = n;
+	if (sweep_exec(&pl, emit_point, sink, err, sizeof(err))) {
 		fprintf(stderr, "rxlab: %s\n", err);
 		return -1;
 	}
 	return 0;
 }
 
-int default_job(enum out_format fmt, const char *const *sets, size_t n_sets, size_t jobs)
+/* The figures of @fig into @dir; the folder is named last, on stdout with
+ * the text tables, on stderr with CSV or JSON (stdout stays one document).
+ * A failure is a warning: the tables are the job's result. */
+static void figures(const struct table *fig, const char *dir, enum out_format fmt)
+{
+	struct rowfile rf;
+	const char *keys[128];
+	char err[1024];
+	FILE *say = fmt == OUT_TABLE ? stdout : stderr;
+	bool drawn = false;
+
+	for (size_t i = 0; i < table_ncols(fig) && i < 128; i++)
+		keys[i] = table_col_key(fig, i);
+	rowfile_init(&rf, OUT_CSV);
+	rowfile_set_keys(&rf, keys, table_ncols(fig));
+	for (size_t r = 0; r < table_nrows(fig); r++)
+		rowfile_add_table_row(&rf, fig, r);
+	fflush(stdout);
+	if (plot_rowfile(&rf, dir, "Receive livelock: PIII 933 + e1000, IP forwarding of 64 B "
+			 "frames", &drawn, err, sizeof(err)))
+		fprintf(stderr, "rxlab: no figures: %s\n", err);
+	else if (drawn)
+		fprintf(say, "%sfigures: %s/ (throughput, interrupts, pkts-per-irq, latency, cpu-*, "
+			"latency-cdf-*: .png and .svg; data/ and .gp scripts to redraw them)\n",
+			fmt == OUT_TABLE ? "\n" : "rxlab: ", dir);
+	else
+		fprintf(say, "%sfigures: %s/ (data/ and .gp scripts only: gnuplot is not "
+			"installed)\n", fmt == OUT_TABLE ? "\n" : "rxlab: ", dir);
+	rowfile_free(&rf);
+}
+
+int default_job(enum out_format fmt, const char *const *sets, size_t n_sets, size_t jobs,
+		const char *plot_dir)
 {
 	struct vary rates;
 	struct report *rep = report_new();
 	struct table *all = NULL;
 	struct point_brief brief[3][SWEEP_MAX_VALUES / 64];
+	struct job_sink sink = { .wide = fmt != OUT_TABLE };
 	char err[512], title[128];
 	int rc = 0;
 
 	if (vary_parse(&rates, livelock_rates, err, sizeof(err)) || rates.n > SWEEP_MAX_VALUES / 64)
 		return fprintf(stderr, "rxlab: %s\n", err), 1;
-	rates.hidden = true; /* offered_pps already shows the rate */
+	sink.fig = summary_table_new("livelock", NULL, NULL, 0, true);
+	metrics_extra_cols(sink.fig);
 	if (fmt != OUT_TABLE)
 		all = summary_table_new("livelock", "Receive livelock", NULL, 0, true);
 	for (size_t k = 0; k < 3 && rc == 0; k++) {
-		struct table *t = all;
-
-		if (!t) {
+		sink.t = all;
+		if (!sink.t) {
 			snprintf(title, sizeof(title), "Receive livelock: %s kernel "
 				 "(PIII 933 + e1000, IP forwarding of 64 B frames)", kernels[k]);
-			t = summary_table_new(kernels[k], title, NULL, 0, false);
+			sink.t = summary_table_new(kernels[k], title, NULL, 0, false);
 		}
-		rc = run_kernel(t, kernels[k], sets, n_sets, &rates, jobs, fmt != OUT_TABLE, brief[k]);
-		if (t != all)
-			report_add(rep, t);
+		sink.brief = brief[k];
+		rc = run_kernel(&sink, kernels[k], sets, n_sets, &rates, jobs);
+		if (sink.t != all)
+			report_add(rep, sink.t);
 	}
 	if (all)
 		report_add(rep, all);
@@ -86,6 +143,9 @@ int default_job(enum out_format fmt, const char *const *sets, size_t n_sets, siz
 		for (size_t k = 0; k < 3; k++)
 			verdict(kernels[k], brief[k], rates.n);
 	}
+	if (rc == 0 && plot_dir && !rxlab_signal)
+		figures(sink.fig, plot_dir, fmt);
+	table_free(sink.fig);
 	report_free(rep);
 	vary_free(&rates);
 	return rc ? 1 : 0;

@@ -10,8 +10,16 @@
  * over offered rates for each of the classic, isr-loop and napi kernels.
  * Text output has one table per kernel and a verdict; CSV and JSON one table
  * with an rxpath column.  @sets are extra overrides; @jobs processes run the
- * points.  Returns an exit code. */
-int default_job(enum out_format fmt, const char *const *sets, size_t n_sets, size_t jobs);
+ * points.  With @plot_dir (NULL: none) it also draws the sweep's figures
+ * there (cli/plot.h) and names the folder last: on stdout after the text
+ * tables, on stderr with CSV or JSON.  A figure that cannot be written is a
+ * warning, not a failure.  Returns an exit code. */
+int default_job(enum out_format fmt, const char *const *sets, size_t n_sets, size_t jobs,
+		const char *plot_dir);
+
+/* Where `rxlab` with no arguments puts its figures (in the current
+ * directory). */
+#define DEFAULT_JOB_FIGURES "rxlab-livelock-figures"
 
 /* Offered rates of the default sweep (for tests and docs). */
 extern const char *const livelock_rates;

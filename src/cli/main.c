@@ -4,6 +4,8 @@
  *   rxlab run SCENARIO         one simulation, every table
  *   rxlab sweep SCENARIO --vary KEY=SPEC ...
  *   rxlab tune SCENARIO_OR_TRACE --goal G ...   (cli/tune.h)
+ *   rxlab merge SHARD...       join sweep shards (cli/merge.h)
+ *   rxlab plot RESULTS         figures of a sweep (cli/plot.h)
  *   rxlab scenarios            built-in scenarios
  *
  * Exit status: 0 success, 1 a run failed (model error), 2 bad usage or
@@ -17,12 +19,15 @@
 #include "cli/builtin.h"
 #include "cli/compare.h"
 #include "cli/interrupt.h"
+#include "cli/merge.h"
+#include "cli/plot.h"
 #include "cli/scenario_load.h"
 #include "cli/replay.h"
 #include "cli/trace_load.h"
 #include "cli/tune.h"
 #include "cli/validate.h"
 #include "cli/sweep.h"
+#include "cli/sweep_cmd.h"
 #include "report/sim_report.h"
 #include "sim/results.h"
 
@@ -39,6 +44,11 @@ struct opts {
 	size_t jobs;
 	bool show_coalesce;
 	const char *scenario;
+	unsigned shard_k, shard_n;
+	const char *resume, *out, *plot_dir;
+	bool no_plot;
+	int progress;           /* -1 auto, 0 off, 1 on */
+	double checkpoint_s;    /* -1: not given */
 };
 
 static const char usage[] =
@@ -51,7 +61,11 @@ static const char usage[] =
 	"  (none)              receive livelock: forwarding rate vs offered load for\n"
 	"                      the classic, isr-loop and napi kernels\n"
 	"  run SCENARIO        run one scenario (INI file or built-in name)\n"
-	"  sweep SCENARIO      run the cartesian product of --vary values\n"
+	"  sweep SCENARIO      run the cartesian product of --vary values: one row\n"
+	"                      per point with its inputs and every output metric\n"
+	"  merge SHARD...      join the outputs of sweep --shard K/N into the file\n"
+	"                      one unsharded run writes (--out FILE)\n"
+	"  plot RESULTS        draw a sweep's figures with gnuplot (--out DIR)\n"
 	"  compare [SCENARIO]  every moderation scheme on a request/response server\n"
 	"                      (default scenario moderation-compare); --vary traffic.rate=...\n"
 	"                      sets the request rates\n"
@@ -75,8 +89,9 @@ static const char usage[] =
 	"options:\n"
 	"  --set SECTION.KEY=VALUE   override a scenario key (repeatable),\n"
 	"                            e.g. --set nic.eth0.rx-usecs=50 --set host.rxpath=classic\n"
-	"  --vary KEY=SPEC           sweep: a list (a,b,c) or a range FROM..TO:N\n"
-	"                            e.g. --vary traffic.rate=10kpps..2Mpps:20\n"
+	"  --vary KEY=SPEC           sweep: a list (a,b,c), a range FROM..TO:N or a\n"
+	"                            geometric range FROM..TO:N:log,\n"
+	"                            e.g. --vary traffic.rate=10kpps..2Mpps:20:log\n"
 	"  --seed N                  random seed (same as --set run.seed=N)\n"
 	"  --speed X                 play a trace X times as fast (same as\n"
 	"                            --set traffic.trace-speed=X); a trace is\n"
@@ -84,6 +99,18 @@ static const char usage[] =
 	"  --jobs N                  sweep points in N processes (default: all CPUs);\n"
 	"                            the output is the same for any N\n"
 	"  --format table|csv|json   output format (default table)\n"
+	"  --shard K/N               sweep: run only the K-th of N interleaved slices\n"
+	"                            of the points (merge them with rxlab merge)\n"
+	"  --resume FILE             sweep: keep FILE's finished rows, run the rest\n"
+	"  --out FILE                sweep: write the results to FILE (atomically)\n"
+	"                            instead of stdout; may be the --resume FILE\n"
+	"  --checkpoint SECONDS      sweep --out: rewrite FILE with the rows so far\n"
+	"                            this often (default 60; 0: after every point)\n"
+	"  --plot DIR                sweep, default job: draw the figures into DIR\n"
+	"                            (default job: rxlab-livelock-figures)\n"
+	"  --no-plot                 default job: no figures\n"
+	"  --progress, --no-progress sweep: progress bar on stderr (default: only\n"
+	"                            when stderr is a terminal)\n"
 	"  --show-coalesce           run: also print each port's coalescing settings\n"
 	"                            (ethtool -c)\n"
 	"\n"
@@ -99,8 +126,8 @@ static int bad(const char *msg, const char *arg)
 
 static int unknown_command(const char *cmd)
 {
-	fprintf(stderr, "rxlab: unknown command '%s'; the commands are run, sweep, compare, "
-		"validate, seeds, replay, tune, scenarios and help\n", cmd);
+	fprintf(stderr, "rxlab: unknown command '%s'; the commands are run, sweep, merge, plot, "
+		"compare, validate, seeds, replay, tune, scenarios and help\n", cmd);
 	fprintf(stderr, "try 'rxlab help'\n");
 	return 2;
 }
@@ -120,7 +147,9 @@ static int parse_opt(struct opts *o, int argc, char **argv, int *i)
 	char err[512];
 
 	if (!strcmp(a, "--set") || !strcmp(a, "--vary") || !strcmp(a, "--seed") ||
-	    !strcmp(a, "--format") || !strcmp(a, "--jobs") || !strcmp(a, "--speed")) {
+	    !strcmp(a, "--format") || !strcmp(a, "--jobs") || !strcmp(a, "--speed") ||
+	    !strcmp(a, "--shard") || !strcmp(a, "--resume") || !strcmp(a, "--out") ||
+	    !strcmp(a, "--plot") || !strcmp(a, "--checkpoint")) {
 		if (!v)
 			return bad("missing value after", a);
 		(*i)++;
@@ -152,6 +181,33 @@ static int parse_opt(struct opts *o, int argc, char **argv, int *i)
 		if (vary_parse(&o->vary[o->n_vary], v, err, sizeof(err)))
 			return bad(err, NULL);
 		o->n_vary++;
+		return 0;
+	}
+	if (!strcmp(a, "--shard"))
+		return shard_parse(v, &o->shard_k, &o->shard_n)
+			       ? bad("--shard takes K/N with 1 <= K <= N (e.g. 2/8), not", v) : 0;
+	if (!strcmp(a, "--checkpoint")) {
+		char *end;
+		double sec = strtod(v, &end);
+
+		if (end == v || *end || !(sec >= 0 && sec <= 86400))
+			return bad("--checkpoint takes seconds in 0..86400 (0: after every point), "
+				   "not", v);
+		o->checkpoint_s = sec;
+		return 0;
+	}
+	if (!strcmp(a, "--resume"))
+		return o->resume = v, 0;
+	if (!strcmp(a, "--out"))
+		return o->out = v, 0;
+	if (!strcmp(a, "--plot"))
+		return o->plot_dir = v, 0;
+	if (!strcmp(a, "--progress") || !strcmp(a, "--no-progress")) {
+		o->progress = !strcmp(a, "--progress");
+		return 0;
+	}
+	if (!strcmp(a, "--no-plot")) {
+		o->no_plot = true;
 		return 0;
 	}
 	if (!strcmp(a, "--show-coalesce")) {
@@ -219,30 +275,34 @@ static int cmd_run(struct opts *o)
 
 static int cmd_sweep(struct opts *o)
 {
-	const char *keys[SWEEP_MAX_VARY];
-	struct table *t;
-	struct report *rep;
-	char err[1024];
-	int rc;
+	struct sweep_cmd c = {
+		.scenario = o->scenario, .sets = o->sets, .n_sets = o->n_sets, .vary = o->vary,
+		.n_vary = o->n_vary, .jobs = o->jobs, .fmt = o->fmt, .shard_k = o->shard_k,
+		.shard_n = o->shard_n, .resume = o->resume, .out = o->out,
+		.plot_dir = o->plot_dir, .progress = o->progress,
+		.checkpoint_s = o->checkpoint_s < 0 ? 60 : o->checkpoint_s,
+	};
 
 	if (!o->scenario)
 		return bad("sweep needs a scenario: rxlab sweep FILE.ini --vary KEY=SPEC", NULL);
 	if (o->n_vary == 0)
 		return bad("sweep needs at least one --vary KEY=SPEC", NULL);
-	for (size_t k = 0; k < o->n_vary; k++)
-		keys[k] = o->vary[k].key;
-	t = summary_table_new("sweep", "Sweep", keys, o->n_vary, o->fmt != OUT_TABLE);
-	rc = sweep_run(t, o->scenario, o->sets, o->n_sets, o->vary, o->n_vary, o->jobs,
-		       o->fmt != OUT_TABLE, NULL, err, sizeof(err));
-	if (rc) {
-		fprintf(stderr, "rxlab: %s\n", err);
-		table_free(t);
-		return 2;
-	}
-	rep = report_new();
-	report_add(rep, t);
-	report_print(rep, stdout, o->fmt);
-	report_free(rep);
+	return sweep_cmd_run(&c);
+}
+
+/* Options that only `sweep` (and --plot/--no-plot the default job) reads. */
+static int sweep_only(const struct opts *o, const char *cmd)
+{
+	bool is_sweep = cmd && !strcmp(cmd, "sweep");
+
+	if (!is_sweep && (o->shard_n || o->resume || o->out || o->progress >= 0 ||
+			  o->checkpoint_s >= 0))
+		return bad("--shard, --resume, --out, --checkpoint and --progress are options of "
+			   "rxlab sweep", NULL);
+	if (cmd && !is_sweep && o->plot_dir)
+		return bad("--plot is an option of rxlab sweep and of the default job", NULL);
+	if (cmd && o->no_plot)
+		return bad("--no-plot is an option of the default job (rxlab with no command)", NULL);
 	return 0;
 }
 
@@ -258,7 +318,8 @@ static int cmd_scenarios(void)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .fmt = OUT_TABLE, .jobs = sweep_default_jobs() };
+	struct opts o = { .fmt = OUT_TABLE, .jobs = sweep_default_jobs(), .progress = -1,
+			  .checkpoint_s = -1 };
 	const char *cmd;
 	int rc;
 
@@ -270,14 +331,22 @@ int main(int argc, char **argv)
 	/* tune too (cli/tune.h). */
 	if (argc > 1 && !strcmp(argv[1], "tune"))
 		return tune_main(argc - 2, argv + 2);
+	if (argc > 1 && !strcmp(argv[1], "merge"))
+		return merge_main(argc - 2, argv + 2);
+	if (argc > 1 && !strcmp(argv[1], "plot"))
+		return plot_main(argc - 2, argv + 2);
 	cmd = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
 	interrupt_install();
 	rc = parse_opts(&o, argc, argv, cmd ? 2 : 1);
+	if (rc == 0)
+		rc = sweep_only(&o, cmd);
 
 	if (rc == 0) {
 		if (!cmd)
 			rc = o.scenario ? unknown_command(o.scenario)
-					: default_job(o.fmt, o.sets, o.n_sets, o.jobs);
+					: default_job(o.fmt, o.sets, o.n_sets, o.jobs,
+						      o.no_plot ? NULL : o.plot_dir ? o.plot_dir
+						      : DEFAULT_JOB_FIGURES);
 		else if (!strcmp(cmd, "run"))
 			rc = cmd_run(&o);
 		else if (!strcmp(cmd, "sweep"))

@@ -2,11 +2,17 @@
 #include "cli/sweep.h"
 
 #include <errno.h>
+#include <math.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <unistd.h>
 
 #include "cli/interrupt.h"
@@ -43,8 +49,8 @@ out:
 }
 
 /* Kinds a range endpoint may be written in, tried in this order. */
-static const enum unit_kind range_kinds[] = { UNIT_PPS, UNIT_BPS, UNIT_TIME_NS, UNIT_BYTES,
-					      UNIT_COUNT };
+static const enum unit_kind range_kinds[] = { UNIT_PPS, UNIT_BPS, UNIT_TIME_NS, UNIT_COUNT,
+					      UNIT_BYTES };
 
 static int parse_pair(const char *a, const char *b, enum unit_kind *kind, uint64_t *va,
 		      uint64_t *vb)
@@ -59,27 +65,53 @@ static int parse_pair(const char *a, const char *b, enum unit_kind *kind, uint64
 	return -1;
 }
 
+/* Value @i of @n from @va to @vb: linear, or geometric (@log) rounded to
+ * three significant digits so that labels stay readable (the ends exact). */
+static uint64_t range_value(uint64_t va, uint64_t vb, size_t i, size_t n, bool log_steps)
+{
+	double x, mag;
+
+	if (!log_steps)
+		return (uint64_t)((__int128)va + ((__int128)vb - (__int128)va) * (__int128)i /
+				  (__int128)(n - 1));
+	if (i == 0 || i == n - 1)
+		return i ? vb : va;
+	x = (double)va * pow((double)vb / (double)va, (double)i / (double)(n - 1));
+	mag = pow(10, floor(log10(x)) - 2);
+	x = mag >= 1 ? round(x / mag) * mag : round(x);
+	return x < 1 ? 1 : (uint64_t)x;
+}
+
+/* "FROM..TO:N" or "FROM..TO:N:log" (also ":lin"). */
 static int vary_range(struct vary *v, const char *spec, char *err, size_t errlen)
 {
-	char a[48] = "", b[48] = "";
-	const char *dots = strstr(spec, ".."), *colon = strrchr(spec, ':');
+	char a[48] = "", b[48] = "", n_txt[16] = "";
+	const char *dots = strstr(spec, ".."), *colon = dots ? strchr(dots, ':') : NULL;
+	const char *step = colon ? strchr(colon + 1, ':') : NULL;
+	bool log_steps = step && !strcmp(step, ":log");
 	enum unit_kind kind;
 	uint64_t va, vb;
 	long n;
 	char *end;
 
-	if (!dots || !colon || colon < dots || (size_t)(dots - spec) >= sizeof(a) ||
-	    (size_t)(colon - dots - 2) >= sizeof(b)) {
-		snprintf(err, errlen, "--vary %s: a range is FROM..TO:N, e.g. 10kpps..2Mpps:20",
-			 v->key);
+	if (!dots || !colon || (size_t)(dots - spec) >= sizeof(a) ||
+	    (size_t)(colon - dots - 2) >= sizeof(b) ||
+	    (size_t)((step ? step : colon + strlen(colon)) - colon - 1) >= sizeof(n_txt)) {
+		snprintf(err, errlen, "--vary %s: a range is FROM..TO:N or FROM..TO:N:log, e.g. "
+			 "10kpps..2Mpps:20", v->key);
+		return -1;
+	}
+	if (step && !log_steps && strcmp(step, ":lin")) {
+		snprintf(err, errlen, "--vary %s: steps '%s' must be :lin or :log", v->key, step + 1);
 		return -1;
 	}
 	memcpy(a, spec, (size_t)(dots - spec));
 	memcpy(b, dots + 2, (size_t)(colon - dots - 2));
-	n = strtol(colon + 1, &end, 10);
-	if (*end || n < 2 || n > SWEEP_MAX_VALUES) {
+	memcpy(n_txt, colon + 1, (size_t)((step ? step : colon + strlen(colon)) - colon - 1));
+	n = strtol(n_txt, &end, 10);
+	if (*end || !*n_txt || n < 2 || n > SWEEP_MAX_VALUES) {
 		snprintf(err, errlen, "--vary %s: N = '%s' must be a whole number of points in 2..%d",
-			 v->key, colon + 1, SWEEP_MAX_VALUES);
+			 v->key, n_txt, SWEEP_MAX_VALUES);
 		return -1;
 	}
 	if (parse_pair(a, b, &kind, &va, &vb)) {
@@ -87,15 +119,18 @@ static int vary_range(struct vary *v, const char *spec, char *err, size_t errlen
 			 "kind of unit (e.g. 10kpps..2Mpps)", v->key, a, b);
 		return -1;
 	}
+	if (log_steps && (va == 0 || vb == 0)) {
+		snprintf(err, errlen, "--vary %s: a :log range needs FROM and TO above 0 (got %s..%s)",
+			 v->key, a, b);
+		return -1;
+	}
 	v->n = (size_t)n;
 	v->val = calloc(v->n, sizeof(*v->val));
 	if (!v->val)
 		return -1;
-	for (size_t i = 0; i < v->n; i++) {
-		__int128 x = (__int128)va + ((__int128)vb - (__int128)va) * (__int128)i / (n - 1);
-
-		unit_format(kind, (uint64_t)x, v->val[i], sizeof(v->val[i]));
-	}
+	for (size_t i = 0; i < v->n; i++)
+		unit_format(kind, range_value(va, vb, i, v->n, log_steps), v->val[i],
+			    sizeof(v->val[i]));
 	return 0;
 }
 
@@ -123,6 +158,19 @@ static int vary_list(struct vary *v, const char *spec, char *err, size_t errlen)
 	return 0;
 }
 
+/* Each value once: a point is found again by its values (--resume). */
+static int vary_unique(struct vary *v, char *err, size_t errlen)
+{
+	for (size_t i = 1; i < v->n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(v->val[i], v->val[j])) {
+				snprintf(err, errlen, "--vary %s: the value %s comes twice (a range "
+					 "with more points than distinct values?)", v->key, v->val[i]);
+				return -1;
+			}
+	return 0;
+}
+
 int vary_parse(struct vary *v, const char *arg, char *err, size_t errlen)
 {
 	const char *eq = strchr(arg, '=');
@@ -134,9 +182,13 @@ int vary_parse(struct vary *v, const char *arg, char *err, size_t errlen)
 		return -1;
 	}
 	memcpy(v->key, arg, (size_t)(eq - arg));
-	if (strstr(eq + 1, ".."))
-		return vary_range(v, eq + 1, err, errlen);
-	return vary_list(v, eq + 1, err, errlen);
+	if ((strstr(eq + 1, "..") ? vary_range(v, eq + 1, err, errlen)
+				  : vary_list(v, eq + 1, err, errlen)) ||
+	    vary_unique(v, err, errlen)) {
+		vary_free(v);
+		return -1;
+	}
+	return 0;
 }
 
 void vary_free(struct vary *v)
@@ -145,7 +197,7 @@ void vary_free(struct vary *v)
 	v->val = NULL;
 }
 
-/* Point @idx of the product: fills sets[n_sets..] with "key=value". */
+/* Point @idx of the product: buf[k] = "key=value", pick[k] = value index. */
 static void point_sets(const struct vary *vary, size_t n_vary, size_t idx,
 		       char buf[][160], size_t *pick)
 {
@@ -156,6 +208,27 @@ static void point_sets(const struct vary *vary, size_t n_vary, size_t idx,
 	}
 }
 
+size_t sweep_points(const struct vary *vary, size_t n_vary)
+{
+	size_t total = 1;
+
+	for (size_t k = 0; k < n_vary; k++) {
+		if (vary[k].n && total > SIZE_MAX / vary[k].n)
+			return 0;
+		total *= vary[k].n;
+	}
+	return total;
+}
+
+const char *sweep_point_value(const struct vary *vary, size_t n_vary, size_t point, size_t k)
+{
+	char buf[SWEEP_MAX_VARY][160];
+	size_t pick[SWEEP_MAX_VARY];
+
+	point_sets(vary, n_vary, point, buf, pick);
+	return vary[k].val[pick[k]];
+}
+
 /* What one point produced, as it travels from a worker process. */
 struct point_out {
 	int rc;
@@ -163,18 +236,39 @@ struct point_out {
 	char err[512];
 };
 
+/* RXLAB_SWEEP_TRACE=FILE: append "point P" to FILE as each point starts (for
+ * tests and for finding the point that hangs; O_APPEND keeps the lines of
+ * several workers whole). */
+static void trace_point(size_t p)
+{
+	const char *path = getenv("RXLAB_SWEEP_TRACE");
+	char line[32];
+	int fd, n;
+
+	if (!path || !*path)
+		return;
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "point %zu\n", p);
+	if (write(fd, line, (size_t)n) != n)
+		n = -1;
+	close(fd);
+}
+
 /* Run point @p of the product into @o. */
-static void run_point(const char *name, const char **all, size_t n_sets,
-		      const struct vary *vary, size_t n_vary, size_t p, struct point_out *o)
+static void run_point(const struct sweep_plan *pl, const char **all, size_t p,
+		      struct point_out *o)
 {
 	char buf[SWEEP_MAX_VARY][160];
 	size_t pick[SWEEP_MAX_VARY];
 
-	point_sets(vary, n_vary, p, buf, pick);
-	for (size_t k = 0; k < n_vary; k++)
-		all[n_sets + k] = buf[k];
+	trace_point(p);
+	point_sets(pl->vary, pl->n_vary, p, buf, pick);
+	for (size_t k = 0; k < pl->n_vary; k++)
+		all[pl->n_sets + k] = buf[k];
 	o->err[0] = '\0';
-	o->rc = run_one(&o->r, name, all, n_sets + n_vary, o->err, sizeof(o->err));
+	o->rc = run_one(&o->r, pl->name, all, pl->n_sets + pl->n_vary, o->err, sizeof(o->err));
 	if (o->rc == 0) {
 		results_free(&o->r);
 		o->r.series = NULL;
@@ -182,23 +276,15 @@ static void run_point(const char *name, const char **all, size_t n_sets,
 	}
 }
 
-static void emit_row(struct table *t, const struct vary *vary, size_t n_vary, size_t p,
-		     const struct results *r, bool wide, struct point_brief *brief)
+/* The @i-th point to run. */
+static size_t todo_at(const struct sweep_plan *pl, size_t i)
 {
-	char buf[SWEEP_MAX_VARY][160];
-	size_t pick[SWEEP_MAX_VARY];
+	return pl->todo ? pl->todo[i] : i;
+}
 
-	point_sets(vary, n_vary, p, buf, pick);
-	table_row(t);
-	for (size_t k = 0; k < n_vary; k++)
-		if (!vary[k].hidden)
-			table_str(t, vary[k].val[pick[k]]);
-	summary_row(t, r, wide);
-	if (brief)
-		brief[p] = (struct point_brief){
-			r->offered_pps, r->forwarded_pps, r->rx_irqs_per_s, r->delivered_pps,
-			r->replied_pps, r->irqs_per_s, r->cpu_pct[ACCT_IDLE], r->wire_pps, r->window_s,
-			r->lat_p50_us, r->lat_p99_us, r->lat_p999_us, r->drops_total };
+static size_t todo_count(const struct sweep_plan *pl)
+{
+	return pl->todo ? pl->n_todo : sweep_points(pl->vary, pl->n_vary);
 }
 
 static bool write_all(int fd, const void *buf, size_t len)
@@ -218,14 +304,23 @@ static bool write_all(int fd, const void *buf, size_t len)
 	return true;
 }
 
-/* Worker @j of @jobs: points j, j+jobs, ... in order, into @fd. */
-static void worker(int fd, size_t j, size_t jobs, size_t total, const char *name,
-		   const char **all, size_t n_sets, const struct vary *vary, size_t n_vary)
+/* Worker @j of @jobs: todo points j, j+jobs, ... in order, into @fd.  On
+ * Linux a worker dies with the parent (SIGKILL from a batch system, OOM):
+ * nobody would read what it computes. */
+static void worker(int fd, size_t j, size_t jobs, const struct sweep_plan *pl, const char **all,
+		   pid_t parent)
 {
 	static struct point_out o;
 
-	for (size_t p = j; p < total && !rxlab_signal; p += jobs) {
-		run_point(name, all, n_sets, vary, n_vary, p, &o);
+#ifdef __linux__
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+		_exit(0);
+#else
+	(void)parent;
+#endif
+
+	for (size_t i = j; i < todo_count(pl) && !rxlab_signal; i += jobs) {
+		run_point(pl, all, todo_at(pl, i), &o);
 		if (!write_all(fd, &o, sizeof(o)) || o.rc)
 			break;
 	}
@@ -234,10 +329,11 @@ static void worker(int fd, size_t j, size_t jobs, size_t total, const char *name
 }
 
 /* Start @jobs workers; fds[j] reads worker j.  Returns how many started. */
-static size_t start_workers(int *fds, pid_t *pids, size_t jobs, size_t total, const char *name,
-			    const char **all, size_t n_sets, const struct vary *vary, size_t n_vary)
+static size_t start_workers(int *fds, pid_t *pids, size_t jobs, const struct sweep_plan *pl,
+			    const char **all)
 {
 	size_t j;
+	pid_t parent = getpid();
 
 	fflush(NULL);
 	for (j = 0; j < jobs; j++) {
@@ -255,7 +351,7 @@ static size_t start_workers(int *fds, pid_t *pids, size_t jobs, size_t total, co
 			for (size_t i = 0; i < j; i++)
 				close(fds[i]);
 			close(pfd[0]);
-			worker(pfd[1], j, jobs, total, name, all, n_sets, vary, n_vary);
+			worker(pfd[1], j, jobs, pl, all, parent);
 		}
 		close(pfd[1]);
 		fds[j] = pfd[0];
@@ -289,33 +385,40 @@ static bool read_point(int *fds, const pid_t *pids, size_t jobs, size_t j,
 	return true;
 }
 
-/* Collect the points in order, reading point p from worker p % jobs. */
-static int collect(struct table *t, int *fds, const pid_t *pids, size_t jobs, size_t total,
-		   const struct vary *vary, size_t n_vary, bool wide, struct point_brief *brief,
-		   char *err, size_t errlen)
+/* Collect the points in todo order, reading the i-th from worker i % jobs.
+ * After a signal a worker ends after its current point: the points it did
+ * not run are skipped and the other workers' finished points still come. */
+static int collect(const struct sweep_plan *pl, int *fds, const pid_t *pids, size_t jobs,
+		   sweep_emit_fn *emit, void *ctx, char *err, size_t errlen)
 {
 	static struct point_out o;
-	bool forwarded = false;
+	bool forwarded = false, dead[SWEEP_MAX_JOBS] = { false };
 
-	for (size_t p = 0; p < total; p++) {
-		if (!read_point(fds, pids, jobs, p % jobs, &o, &forwarded))
-			return rxlab_signal ? 0 : (snprintf(err, errlen, "a sweep worker died"), -1);
+	for (size_t i = 0; i < todo_count(pl); i++) {
+		if (dead[i % jobs])
+			continue;
+		if (!read_point(fds, pids, jobs, i % jobs, &o, &forwarded)) {
+			dead[i % jobs] = true;
+			if (rxlab_signal)
+				continue;
+			snprintf(err, errlen, "a sweep worker died");
+			return -1;
+		}
 		if (o.rc) {
 			snprintf(err, errlen, "%s", o.err);
 			return -1;
 		}
-		emit_row(t, vary, n_vary, p, &o.r, wide, brief);
+		emit(ctx, todo_at(pl, i), &o.r);
 	}
 	return 0;
 }
 
-static int sweep_parallel(struct table *t, const char *name, const char **all, size_t n_sets,
-			  const struct vary *vary, size_t n_vary, size_t total, size_t jobs,
-			  bool wide, struct point_brief *brief, char *err, size_t errlen)
+static int sweep_parallel(const struct sweep_plan *pl, const char **all, size_t jobs,
+			  sweep_emit_fn *emit, void *ctx, char *err, size_t errlen)
 {
 	int fds[SWEEP_MAX_JOBS];
 	pid_t pids[SWEEP_MAX_JOBS];
-	size_t started = start_workers(fds, pids, jobs, total, name, all, n_sets, vary, n_vary);
+	size_t started = start_workers(fds, pids, jobs, pl, all);
 	int rc;
 
 	if (started < jobs) {
@@ -327,7 +430,7 @@ static int sweep_parallel(struct table *t, const char *name, const char **all, s
 		snprintf(err, errlen, "cannot start %zu sweep workers: %s", jobs, strerror(errno));
 		return -1;
 	}
-	rc = collect(t, fds, pids, jobs, total, vary, n_vary, wide, brief, err, errlen);
+	rc = collect(pl, fds, pids, jobs, emit, ctx, err, errlen);
 	for (size_t j = 0; j < jobs; j++) {
 		close(fds[j]);
 		if (rc)
@@ -337,49 +440,86 @@ static int sweep_parallel(struct table *t, const char *name, const char **all, s
 	return rc;
 }
 
-static int sweep_serial(struct table *t, const char *name, const char **all, size_t n_sets,
-			const struct vary *vary, size_t n_vary, size_t total, bool wide,
-			struct point_brief *brief, char *err, size_t errlen)
+static int sweep_serial(const struct sweep_plan *pl, const char **all, sweep_emit_fn *emit,
+			void *ctx, char *err, size_t errlen)
 {
 	static struct point_out o;
 
-	for (size_t p = 0; p < total && !rxlab_signal; p++) {
-		run_point(name, all, n_sets, vary, n_vary, p, &o);
+	for (size_t i = 0; i < todo_count(pl) && !rxlab_signal; i++) {
+		run_point(pl, all, todo_at(pl, i), &o);
 		if (o.rc) {
 			snprintf(err, errlen, "%s", o.err);
 			return -1;
 		}
-		emit_row(t, vary, n_vary, p, &o.r, wide, brief);
+		emit(ctx, todo_at(pl, i), &o.r);
 	}
 	return 0;
+}
+
+int sweep_exec(const struct sweep_plan *pl, sweep_emit_fn *emit, void *ctx, char *err,
+	       size_t errlen)
+{
+	const char **all = calloc(pl->n_sets + SWEEP_MAX_VARY, sizeof(*all));
+	size_t jobs = pl->jobs ? pl->jobs : 1, n = todo_count(pl);
+	int rc;
+
+	if (!all) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < pl->n_sets; i++)
+		all[i] = pl->sets[i];
+	if (jobs > n)
+		jobs = n;
+	if (jobs > SWEEP_MAX_JOBS)
+		jobs = SWEEP_MAX_JOBS;
+	if (jobs > 1)
+		rc = sweep_parallel(pl, all, jobs, emit, ctx, err, errlen);
+	else
+		rc = sweep_serial(pl, all, emit, ctx, err, errlen);
+	free(all);
+	return rc;
+}
+
+struct point_brief point_brief_of(const struct results *r)
+{
+	return (struct point_brief){
+		r->offered_pps, r->forwarded_pps, r->rx_irqs_per_s, r->delivered_pps,
+		r->replied_pps, r->irqs_per_s, r->cpu_pct[ACCT_IDLE], r->wire_pps, r->window_s,
+		r->lat_p50_us, r->lat_p99_us, r->lat_p999_us, r->drops_total };
+}
+
+/* sweep_run(): rows into a table, in point order. */
+struct table_sink {
+	struct table *t;
+	const struct vary *vary;
+	size_t n_vary;
+	bool wide;
+	struct point_brief *brief;
+};
+
+static void emit_row(void *ctx, size_t p, const struct results *r)
+{
+	struct table_sink *s = ctx;
+
+	table_row(s->t);
+	for (size_t k = 0; k < s->n_vary; k++)
+		if (!s->vary[k].hidden)
+			table_str(s->t, sweep_point_value(s->vary, s->n_vary, p, k));
+	summary_row(s->t, r, s->wide);
+	if (s->brief)
+		s->brief[p] = point_brief_of(r);
 }
 
 int sweep_run(struct table *t, const char *name, const char *const *sets, size_t n_sets,
 	      const struct vary *vary, size_t n_vary, size_t jobs, bool wide,
 	      struct point_brief *brief, char *err, size_t errlen)
 {
-	const char **all = calloc(n_sets + SWEEP_MAX_VARY, sizeof(*all));
-	size_t total = 1;
-	int rc;
+	struct sweep_plan pl = { .name = name, .sets = sets, .n_sets = n_sets, .vary = vary,
+				 .n_vary = n_vary, .jobs = jobs };
+	struct table_sink sink = { t, vary, n_vary, wide, brief };
 
-	if (!all)
-		return -1;
-	for (size_t k = 0; k < n_vary; k++)
-		total *= vary[k].n;
-	for (size_t i = 0; i < n_sets; i++)
-		all[i] = sets[i];
-	if (jobs > total)
-		jobs = total;
-	if (jobs > SWEEP_MAX_JOBS)
-		jobs = SWEEP_MAX_JOBS;
-	if (jobs > 1)
-		rc = sweep_parallel(t, name, all, n_sets, vary, n_vary, total, jobs, wide, brief,
-				    err, errlen);
-	else
-		rc = sweep_serial(t, name, all, n_sets, vary, n_vary, total, wide, brief, err,
-				  errlen);
-	free(all);
-	return rc;
+	return sweep_exec(&pl, emit_row, &sink, err, errlen);
 }
 
 size_t sweep_default_jobs(void)

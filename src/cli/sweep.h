@@ -1,8 +1,11 @@
 /* sweep.h - running one scenario or a cartesian product of variations.
  *
  * A variation is "SECTION[.NAME].KEY=SPEC" where SPEC is a list
- * "a,b,c" or a linear range "FROM..TO:N" (N >= 2 points, both ends
- * included, FROM and TO with the same unit, e.g. 10kpps..2Mpps:20).
+ * "a,b,c", a linear range "FROM..TO:N" (N >= 2 points, both ends
+ * included, FROM and TO with the same unit, e.g. 10kpps..2Mpps:20) or a
+ * geometric one "FROM..TO:N:log" (equal ratios, inner values rounded to
+ * three significant digits: 10kpps..1Mpps:5:log is 10kpps, 31600pps,
+ * 100kpps, 316kpps, 1Mpps).
  * Points are run in the order of the product with the first --vary
  * varying slowest; each point is the base overrides plus one value per
  * variation, so a point is exactly what `rxlab run --set ...` would run.
@@ -43,15 +46,51 @@ struct point_brief {
 	uint64_t drops_total;
 };
 
+/* The headline figures of @r. */
+struct results;
+struct point_brief point_brief_of(const struct results *r);
+
 /* Run every point of @vary over scenario @name with @sets, appending one
  * summary row per point to @t (whose first columns are the keys of the
  * variations that are not hidden) and,
  * @wide selects the summary columns (see summary_table_new()),
  * when @brief is not NULL, its headline figures to brief[point].
  * 0, or -1 with a message naming the point that failed. */
+struct results;
 int sweep_run(struct table *t, const char *name, const char *const *sets, size_t n_sets,
 	      const struct vary *vary, size_t n_vary, size_t jobs, bool wide,
 	      struct point_brief *brief, char *err, size_t errlen);
+
+/* The points of a sweep, as sweep_exec() runs them. */
+struct sweep_plan {
+	const char *name;                /* scenario: file or built-in name */
+	const char *const *sets;         /* base overrides "key=value" */
+	size_t n_sets;
+	const struct vary *vary;         /* the product; first varies slowest */
+	size_t n_vary;
+	size_t jobs;                     /* worker processes (0 or 1: none) */
+	const size_t *todo;              /* points to run, ascending; NULL: all */
+	size_t n_todo;
+};
+
+/* Called in the calling process, in ascending point order, once per point
+ * that finished (@r's pointer members are NULL). */
+typedef void sweep_emit_fn(void *ctx, size_t point, const struct results *r);
+
+/* Run the points of @pl and hand each to @emit.  After SIGINT/SIGTERM
+ * (rxlab_signal) the points that were running end partial
+ * (r->partial) and are emitted, the others are not run, and the call
+ * returns 0: every finished point has been emitted, in order, possibly with
+ * gaps.  0, or -1 with a message naming the point that failed. */
+int sweep_exec(const struct sweep_plan *pl, sweep_emit_fn *emit, void *ctx, char *err,
+	       size_t errlen);
+
+/* Points in the product of @vary (1 when @n_vary is 0); 0 if it does not
+ * fit in a size_t. */
+size_t sweep_points(const struct vary *vary, size_t n_vary);
+
+/* The value variation @k takes at point @point. */
+const char *sweep_point_value(const struct vary *vary, size_t n_vary, size_t point, size_t k);
 
 /* The number of online CPUs (at least 1): the default for --jobs. */
 size_t sweep_default_jobs(void);

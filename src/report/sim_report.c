@@ -93,6 +93,61 @@ void summary_row(struct table *t, const struct results *r, bool wide)
 	}
 }
 
+static const struct col extra_cols[] = {
+	{ "wire_pps", "wire/s", 0, false },
+	{ "irqs_per_s", "irq/s", 0, false },
+	{ "lat_mean_us", "mean-us", 1, false },
+	{ "lat_samples", "lat-samples", -1, false },
+	{ "in_flight", "in-flight", -1, false },
+};
+
+#define N_EXTRA (sizeof(extra_cols) / sizeof(extra_cols[0]))
+
+static const char *const cdf_keys[RESULTS_CDF_N] = {
+	"lat_cdf_p0_us", "lat_cdf_p1_us", "lat_cdf_p5_us", "lat_cdf_p10_us", "lat_cdf_p20_us",
+	"lat_cdf_p30_us", "lat_cdf_p40_us", "lat_cdf_p50_us", "lat_cdf_p60_us", "lat_cdf_p70_us",
+	"lat_cdf_p80_us", "lat_cdf_p90_us", "lat_cdf_p95_us", "lat_cdf_p99_us", "lat_cdf_p999_us",
+	"lat_cdf_p9999_us", "lat_cdf_p100_us",
+};
+
+const char *metrics_cdf_key(size_t i)
+{
+	return i < RESULTS_CDF_N ? cdf_keys[i] : NULL;
+}
+
+void metrics_extra_cols(struct table *t)
+{
+	for (size_t i = 0; i < N_EXTRA; i++)
+		table_add_col(t, extra_cols[i].key, extra_cols[i].header, extra_cols[i].prec);
+	for (size_t i = 0; i < RESULTS_CDF_N; i++)
+		table_add_col(t, cdf_keys[i], cdf_keys[i] + 4, 1);
+}
+
+void metrics_extra_row(struct table *t, const struct results *r)
+{
+	table_dbl(t, r->wire_pps);
+	table_dbl(t, r->irqs_per_s);
+	table_dbl(t, r->lat_mean_us);
+	table_u64(t, r->lat_samples);
+	table_u64(t, r->in_flight);
+	for (size_t i = 0; i < RESULTS_CDF_N; i++)
+		table_dbl(t, r->lat_cdf_us[i]);
+}
+
+bool metrics_is_output(const char *key)
+{
+	for (size_t i = 0; i < N_SUMMARY; i++)
+		if (!strcmp(key, summary_cols[i].key))
+			return true;
+	for (size_t i = 0; i < N_EXTRA; i++)
+		if (!strcmp(key, extra_cols[i].key))
+			return true;
+	for (size_t i = 0; i < RESULTS_CDF_N; i++)
+		if (!strcmp(key, cdf_keys[i]))
+			return true;
+	return false;
+}
+
 /* netstat -i: counters over the measurement window. */
 static struct table *netstat_table(const struct results *r)
 {

@@ -17,6 +17,21 @@ struct table *summary_table_new(const char *name, const char *title,
 /* Append the summary columns of @r to the current row; @wide as above. */
 void summary_row(struct table *t, const struct results *r, bool wide);
 
+/* Output columns a sweep row carries after the wide summary: wire_pps,
+ * irqs_per_s (RX + TX + other), lat_mean_us, lat_samples, in_flight and
+ * the latency CDF (lat_cdf_p0_us .. lat_cdf_p100_us at results_cdf_q[]).
+ * Kept out of the summary so that `rxlab run` and the default job print what
+ * they always printed. */
+void metrics_extra_cols(struct table *t);
+void metrics_extra_row(struct table *t, const struct results *r);
+
+/* Key of latency CDF column @i (< RESULTS_CDF_N): "lat_cdf_p99_us". */
+const char *metrics_cdf_key(size_t i);
+
+/* True when @key is an output column of summary_table_new() or
+ * metrics_extra_cols(); any other column of a sweep is an input key. */
+bool metrics_is_output(const char *key);
+
 /* `ethtool -c` for every port of @scn: the coalescing settings as
  * configured (adaptive controllers then change them at run time). */
 struct table *coalesce_table(const struct scenario *scn);

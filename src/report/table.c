@@ -370,15 +370,8 @@ static void csv_print(const struct table *t, FILE *f)
 	}
 	if (t->ncols)
 		fputc('\n', f);
-	for (r = 0; r < t->nrows; r++) {
-		for (c = 0; c < t->ncols; c++) {
-			const struct cell *cl = cell_at(t, r, c);
-
-			fputs(c ? "," : "", f);
-			csv_field(f, cl->kind == CELL_MISSING ? "" : cl->text);
-		}
-		fputc('\n', f);
-	}
+	for (r = 0; r < t->nrows; r++)
+		table_print_row(t, r, f, OUT_CSV);
 }
 
 /* ---- JSON ------------------------------------------------------------- */
@@ -454,6 +447,41 @@ void table_set_text(struct table *t, const char *text)
 }
 
 /* ---- printing ----------------------------------------------------------- */
+
+size_t table_nrows(const struct table *t)
+{
+	return t->nrows;
+}
+
+size_t table_ncols(const struct table *t)
+{
+	return t->ncols;
+}
+
+const char *table_col_key(const struct table *t, size_t c)
+{
+	if (c >= t->ncols)
+		contract_fail("table %s: no column %zu of %zu", t->name, c, t->ncols);
+	return t->cols[c].key;
+}
+
+void table_print_row(const struct table *t, size_t r, FILE *f, enum out_format fmt)
+{
+	if (r >= t->nrows || fmt == OUT_TABLE)
+		contract_fail("table %s: cannot print row %zu of %zu alone in format %d", t->name,
+			      r, t->nrows, (int)fmt);
+	if (fmt == OUT_JSON) {
+		json_row(t, f, r);
+		return;
+	}
+	for (size_t c = 0; c < t->ncols; c++) {
+		const struct cell *cl = cell_at(t, r, c);
+
+		fputs(c ? "," : "", f);
+		csv_field(f, cl->kind == CELL_MISSING ? "" : cl->text);
+	}
+	fputc('\n', f);
+}
 
 void table_print(const struct table *t, FILE *f, enum out_format fmt)
 {

@@ -77,6 +77,18 @@ void table_set_text(struct table *t, const char *text);
  * or "[]".  A table without columns prints only its title. */
 void table_print(const struct table *t, FILE *f, enum out_format fmt);
 
+/* Rows added so far; columns; the key of column @c (< table_ncols()). */
+size_t table_nrows(const struct table *t);
+size_t table_ncols(const struct table *t);
+const char *table_col_key(const struct table *t, size_t c);
+
+/* Row @r of @t alone, exactly as table_print() writes it within the table:
+ * CSV, the line with its '\n'; JSON, the object, with no indentation,
+ * separator or newline.  The text form (OUT_TABLE) is a contract violation:
+ * its column widths depend on every row.  Sweeps use this to assemble
+ * results files row by row (resume, shards, merge). */
+void table_print_row(const struct table *t, size_t r, FILE *f, enum out_format fmt);
+
 struct report;
 
 struct report *report_new(void);

@@ -142,8 +142,15 @@ static void collect_threads(struct results *r, const struct sim *s, double win_n
 	}
 }
 
+const double results_cdf_q[RESULTS_CDF_N] = {
+	0, 0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 0.999, 0.9999, 1,
+};
+
 static void collect_latency(struct results *r, const struct sim *s)
 {
+	for (size_t i = 0; i < RESULTS_CDF_N; i++)
+		r->lat_cdf_us[i] = s->lat.n ? (double)hist_quantile(&s->lat, results_cdf_q[i]) / 1e3
+					    : NAN;
 	r->lat_samples = s->lat.n;
 	r->lat_p50_us = (double)hist_quantile(&s->lat, 0.50) / 1e3;
 	r->lat_p99_us = (double)hist_quantile(&s->lat, 0.99) / 1e3;

@@ -37,6 +37,13 @@ struct ping_result {
 	double ipg_ms, ewma_ms;         /* time / (transmitted - 1), rtt estimate */
 };
 
+/* The latency distribution is exported as its value at these quantiles
+ * (min, p1, p5, p10 .. p90 by 10, p95, p99, p99.9, p99.99, max): enough to
+ * draw a CDF of each run without keeping its histogram.  Each value is the
+ * upper edge of the histogram bucket (within 0.8%), as hist_quantile(). */
+#define RESULTS_CDF_N 17
+extern const double results_cdf_q[RESULTS_CDF_N];
+
 struct results {
 	char scenario[64];
 	const char *rxpath;
@@ -55,6 +62,7 @@ struct results {
 	double cs_per_s;
 	double lat_p50_us, lat_p99_us, lat_p999_us, lat_max_us, lat_mean_us;
 	uint64_t lat_samples;
+	double lat_cdf_us[RESULTS_CDF_N]; /* latency at results_cdf_q[i], us (NaN: no sample) */
 	uint64_t drop_link, drop_fifo, drop_backlog, drop_qdisc, drop_socket, drops_total;
 	uint64_t time_squeeze;
 	bool skb_table;                 /* any sk_buff recycling, remote frees or lock spins */

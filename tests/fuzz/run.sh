@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# run.sh SECONDS - build the libFuzzer targets with clang (ASan + UBSan) and
-# run each for SECONDS over a copy of its seed corpus.
+# run.sh SECONDS [TARGET...] - build the libFuzzer targets with clang (ASan +
+# UBSan) and run each (or the TARGETs named) for SECONDS over a copy of its
+# seed corpus.
 #
-# Objective: no input makes the scenario loader, the unit parser or --set
-# overrides crash, leak, hang or hit undefined behaviour.  libFuzzer first
+# Objective: no input makes the scenario loader, the unit parser, --set
+# overrides, the capture reader or the results-file reader crash, leak, hang
+# or hit undefined behaviour.  libFuzzer first
 # replays every file of tests/fuzz/corpus/TARGET/ (seeds and the regression
 # inputs of past crashes), then mutates them for SECONDS.  The exit status
 # is non-zero on any crash, leak, timeout or sanitizer report; the
@@ -16,12 +18,14 @@
 # choose and keep it).  Reproduce one input: DIR/fuzz_TARGET FILE.
 #
 # fuzz_pcap covers the capture reader (libpcap underneath); fuzz_trace the
-# trace reader of the simulator (CSV timelines and captures, cli/trace_load.c).
+# trace reader of the simulator (CSV timelines and captures, cli/trace_load.c);
+# fuzz_rowfile the results-file reader of sweep --resume, merge and plot.
 set -euo pipefail
 secs="${1:-20}"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cc="${CLANG:-clang}"
-targets=(fuzz_scenario fuzz_units fuzz_set fuzz_pcap fuzz_trace)
+targets=(fuzz_scenario fuzz_units fuzz_set fuzz_pcap fuzz_trace fuzz_rowfile)
+[ $# -gt 1 ] && targets=("${@:2}")
 tmp="${RXLAB_FUZZ_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/rxlab-fuzz.XXXXXX")}"
 keep=0
 cleanup() { [ "$keep" -eq 1 ] || [ -n "${RXLAB_FUZZ_DIR:-}" ] || rm -rf "$tmp"; }
@@ -74,6 +78,7 @@ for t in "${targets[@]}"; do
   # "unknown key" quickly.
   dict="$root/tests/fuzz/scenario.dict"
   [ "$t" = fuzz_units ] && dict="$root/tests/fuzz/units.dict"
+  [ "$t" = fuzz_rowfile ] && dict="$root/tests/fuzz/rowfile.dict"
   rc=0
   (cd "$tmp/cwd" && "$tmp/$t" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
       -dict="$dict" -print_final_stats=1 -artifact_prefix="$art/" "$work" \

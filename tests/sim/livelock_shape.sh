@@ -7,7 +7,7 @@
 set -euo pipefail
 rxlab="$1"
 out="$(mktemp)"; trap 'rm -f "$out"' EXIT
-"$rxlab" --format csv > "$out"
+"$rxlab" --format csv --no-plot > "$out"
 python3 - "$out" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))

@@ -1,0 +1,52 @@
+/* plot.h - the classic figures of a sweep, drawn with gnuplot.
+ *
+ * From a sweep's results (one row per point, sweep_cmd.h) plot_rowfile()
+ * writes into a directory, for every figure, its data (data/NAME.dat, one
+ * file per line group) and a gnuplot script (NAME.gp) that draws NAME.png and
+ * NAME.svg, then runs gnuplot on the scripts:
+ *
+ *   throughput     output rate (forwarded + delivered) vs offered load,
+ *                  with the ideal y = x: receive livelock
+ *   interrupts     RX interrupts/s vs offered load
+ *   pkts-per-irq   packets per RX interrupt vs offered load
+ *   cpu-SERIES     CPU time (hardirq, softirq, system, user; stacked) vs load
+ *   latency        p50, p99 and p99.9 latency vs offered load
+ *   latency-cdf-SERIES  latency CDF, one line per offered load
+ *
+ * One line per series: a series is a value of the input keys that vary
+ * from row to row other than the one that moves the offered load (with a
+ * single key, e.g. host.rxpath, the lines are "classic", "napi"; without
+ * one, the rxpath column when it varies).  Axes are labelled with units.
+ * When the offered load is the same on every row, the x axis is the first
+ * varying input whose values read as a quantity (rx-usecs, rx-frames, ...)
+ * and the CDFs have one line per value of it.
+ *
+ * A figure whose values are all missing (packets per interrupt without
+ * interrupts) is left out, with a note on stderr.  gnuplot runs once per
+ * script, so one failure does not cost the other figures.
+ *
+ * gnuplot is found as $RXLAB_GNUPLOT or on $PATH.  Without it, the data and
+ * scripts are still written, and a note on stderr says how to install
+ * gnuplot and draw them.  Output files are overwritten; nothing else in the
+ * directory is touched.
+ */
+#ifndef RXLAB_CLI_PLOT_H
+#define RXLAB_CLI_PLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "report/rowfile.h"
+
+/* Draw the figures of @rf into @dir (created if missing); @title heads
+ * them (the scenario).  Returns an exit status: 0 (figures drawn, or
+ * gnuplot missing and the scripts written: *@drawn tells which; @drawn may
+ * be NULL), 1 (gnuplot failed), 2 (bad input: no offered_pps column, no
+ * rows, @dir not writable), with a message in @err. */
+int plot_rowfile(const struct rowfile *rf, const char *dir, const char *title, bool *drawn,
+		 char *err, size_t errlen);
+
+/* `rxlab plot RESULTS --out DIR`: exit status. */
+int plot_main(int argc, char **argv);
+
+#endif

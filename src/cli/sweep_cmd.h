@@ -1,0 +1,57 @@
+/* sweep_cmd.h - `rxlab sweep`: a results file from a product of
+ * variations, in slices (--shard), resumable (--resume), with figures.
+ *
+ * Columns of a CSV/JSON results file, in order: the varied keys, then
+ * "scenario" and every --set key (the inputs: `rxlab run SCENARIO --set
+ * ...` with a row's inputs runs that point), then every output metric (the
+ * wide summary, then metrics_extra_cols()).  Rows are in point order.  The
+ * text form (--format table) keeps the narrow summary of a terminal.
+ *
+ * With --out, the file is rewritten (atomically) with the finished rows
+ * every --checkpoint seconds, so that a machine that dies, or a batch
+ * system's SIGKILL, loses at most that much work: --resume takes it up.
+ *
+ * Shard K of N (--shard K/N) runs the points p with p % N == K - 1, so
+ * every shard gets a share of the cheap and the expensive points, and
+ * writes them under a "shard" table naming the sweep (a hash of scenario,
+ * sets, variations and columns), K, N and the number of points;
+ * merge_main() joins the N shards into the file one run prints.
+ */
+#ifndef RXLAB_CLI_SWEEP_CMD_H
+#define RXLAB_CLI_SWEEP_CMD_H
+
+#include <stddef.h>
+
+#include "cli/sweep.h"
+#include "report/table.h"
+
+struct sweep_cmd {
+	const char *scenario;
+	const char *const *sets;
+	size_t n_sets;
+	const struct vary *vary;
+	size_t n_vary;
+	size_t jobs;
+	enum out_format fmt;
+	unsigned shard_k, shard_n;  /* 0/0: the whole sweep */
+	const char *resume;         /* results file of an earlier run, or NULL */
+	const char *out;            /* write here (atomically) instead of stdout, or NULL */
+	const char *plot_dir;       /* also draw the figures here, or NULL */
+	int progress;               /* -1: when stderr is a terminal; 0 never; 1 always */
+	double checkpoint_s;        /* with @out: rewrite it with the rows so far at
+				     * most this often (wall seconds; 0: after every
+				     * point), so a crash loses little; < 0: never */
+};
+
+/* Run the sweep; returns the exit status (0, 1 a failed run or plot, 2 bad
+ * usage or input).  Interrupted (rxlab_signal), it still writes every
+ * finished row. */
+int sweep_cmd_run(const struct sweep_cmd *c);
+
+/* Parse "K/N" (1 <= K <= N <= 1000000).  0, or -1. */
+int shard_parse(const char *s, unsigned *k, unsigned *n);
+
+/* Points in shard @k of @n of a sweep of @total points. */
+size_t shard_points(size_t total, unsigned k, unsigned n);
+
+#endif

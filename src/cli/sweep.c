@@ -171,6 +171,18 @@ static int vary_unique(struct vary *v, char *err, size_t errlen)
 	return 0;
 }
 
+/* A key list "a+b+c" with an empty part or more than SWEEP_MAX_LINKED. */
+static bool linked_bad(const char *key)
+{
+	size_t parts = 1;
+
+	if (key[0] == '+' || key[strlen(key) - 1] == '+' || strstr(key, "++"))
+		return true;
+	for (; *key; key++)
+		parts += *key == '+';
+	return parts > SWEEP_MAX_LINKED;
+}
+
 int vary_parse(struct vary *v, const char *arg, char *err, size_t errlen)
 {
 	const char *eq = strchr(arg, '=');
@@ -182,6 +194,12 @@ int vary_parse(struct vary *v, const char *arg, char *err, size_t errlen)
 		return -1;
 	}
 	memcpy(v->key, arg, (size_t)(eq - arg));
+	if (linked_bad(v->key)) {
+		snprintf(err, errlen, "--vary '%s': keys that move together are joined by '+', "
+			 "at most %d, none empty, e.g. nic.eth0.rx-frames+nic.eth0.rx-frames-irq=5,20",
+			 arg, SWEEP_MAX_LINKED);
+		return -1;
+	}
 	if ((strstr(eq + 1, "..") ? vary_range(v, eq + 1, err, errlen)
 				  : vary_list(v, eq + 1, err, errlen)) ||
 	    vary_unique(v, err, errlen)) {
@@ -257,18 +275,39 @@ static void trace_point(size_t p)
 }
 
 /* Run point @p of the product into @o. */
+/* "a+b=v" sets a=v and b=v (keys that move together); into out[], which
+ * holds SWEEP_MAX_VARY * SWEEP_MAX_LINKED entries.  Returns how many. */
+static size_t linked_sets(const struct vary *vary, size_t n_vary, const size_t *pick,
+			  char out[][160])
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < n_vary; k++) {
+		const char *key = vary[k].key;
+
+		for (size_t part = 0; *key && part < SWEEP_MAX_LINKED; part++) {
+			size_t len = strcspn(key, "+");
+
+			snprintf(out[n++], 160, "%.*s=%s", (int)len, key, vary[k].val[pick[k]]);
+			key += len + (key[len] == '+');
+		}
+	}
+	return n;
+}
+
 static void run_point(const struct sweep_plan *pl, const char **all, size_t p,
 		      struct point_out *o)
 {
-	char buf[SWEEP_MAX_VARY][160];
-	size_t pick[SWEEP_MAX_VARY];
+	char buf[SWEEP_MAX_VARY][160], sets[SWEEP_MAX_VARY * SWEEP_MAX_LINKED][160];
+	size_t pick[SWEEP_MAX_VARY], n;
 
 	trace_point(p);
 	point_sets(pl->vary, pl->n_vary, p, buf, pick);
-	for (size_t k = 0; k < pl->n_vary; k++)
-		all[pl->n_sets + k] = buf[k];
+	n = linked_sets(pl->vary, pl->n_vary, pick, sets);
+	for (size_t k = 0; k < n; k++)
+		all[pl->n_sets + k] = sets[k];
 	o->err[0] = '\0';
-	o->rc = run_one(&o->r, pl->name, all, pl->n_sets + pl->n_vary, o->err, sizeof(o->err));
+	o->rc = run_one(&o->r, pl->name, all, pl->n_sets + n, o->err, sizeof(o->err));
 	if (o->rc == 0) {
 		results_free(&o->r);
 		o->r.series = NULL;
@@ -459,7 +498,7 @@ static int sweep_serial(const struct sweep_plan *pl, const char **all, sweep_emi
 int sweep_exec(const struct sweep_plan *pl, sweep_emit_fn *emit, void *ctx, char *err,
 	       size_t errlen)
 {
-	const char **all = calloc(pl->n_sets + SWEEP_MAX_VARY, sizeof(*all));
+	const char **all = calloc(pl->n_sets + SWEEP_MAX_VARY * SWEEP_MAX_LINKED, sizeof(*all));
 	size_t jobs = pl->jobs ? pl->jobs : 1, n = todo_count(pl);
 	int rc;
 

@@ -1,6 +1,7 @@
 /* sweep.h - running one scenario or a cartesian product of variations.
  *
- * A variation is "SECTION[.NAME].KEY=SPEC" where SPEC is a list
+ * A variation is "SECTION[.NAME].KEY=SPEC", or "KEY1+KEY2=SPEC" for keys
+ * that move together (each point sets all of them to its value), where SPEC is a list
  * "a,b,c", a linear range "FROM..TO:N" (N >= 2 points, both ends
  * included, FROM and TO with the same unit, e.g. 10kpps..2Mpps:20) or a
  * geometric one "FROM..TO:N:log" (equal ratios, inner values rounded to
@@ -23,6 +24,7 @@
 #include "report/table.h"
 
 #define SWEEP_MAX_VARY 8
+#define SWEEP_MAX_LINKED 4  /* keys of one --vary joined by '+' (set to the same value) */
 #define SWEEP_MAX_VALUES 4096
 #define SWEEP_MAX_JOBS 256
 

@@ -242,8 +242,12 @@ static int sender_loop(int fd, const struct sender_config *c, const atomic_bool 
 	schedule_init(&s, c);
 	st->start_ns = start;
 	while (!(stop && atomic_load_explicit(stop, memory_order_relaxed))) {
-		int64_t next = take_due(&s, k, &due, c->batch, start, end, mono_ns());
+		int64_t now = mono_ns(), next;
 		int used;
+
+		if (now >= end)
+			break;	/* SEND_MAX is always due: the clock ends it */
+		next = take_due(&s, k, &due, c->batch, start, end, now);
 
 		if (due == 0) {
 			if (next == NO_MORE)

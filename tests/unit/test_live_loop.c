@@ -1,0 +1,369 @@
+/* test_live_loop.c - the live receive loop over UDP on 127.0.0.1 (no
+ * privileges, no namespaces).
+ *
+ * A sender thread writes rxlab payloads (payload.h) to a socket bound to an
+ * ephemeral port; the loop's callback stops the loop once it has the
+ * expected count, and every run is capped at 10 s so that a broken mode
+ * fails instead of hanging.  Assertions are on counts and on what the
+ * modes did (sleeps, polls), never on how long anything took.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "live/payload.h"
+#include "rxlab/live.h"
+
+#define CAP_NS 10000000000ull
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u) };
+	nanosleep(&ts, NULL);
+}
+
+static int rx_socket(struct sockaddr_in *addr)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	assert_true(fd >= 0);
+	int big = 4 << 20;
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof big);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+	socklen_t len = sizeof(*addr);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)addr, &len), 0);
+	return fd;
+}
+
+/* The sender: @count packets with sequence numbers from @first, a gap of
+ * @gap_ns between them (0 = back to back), then @idle_ns of silence. */
+struct sender {
+	struct sockaddr_in to;
+	uint64_t first, count, gap_ns;
+	const uint64_t *seqs;  /* explicit sequence numbers instead, or NULL */
+	volatile int done;
+};
+
+static void send_one(int fd, const struct sockaddr_in *to, uint64_t seq)
+{
+	uint8_t buf[64] = { 0 };
+	struct rxl_payload p = { .seq = seq, .send_ns = now_ns() };
+	rxl_payload_write(buf, &p);
+	while (sendto(fd, buf, sizeof buf, 0, (const struct sockaddr *)to, sizeof *to) < 0)
+		sleep_ns(10000); /* ENOBUFS on a busy loopback: retry */
+}
+
+/* Back to back in sendmmsg() bursts of 32. */
+static void send_bursts(int fd, const struct sender *s)
+{
+	enum { B = 32 };
+	uint8_t buf[B][64];
+	struct iovec iov[B];
+	struct mmsghdr m[B];
+	for (uint64_t i = 0; i < s->count;) {
+		unsigned n = s->count - i < B ? (unsigned)(s->count - i) : B;
+		for (unsigned k = 0; k < n; k++) {
+			struct rxl_payload p = { .seq = s->first + i + k, .send_ns = now_ns() };
+			memset(buf[k], 0, sizeof buf[k]);
+			rxl_payload_write(buf[k], &p);
+			iov[k] = (struct iovec){ .iov_base = buf[k], .iov_len = sizeof buf[k] };
+			m[k].msg_hdr = (struct msghdr){ .msg_name = (void *)&s->to,
+				.msg_namelen = sizeof s->to, .msg_iov = &iov[k], .msg_iovlen = 1 };
+		}
+		int r = sendmmsg(fd, m, n, 0);
+		if (r > 0)
+			i += (unsigned)r;
+		else
+			sleep_ns(10000);
+	}
+}
+
+static void *sender_main(void *arg)
+{
+	struct sender *s = arg;
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	uint64_t next = now_ns();
+	if (s->gap_ns == 0 && !s->seqs) {
+		send_bursts(fd, s);
+		close(fd);
+		s->done = 1;
+		return NULL;
+	}
+	for (uint64_t i = 0; i < s->count; i++) {
+		if (s->gap_ns) {
+			for (uint64_t t = now_ns(); t < next; t = now_ns())
+				if (next - t > 60000)
+					sleep_ns(next - t - 50000);
+			next += s->gap_ns;
+		}
+		send_one(fd, &s->to, s->seqs ? s->seqs[i] : s->first + i);
+	}
+	close(fd);
+	s->done = 1;
+	return NULL;
+}
+
+/* The application: counts packets and stops the loop at `want`. */
+struct app {
+	struct rxl_loop *loop;
+	uint64_t got, want, max_batch;
+};
+
+static void on_batch(void *arg, const struct rxl_pkt *pkts, size_t n)
+{
+	struct app *a = arg;
+	assert_true(n >= 1);
+	assert_non_null(pkts[n - 1].data);
+	a->got += n;
+	if (n > a->max_batch)
+		a->max_batch = n;
+	if (a->want && a->got >= a->want)
+		rxl_stop(a->loop);
+}
+
+/* Run @mode (with key=value pairs @kv, NULL-terminated) against @count
+ * packets sent with @gap_ns; returns the statistics. */
+static struct rxl_stats run_mode(enum rxl_mode mode, const char *const *kv, uint64_t count,
+				 uint64_t gap_ns)
+{
+	struct sockaddr_in addr;
+	int fd = rx_socket(&addr);
+	struct rxl_config cfg;
+	char err[256] = "";
+	rxl_config_default(&cfg, mode);
+	for (; kv && kv[0]; kv += 2)
+		assert_int_equal(rxl_config_set(&cfg, kv[0], kv[1], err, sizeof err), 0);
+	struct app app = { .want = count };
+	app.loop = rxl_open_udp(fd, &cfg, on_batch, &app, err, sizeof err);
+	if (!app.loop)
+		fail_msg("rxl_open_udp(%s): %s", rxl_mode_name(mode), err);
+	struct sender s = { .to = addr, .count = count, .gap_ns = gap_ns };
+	pthread_t th;
+	pthread_create(&th, NULL, sender_main, &s);
+	int rc = rxl_run(app.loop, CAP_NS);
+	pthread_join(th, NULL);
+	struct rxl_stats st;
+	rxl_stats_get(app.loop, &st);
+	rxl_close(app.loop);
+	close(fd);
+	assert_int_equal(rc, 0);
+	assert_int_equal(app.got, st.packets);
+	return st;
+}
+
+/* Every userspace mode and the unprivileged kernel modes receive all of
+ * 300 packets at 10 kpps, in order, with exact accounting. */
+static void test_all_modes_lossless_low_rate(void **state)
+{
+	(void)state;
+	static const enum rxl_mode modes[] = {
+		RXL_MODE_INTERRUPT, RXL_MODE_COALESCE, RXL_MODE_NAPI, RXL_MODE_DIM, RXL_MODE_ITR,
+		RXL_MODE_BSD_POLL, RXL_MODE_BUSY, RXL_MODE_HYBRID, RXL_MODE_DPDK_POWER,
+		RXL_MODE_IXY, RXL_MODE_SEASTAR, RXL_MODE_EPOLL, RXL_MODE_THREADED,
+	};
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		struct rxl_stats st = run_mode(modes[i], NULL, 300, 100000);
+		if (st.packets != 300 || st.seq_lost != 0 || st.payload_packets != 300)
+			fail_msg("%s: packets %llu lost %llu payload %llu", rxl_mode_name(modes[i]),
+				 (unsigned long long)st.packets, (unsigned long long)st.seq_lost,
+				 (unsigned long long)st.payload_packets);
+		assert_int_equal(st.seq_next, 300);
+		assert_int_equal(st.seq_reordered, 0);
+		assert_int_equal(st.latency.n, 300);
+		assert_true(st.latency.min >= 0);
+		assert_true(st.polls >= st.deliveries);
+		assert_true(st.cpu_user_ns + st.cpu_sys_ns > 0);
+	}
+}
+
+/* busy never sleeps, and polls far more often than packets come. */
+static void test_busy_never_sleeps(void **state)
+{
+	(void)state;
+	struct rxl_stats st = run_mode(RXL_MODE_BUSY, NULL, 200, 200000);
+	assert_int_equal(st.packets, 200);
+	assert_int_equal(st.sleeps, 0);
+	assert_int_equal(st.wakeups, 0);
+	assert_true(st.empty_polls > st.packets);
+}
+
+/* napi: packets per delivery grow with the rate.  At one packet per 1 ms
+ * each wake-up finds one packet; sent back to back, wake-ups find many. */
+static void test_napi_batches_grow_with_rate(void **state)
+{
+	(void)state;
+	struct rxl_stats slow = run_mode(RXL_MODE_NAPI, NULL, 100, 1000000);
+	struct rxl_stats fast = run_mode(RXL_MODE_NAPI, NULL, 20000, 0);
+	double slow_mean = hist_mean(&slow.batch), fast_mean = hist_mean(&fast.batch);
+	print_message("napi packets per delivery: %.2f slow, %.2f fast\n", slow_mean, fast_mean);
+	assert_true(slow_mean < 1.5);
+	assert_true(fast_mean > 2.0 * slow_mean);
+}
+
+/* napi with deferral: after a productive poll the loop polls again on the
+ * timer instead of waiting for readiness (napi_defer_hard_irqs 2,
+ * gro_flush_timeout 200 us), so some polls are timer-driven. */
+static void test_napi_deferral_uses_timer(void **state)
+{
+	(void)state;
+	static const char *const kv[] = { "napi-defer-hard-irqs", "2",
+					  "napi-gro-flush-timeout", "200us", NULL };
+	struct rxl_stats plain = run_mode(RXL_MODE_NAPI, NULL, 200, 500000);
+	struct rxl_stats def = run_mode(RXL_MODE_NAPI, kv, 200, 500000);
+	assert_int_equal(def.packets, 200);
+	assert_int_equal(plain.timer_wakeups, 0);
+	/* each productive poll is followed by 2 timer polls */
+	assert_true(def.timer_wakeups >= 2 * def.wakeups);
+	assert_true(def.wakeups <= plain.wakeups);
+}
+
+static void *run_thread(void *loop)
+{
+	rxl_run(loop, CAP_NS);
+	return NULL;
+}
+
+/* hybrid: under load it spins (empty polls between packets, few sleeps);
+ * when the sender stops it goes to sleep and stops polling. */
+static void test_hybrid_spins_then_sleeps(void **state)
+{
+	(void)state;
+	struct sockaddr_in addr;
+	int fd = rx_socket(&addr);
+	struct rxl_config cfg;
+	char err[256];
+	rxl_config_default(&cfg, RXL_MODE_HYBRID);
+	/* wake-ups priced at 1 ms: a 20 us gap is worth spinning for, on
+	 * any machine */
+	assert_int_equal(rxl_config_set(&cfg, "wake-cost", "1ms", err, sizeof err), 0);
+	struct app app = { .want = 0 };
+	app.loop = rxl_open_udp(fd, &cfg, on_batch, &app, err, sizeof err);
+	assert_non_null(app.loop);
+	struct sender s = { .to = addr, .count = 5000, .gap_ns = 20000 };
+	pthread_t rx, tx;
+	pthread_create(&tx, NULL, sender_main, &s);
+	pthread_create(&rx, NULL, run_thread, app.loop);
+	pthread_join(tx, NULL);
+	struct rxl_stats load, idle1, idle2;
+	rxl_stats_get(app.loop, &load);
+	sleep_ns(100000000);
+	rxl_stats_get(app.loop, &idle1);
+	sleep_ns(100000000);
+	rxl_stats_get(app.loop, &idle2);
+	rxl_stop(app.loop);
+	pthread_join(rx, NULL);
+	rxl_close(app.loop);
+	close(fd);
+	print_message("hybrid under load: %llu packets, %llu polls, %llu sleeps\n",
+		      (unsigned long long)load.packets, (unsigned long long)load.polls,
+		      (unsigned long long)load.sleeps);
+	assert_true(load.packets > 4000);
+	assert_true(load.empty_polls > load.packets);     /* spinning between packets */
+	assert_true(load.sleeps * 4 < load.packets);      /* and rarely sleeping */
+	assert_true(idle1.sleeps >= 1);
+	assert_int_equal(idle2.polls, idle1.polls);       /* asleep: no polls at all */
+	assert_true(idle1.mode_switches >= 2);
+}
+
+/* Loss and reordering from the sequence numbers. */
+static void test_sequence_accounting(void **state)
+{
+	(void)state;
+	static const uint64_t seqs[] = { 0, 1, 2, 5, 4, 6 };
+	struct sockaddr_in addr;
+	int fd = rx_socket(&addr);
+	struct rxl_config cfg;
+	char err[256];
+	rxl_config_default(&cfg, RXL_MODE_EPOLL);
+	struct app app = { .want = 6 };
+	app.loop = rxl_open_udp(fd, &cfg, on_batch, &app, err, sizeof err);
+	assert_non_null(app.loop);
+	struct sender s = { .to = addr, .count = 6, .seqs = seqs };
+	sender_main(&s);
+	assert_int_equal(rxl_run(app.loop, CAP_NS), 0);
+	struct rxl_stats st;
+	rxl_stats_get(app.loop, &st);
+	rxl_close(app.loop);
+	close(fd);
+	assert_int_equal(st.packets, 6);
+	assert_int_equal(st.seq_next, 7);
+	assert_int_equal(st.seq_lost, 1);      /* 3 never came; 4 came late */
+	assert_int_equal(st.seq_reordered, 1);
+}
+
+/* rxl_run() with a duration returns with nothing sent; a stop requested
+ * before rxl_run() makes it return at once. */
+static void test_duration_and_early_stop(void **state)
+{
+	(void)state;
+	struct sockaddr_in addr;
+	int fd = rx_socket(&addr);
+	struct rxl_config cfg;
+	char err[256];
+	rxl_config_default(&cfg, RXL_MODE_INTERRUPT);
+	struct app app = { 0 };
+	app.loop = rxl_open_udp(fd, &cfg, on_batch, &app, err, sizeof err);
+	assert_non_null(app.loop);
+	assert_int_equal(rxl_run(app.loop, 20000000), 0);
+	struct rxl_stats st;
+	rxl_stats_get(app.loop, &st);
+	assert_int_equal(st.packets, 0);
+	assert_true(st.run_ns >= 20000000);
+	rxl_stop(app.loop);
+	assert_int_equal(rxl_run(app.loop, 0), 0);
+	rxl_close(app.loop);
+	close(fd);
+}
+
+static void test_payload_roundtrip(void **state)
+{
+	(void)state;
+	uint8_t b[RXL_PAYLOAD_BYTES];
+	struct rxl_payload in = { .flags = 7, .seq = 0x0102030405060708ull, .send_ns = 99 }, out;
+	rxl_payload_write(b, &in);
+	assert_int_equal(b[0], 'R');
+	assert_int_equal(b[3], '1');
+	assert_int_equal(b[8], 0x08); /* little-endian */
+	assert_true(rxl_payload_read(b, sizeof b, &out));
+	assert_int_equal(out.seq, in.seq);
+	assert_int_equal(out.send_ns, 99);
+	assert_int_equal(out.flags, 7);
+	assert_false(rxl_payload_read(b, sizeof b - 1, &out));
+	b[0] = 'X';
+	assert_false(rxl_payload_read(b, sizeof b, &out));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_payload_roundtrip),
+		cmocka_unit_test(test_all_modes_lossless_low_rate),
+		cmocka_unit_test(test_busy_never_sleeps),
+		cmocka_unit_test(test_napi_batches_grow_with_rate),
+		cmocka_unit_test(test_napi_deferral_uses_timer),
+		cmocka_unit_test(test_hybrid_spins_then_sleeps),
+		cmocka_unit_test(test_sequence_accounting),
+		cmocka_unit_test(test_duration_and_early_stop),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -124,15 +124,15 @@ static int read_stat(struct counters *c)
 
 static void read_kthread(struct counters *c, pid_t pid)
 {
-	char p[64], line[LINE], *s;
-	unsigned long long ut = 0, stime = 0, vol = 0;
+	char p[64], line[LINE];
+	unsigned long long run = 0, vol = 0;
 	FILE *f;
 
-	snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
+	/* schedstat: ns on CPU, ns waiting, timeslices (sched/stats.c) */
+	snprintf(p, sizeof(p), "/proc/%d/schedstat", (int)pid);
 	if ((f = fopen(p, "re")) != NULL) {
-		if (fgets(line, sizeof(line), f) && (s = strrchr(line, ')')) != NULL)
-			sscanf(s + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-			       &ut, &stime);
+		if (fscanf(f, "%llu", &run) != 1)
+			run = 0;
 		fclose(f);
 	}
 	snprintf(p, sizeof(p), "/proc/%d/status", (int)pid);
@@ -141,7 +141,7 @@ static void read_kthread(struct counters *c, pid_t pid)
 			sscanf(line, "voluntary_ctxt_switches: %llu", &vol);
 		fclose(f);
 	}
-	c->napi_ticks = ut + stime;
+	c->napi_ns = run;
 	c->napi_wakeups = vol;
 }
 
@@ -250,7 +250,7 @@ void counters_diff(struct counters *d, const struct counters *after,
 	dev_diff(&d->rx_dev, &after->rx_dev, &before->rx_dev);
 	dev_diff(&d->tx_dev, &after->tx_dev, &before->tx_dev);
 	d->sock_drops = after->sock_drops - before->sock_drops;
-	d->napi_ticks = after->napi_ticks - before->napi_ticks;
+	d->napi_ns = after->napi_ns - before->napi_ns;
 	d->napi_wakeups = after->napi_wakeups - before->napi_wakeups;
 }
 

@@ -6,8 +6,8 @@
  *   /proc/interrupts        hard interrupts per CPU (all lines summed)
  *   /proc/stat              per-CPU time (USER_HZ ticks): user, system, irq,
  *                           softirq, idle ...
- *   /proc/PID/stat, status  the threaded-NAPI kthread: CPU ticks and
- *                           voluntary context switches (= its wake-ups)
+ *   /proc/PID/schedstat,    the threaded-NAPI kthread: ns on CPU and
+ *   /proc/PID/status        voluntary context switches (= its wake-ups)
  *   rtnetlink IFLA_STATS64  packets and drops of the two veth devices (a full
  *                           veth ring shows as tx_dropped of the sender's)
  *   SO_MEMINFO              socket receive-buffer drops (SK_MEMINFO_DROPS)
@@ -50,7 +50,7 @@ struct counters {
 	struct cpu_counters cpu[COUNTERS_MAX_CPUS];
 	struct dev_counters rx_dev, tx_dev;
 	uint64_t sock_drops;
-	uint64_t napi_ticks;		/* utime + stime of the NAPI kthread */
+	uint64_t napi_ns;		/* CPU time of the NAPI kthread (schedstat) */
 	uint64_t napi_wakeups;		/* its voluntary context switches */
 };
 

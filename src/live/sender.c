@@ -290,7 +290,7 @@ struct sender {
 	pthread_t thread;
 	int fd, rc;
 	struct sender_config c;
-	atomic_bool stop;
+	atomic_bool stop, done;
 	struct sender_stats st;
 };
 
@@ -299,6 +299,7 @@ static void *sender_thread(void *arg)
 	struct sender *s = arg;
 
 	s->rc = sender_run(s->fd, &s->c, &s->stop, &s->st);
+	atomic_store(&s->done, true);
 	return NULL;
 }
 
@@ -316,6 +317,7 @@ struct sender *sender_start(int fd, const struct sender_config *c, char *err, si
 	s->fd = fd;
 	s->c = *c;
 	atomic_init(&s->stop, false);
+	atomic_init(&s->done, false);
 	if (pthread_create(&s->thread, NULL, sender_thread, s) != 0) {
 		snprintf(err, errlen, "cannot start the sender thread");
 		free(s);
@@ -327,6 +329,11 @@ struct sender *sender_start(int fd, const struct sender_config *c, char *err, si
 void sender_stop(struct sender *s)
 {
 	atomic_store(&s->stop, true);
+}
+
+bool sender_done(const struct sender *s)
+{
+	return atomic_load(&((struct sender *)s)->done);
 }
 
 int sender_join(struct sender *s, struct sender_stats *st)

@@ -72,10 +72,13 @@ int sender_run(int fd, const struct sender_config *c, const atomic_bool *stop,
 	       struct sender_stats *st);
 
 /* The same in a new thread: sender_start() returns a handle (NULL with a
- * message), sender_join() waits for the end and frees it. */
+ * message), sender_join() waits for the end and frees it.  The arrays
+ * @c points to (times_ns, lens) must stay valid until sender_join(). */
 struct sender;
 struct sender *sender_start(int fd, const struct sender_config *c, char *err, size_t errlen);
 void sender_stop(struct sender *s);
+/* Has the thread finished (sender_join() will not wait)? */
+bool sender_done(const struct sender *s);
 int sender_join(struct sender *s, struct sender_stats *st);
 
 #endif

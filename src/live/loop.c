@@ -100,8 +100,12 @@ static void account(struct rxl_loop *l, const struct rxl_pkt *p, size_t n)
 	hist_add(&st->batch, (int64_t)n);
 	for (size_t i = 0; i < n; i++) {
 		struct rxl_payload pl;
+		const uint8_t *data = p[i].data;
+		size_t len = p[i].len;
 		st->bytes += p[i].len;
-		if (!rxl_payload_read(p[i].data, p[i].len, &pl))
+		if (l->src->frames && !rxl_frame_udp_payload(p[i].data, p[i].len, &data, &len))
+			continue;
+		if (!rxl_payload_read(data, len, &pl))
 			continue;
 		st->payload_packets++;
 		account_seq(st, pl.seq);
@@ -126,6 +130,16 @@ void rxl_stats_get(const struct rxl_loop *l, struct rxl_stats *out)
 		(l)->st.field += (v);              \
 		pthread_mutex_unlock(&(l)->mu);    \
 	} while (0)
+
+uint32_t rxl_source_slots(const struct rxl_config *c)
+{
+	uint32_t n = c->budget;
+	if (c->rx_frames > n)
+		n = c->rx_frames;
+	if (c->each_burst > n)
+		n = c->each_burst;
+	return n;
+}
 
 /* ---- primitives ---- */
 

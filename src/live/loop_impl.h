@@ -36,7 +36,12 @@ struct rxl_source {
 	const struct rxl_source_ops *ops;
 	int fd;           /* signals readiness with EPOLLIN */
 	uint32_t slots;   /* packets the source can hand out between releases */
+	bool frames;      /* data is an Ethernet frame (TPACKET_V3, AF_XDP) */
 };
+
+/* Slots a source should offer for @c: a poll of budget, a coalesced batch
+ * of rx-frames, a BSD burst chunk. */
+uint32_t rxl_source_slots(const struct rxl_config *c);
 
 /* Sources.  Each returns NULL with a message in @err on failure. */
 struct rxl_source *rxl_source_udp(int fd, const struct rxl_config *c, char *err, size_t errlen);

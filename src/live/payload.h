@@ -34,4 +34,11 @@ void rxl_payload_write(uint8_t *buf, const struct rxl_payload *p);
  * when it is shorter than RXL_PAYLOAD_BYTES or the magic does not match. */
 bool rxl_payload_read(const uint8_t *buf, size_t len, struct rxl_payload *p);
 
+/* The UDP payload of an Ethernet frame (as TPACKET_V3 and AF_XDP hand them
+ * out): Ethernet II with up to two VLAN tags, then IPv4 (no fragments) or
+ * IPv6 (UDP as the first next header), then UDP.  false when the frame is
+ * anything else or truncated. */
+bool rxl_frame_udp_payload(const uint8_t *frame, size_t len, const uint8_t **payload,
+			   size_t *payload_len);
+
 #endif

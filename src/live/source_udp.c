@@ -72,21 +72,9 @@ static const struct rxl_source_ops udp_ops = {
 	.name = "udp", .poll = udp_poll, .release = udp_release, .close = udp_close,
 };
 
-/* Slots: enough for a poll of budget, a coalesced batch of rx-frames and a
- * BSD burst chunk. */
-static uint32_t udp_slots(const struct rxl_config *c)
-{
-	uint32_t n = c->budget;
-	if (c->rx_frames > n)
-		n = c->rx_frames;
-	if (c->each_burst > n)
-		n = c->each_burst;
-	return n;
-}
-
 struct rxl_source *rxl_source_udp(int fd, const struct rxl_config *c, char *err, size_t errlen)
 {
-	uint32_t slots = udp_slots(c);
+	uint32_t slots = rxl_source_slots(c);
 	/* One allocation: header, then iov, msgs and addrs arrays. */
 	size_t sz = sizeof(struct udp_source) + slots * (sizeof(struct iovec) +
 		sizeof(struct mmsghdr) + sizeof(struct sockaddr_storage));

@@ -124,6 +124,22 @@ static void knob_note(struct live_result *r, enum knob k, uint64_t v)
 	snprintf(r->knobs + at, sizeof(r->knobs) - at, "%s%s=%s", at ? " " : "", knob_name(k), val);
 }
 
+/* Kernels before threaded busy polling reject threaded = 2 (ERANGE from
+ * the netlink policy): run the threaded mode with threaded = 1 then, and
+ * say so. */
+static bool threaded_fallback(struct run *run, struct live_knob *k)
+{
+	char e[256];
+
+	if (k->k != KNOB_THREADED || k->v != 2 || run->j->n_knobs > 0 ||
+	    knobs_set(&run->knobs, KNOB_THREADED, 1, e, sizeof(e)))
+		return false;
+	fprintf(stderr, "rxlab live: note: this kernel has no threaded busy polling "
+		"(threaded = 2); threaded mode runs with threaded = 1\n");
+	k->v = 1;
+	return true;
+}
+
 static int apply_knobs(struct run *run, struct live_result *r, char *err, size_t errlen)
 {
 	struct live_knob k[KNOBS_MAX * 2];
@@ -132,7 +148,7 @@ static int apply_knobs(struct run *run, struct live_result *r, char *err, size_t
 	for (size_t i = 0; i < run->j->n_knobs; i++)
 		k[n++] = run->j->knobs[i];
 	for (size_t i = 0; i < n; i++) {
-		if (knobs_set(&run->knobs, k[i].k, k[i].v, err, errlen))
+		if (knobs_set(&run->knobs, k[i].k, k[i].v, err, errlen) && !threaded_fallback(run, &k[i]))
 			return 1;
 		knob_note(r, k[i].k, k[i].v);
 	}
@@ -229,7 +245,7 @@ static int device_setup(struct run *run, char *err, size_t errlen)
 {
 	const struct live_job *j = run->j;
 	struct testbed_opts o = { .rx_cpu = j->rx_cpu, .tx_cpu = j->tx_cpu, .napi = true,
-				  .threaded = j->threaded };
+				  .threaded = j->threaded, .napi_prio = FIFO_PRIO };
 
 	run->dev.ns_fd = -1;
 	if (j->iface) {
@@ -377,6 +393,10 @@ int live_run(const struct live_job *j, struct live_result *r, char *err, size_t 
 	memset(r, 0, sizeof(*r));
 	r->mode = j->mode;
 	r->rx_cpu = j->rx_cpu;
+	/* TPACKET and AF_XDP read frames below the socket layer; the UDP socket
+	 * still bound on the port only keeps the kernel from answering with
+	 * ICMP port unreachable, which would fail the sender's sends. */
+	r->sink_only = j->mode == RXL_MODE_TPACKET || j->mode == RXL_MODE_AF_XDP;
 	if ((rc = config_build(&run, err, errlen)) != 0)
 		return rc;
 	if ((rc = device_setup(&run, err, errlen)) == 0 && (rc = rx_socket(&run, err, errlen)) == 0 &&

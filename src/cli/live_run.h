@@ -53,6 +53,7 @@ struct live_result {
 	int rx_cpu;
 	bool fifo;			/* receive thread ran SCHED_FIFO */
 	bool sender;			/* traffic came from the built-in sender */
+	bool sink_only;			/* the UDP socket only absorbs (TPACKET, AF_XDP) */
 	char knobs[160];		/* device knobs in force, "napi_defer_hard_irqs=2 ..." */
 };
 

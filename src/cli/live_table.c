@@ -18,9 +18,11 @@ static double per_s(const struct live_result *r, uint64_t n)
 	return ratio((double)n, r->dur_s);
 }
 
+/* With the built-in sender, packets that carry its header (others, such as
+ * stray frames a packet socket sees, do not count). */
 double live_rx_pps(const struct live_result *r)
 {
-	return per_s(r, r->rx.packets);
+	return per_s(r, r->sender ? r->rx.payload_packets : r->rx.packets);
 }
 
 double live_lat_us(const struct live_result *r, double q)
@@ -62,7 +64,9 @@ struct table *live_table(const struct live_result *r, size_t n)
 	table_add_col(t, "pkts_per_wakeup", "pkt/wake", 2);
 	table_add_col(t, "polls_per_s", "poll/s", 0);
 	table_add_col(t, "pkts_per_poll", "pkt/poll", 2);
+	table_add_col(t, "empty_polls", "empty", -1);
 	table_add_col(t, "sleeps", "sleeps", -1);
+	table_add_col(t, "mode_switches", "switches", -1);
 	for (size_t i = 0; i < n; i++) {
 		const struct live_result *x = &r[i];
 
@@ -81,7 +85,9 @@ struct table *live_table(const struct live_result *r, size_t n)
 		table_dbl(t, ratio((double)x->rx.packets, (double)x->rx.wakeups));
 		table_dbl(t, per_s(x, x->rx.polls));
 		table_dbl(t, ratio((double)x->rx.packets, (double)x->rx.polls));
+		table_u64(t, x->rx.empty_polls);
 		table_u64(t, x->rx.sleeps);
+		table_u64(t, x->rx.mode_switches);
 	}
 	return t;
 }
@@ -110,7 +116,7 @@ static void kernel_row(struct table *t, const struct live_result *x)
 	table_dbl(t, c >= 0 && c < d->ncpu ? per_s(x, d->cpu[c].irqs) : NAN);
 	table_dbl(t, per_s(x, SUM(d, processed)));
 	table_u64(t, SUM(d, time_squeeze));
-	table_u64(t, d->sock_drops);
+	table_dbl(t, x->sink_only ? NAN : (double)d->sock_drops);
 	table_dbl(t, d->tx_dev.valid ? (double)d->tx_dev.tx_dropped : NAN);
 	table_dbl(t, x->sender ? (double)x->tx.enobufs : NAN);
 	table_u64(t, SUM(d, dropped));
@@ -130,7 +136,7 @@ struct table *live_kernel_table(const struct live_result *r, size_t n)
 	table_add_col(t, "rx_cpu_irqs_per_s", "irq/s", 0);
 	table_add_col(t, "softnet_processed_per_s", "processed/s", 0);
 	table_add_col(t, "time_squeeze", "squeeze", -1);
-	table_add_col(t, "drop_socket", "drop-sock", -1);
+	table_add_col(t, "drop_socket", "drop-sock", 0);
 	table_add_col(t, "drop_veth_ring", "drop-ring", 0);
 	table_add_col(t, "drop_enobufs", "enobufs", 0);
 	table_add_col(t, "drop_backlog", "drop-backlog", -1);

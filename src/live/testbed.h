@@ -39,6 +39,8 @@ struct testbed_opts {
 	int rx_cpu, tx_cpu;	/* CPUs for the receiver and the sender, -1 = any */
 	bool napi;		/* veth NAPI on the receiver (GRO rx, TSO off tx) */
 	bool threaded;		/* threaded NAPI kthread pinned to rx_cpu (needs napi) */
+	int napi_prio;		/* > 0: run that kthread SCHED_FIFO at this priority,
+				 * as softirq work preempts threads on a NIC host */
 };
 
 enum testbed_side { TESTBED_HOME, TESTBED_RX, TESTBED_TX };

@@ -19,6 +19,7 @@ struct ex_args {
 	const char *addr;
 	int port;
 	double seconds;        /* 0 = until SIGINT / SIGTERM */
+	unsigned long long count; /* -n: stop after this many packets; 0 = no limit */
 	struct rxl_config cfg;
 };
 
@@ -34,14 +35,15 @@ static void ex_on_signal(int sig)
 static void ex_usage(const char *prog, const char *what)
 {
 	fprintf(stderr,
-		"usage: %s [-b ADDR] [-p PORT] [-m MODE] [-d SECONDS] [-s KEY=VALUE]...\n"
+		"usage: %s [-b ADDR] [-p PORT] [-m MODE] [-d SECONDS] [-n PACKETS] [-s KEY=VALUE]...\n"
 		"  %s\n"
 		"  -b  address to bind (default 127.0.0.1); -p port (default 9000, 0 = any)\n"
 		"  -m  receive mode (default hybrid): interrupt coalesce napi dim itr bsd-poll\n"
 		"      busy hybrid dpdk-power ixy seastar epoll so-busy-poll prefer-busy\n"
 		"      irq-suspend threaded\n"
 		"  -s  a loop parameter, e.g. -s budget=32 -s rx-usecs=50 (see rxlab/live.h)\n"
-		"  -d  run this long (default: until SIGINT or SIGTERM)\n",
+		"  -d  run this long (default: until SIGINT or SIGTERM)\n"
+		"  -n  stop after this many packets\n",
 		prog, what);
 	exit(2);
 }
@@ -55,11 +57,13 @@ static void ex_parse(int argc, char **argv, struct ex_args *a, const char *what)
 	a->addr = "127.0.0.1";
 	a->port = 9000;
 	a->seconds = 0;
-	while ((opt = getopt(argc, argv, "b:p:m:d:s:h")) != -1) {
+	a->count = 0;
+	while ((opt = getopt(argc, argv, "b:p:m:d:n:s:h")) != -1) {
 		switch (opt) {
 		case 'b': a->addr = optarg; break;
 		case 'p': a->port = atoi(optarg); break;
 		case 'd': a->seconds = atof(optarg); break;
+		case 'n': a->count = strtoull(optarg, NULL, 10); break;
 		case 'm':
 			if (rxl_mode_parse(optarg, &mode) != 0) {
 				fprintf(stderr, "%s: unknown mode '%s'\n", argv[0], optarg);
@@ -86,7 +90,7 @@ static void ex_parse(int argc, char **argv, struct ex_args *a, const char *what)
 	}
 }
 
-/* The bound socket; prints "listening on ADDR:PORT" (the real port). */
+/* The bound socket. */
 static int ex_socket(const struct ex_args *a)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons((uint16_t)a->port) };
@@ -96,11 +100,18 @@ static int ex_socket(const struct ex_args *a)
 		perror("socket/bind");
 		exit(2);
 	}
+	return fd;
+}
+
+/* Print "listening on ADDR:PORT" (the real port), once the signal handlers
+ * are in place: a script may send SIGINT as soon as it reads the line. */
+static void ex_announce(const struct ex_args *a, int fd)
+{
+	struct sockaddr_in sin;
 	socklen_t len = sizeof sin;
 	getsockname(fd, (struct sockaddr *)&sin, &len);
 	printf("listening on %s:%d\n", a->addr, ntohs(sin.sin_port));
 	fflush(stdout);
-	return fd;
 }
 
 static void ex_signals(struct rxl_loop *l)

@@ -26,8 +26,8 @@ start() {
 }
 
 # 1. udp_counter in napi mode: 2000 packets with sequence numbers 0..1999
-#    except 1000 (a gap of one), then SIGINT.
-start counter "$counter" -p 0 -m napi -s budget=16
+#    except 1000 (a gap of one); it stops by itself after 1999 (-n).
+start counter timeout 30 "$counter" -p 0 -m napi -s budget=16 -s rcvbuf=4194304 -n 1999
 python3 - "$port" <<'PY'
 import socket, struct, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -39,8 +39,6 @@ for seq in range(2000):
     if seq % 50 == 0:
         time.sleep(0.001)
 PY
-sleep 0.3
-kill -INT "${pids[0]}"
 wait "${pids[0]}" || fail "udp_counter exit status $?"
 out="$tmp/counter.out"
 grep -qx 'mode napi' "$out" || fail "mode line"
@@ -48,6 +46,12 @@ grep -qx 'packets 1999' "$out" || fail "packets"
 grep -qx 'lost 1' "$out" || fail "lost"
 grep -qx 'seq_next 2000' "$out" || fail "seq_next"
 grep -q '^latency_us p50 [0-9.]* p99 [0-9.]* p99.9 [0-9.]* max [0-9.]*$' "$out" || fail "latency line"
+
+# 1b. SIGINT ends an idle counter cleanly, with its report.
+start idle "$counter" -p 0 -m hybrid
+kill -INT "${pids[1]}"
+wait "${pids[1]}" || fail "udp_counter after SIGINT: exit status $?"
+grep -qx 'packets 0' "$tmp/idle.out" || fail "idle report"
 
 # 2. udp_echo in hybrid mode: 200 requests, every reply identical.
 start echo "$echo_bin" -p 0 -m hybrid
@@ -61,8 +65,8 @@ for i in range(200):
     data, _ = s.recvfrom(2048)
     assert data == msg, (data, msg)
 PY
-kill -TERM "${pids[1]}"
-wait "${pids[1]}" || fail "udp_echo exit status"
+kill -TERM "${pids[2]}"
+wait "${pids[2]}" || fail "udp_echo exit status"
 grep -qx 'echoed 200' "$tmp/echo.out" || fail "echoed count"
 
 # 3. bad arguments: status 2 and the library's message.

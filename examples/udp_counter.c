@@ -6,6 +6,7 @@
  * header, CPU, wake-ups) when the run ends.
  *
  *   udp_counter -p 9000 -m napi -s budget=32 -d 10
+ *   udp_counter -p 9000 -n 1000000         stop after a million packets
  */
 #include <inttypes.h>
 #include <time.h>
@@ -13,7 +14,8 @@
 #include "common.h"
 
 struct counter {
-	uint64_t packets, bytes;
+	struct rxl_loop *loop;
+	uint64_t packets, bytes, stop_at;
 };
 
 static void on_batch(void *arg, const struct rxl_pkt *pkts, size_t n)
@@ -22,6 +24,8 @@ static void on_batch(void *arg, const struct rxl_pkt *pkts, size_t n)
 	c->packets += n;
 	for (size_t i = 0; i < n; i++)
 		c->bytes += pkts[i].len;
+	if (c->stop_at && c->packets >= c->stop_at)
+		rxl_stop(c->loop);
 }
 
 static double per_s(uint64_t v, uint64_t ns)
@@ -57,13 +61,15 @@ int main(int argc, char **argv)
 	char err[512];
 	ex_parse(argc, argv, &a, "count UDP packets; print rate, loss, latency and CPU at the end");
 	int fd = ex_socket(&a);
-	struct counter c = { 0 };
+	struct counter c = { .stop_at = a.count };
 	struct rxl_loop *l = rxl_open_udp(fd, &a.cfg, on_batch, &c, err, sizeof err);
 	if (!l) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		return 2;
 	}
+	c.loop = l;
 	ex_signals(l);
+	ex_announce(&a, fd);
 	int rc = rxl_run(l, (uint64_t)(a.seconds * 1e9));
 	struct rxl_stats st;
 	rxl_stats_get(l, &st);

@@ -53,6 +53,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ex_signals(l);
+	ex_announce(&a, fd);
 	int rc = rxl_run(l, (uint64_t)(a.seconds * 1e9));
 	printf("echoed %" PRIu64 "\n", e.echoed);
 	printf("failed %" PRIu64 "\n", e.failed);

@@ -2,29 +2,35 @@
  * receive costs and write them as a simulator cost profile
  * (profiles/NAME.ini format, profile_load.h).
  *
- * Three runs on the test bed (threaded NAPI pinned to the receiver CPU):
- *   1. interrupt mode at a low rate (5 kpps): every packet is one wake-up of
- *      the receive thread and (mostly) one NAPI kthread wake-up.
- *   2. busy mode at the sender's maximum rate: the thread never sleeps, so
- *      its CPU per packet is the receive system call's share per packet.
- *   3. the same run's NAPI kthread CPU per packet: veth_poll + GRO + IP +
- *      UDP delivery to the socket.
- * Mapped onto the profile's keys:
- *   rx-pkt, local-deliver  half each of (3) - only their sum is measured
- *   syscall                (2): one recvmsg's worth per datagram
- *   ctx-switch             (1) thread CPU per wake-up minus (2)
- *   isr                    NAPI kthread CPU per kthread wake-up in run 1
- *                          minus (3): the cost of veth "raising the IRQ"
- *                          and the kthread waking to poll
- *   napi-poll, others      0: veth has no registers, DMA or hard IRQ, and
- *                          the per-poll cost is inside isr
- * The numbers vary with the machine's load; the profile records them with
- * the raw figures as comments.
+ * Two runs of napi mode on the test bed (threaded NAPI pinned to the
+ * receiver CPU): one at 5 kpps, where nearly every packet is a wake-up of
+ * both the NAPI kthread and the receive thread, and one at the sender's
+ * maximum rate, where both handle packets in batches.  Each side's CPU time
+ * is modelled as
+ *
+ *   cpu = per_wakeup * wakeups + per_packet * packets
+ *
+ * and the two runs give two equations in the two unknowns (Cramer's rule;
+ * see fit() for when that comes out negative).
+ * The receive thread's CPU is getrusage(RUSAGE_THREAD); its wake-ups are
+ * the loop's; the kthread's CPU is /proc/PID/schedstat and its wake-ups its
+ * voluntary context switches.  Mapped onto the profile's keys:
+ *   rx-pkt, local-deliver  half each of the kthread's per-packet cost (only
+ *                          their sum is measured)
+ *   isr                    the kthread's per-wake-up cost: veth "raising the
+ *                          interrupt" and the kthread waking to poll
+ *   syscall                the thread's per-packet cost (recvmmsg share)
+ *   ctx-switch             the thread's per-wake-up cost (epoll_wait, the
+ *                          switch, the empty poll that re-arms)
+ *   others                 0: veth has no registers, DMA or hard IRQ
+ * The numbers move with the machine's load; the profile keeps the raw
+ * figures as comments.
  */
 #include "cli/live.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,20 +38,18 @@
 #include "cli/units.h"
 
 struct calib {
-	double wake_thread_ns;	/* run 1: receive-thread CPU per wake-up */
-	double wake_napi_ns;	/* run 1: kthread CPU per kthread wake-up */
-	double pkt_thread_ns;	/* run 2 */
-	double pkt_napi_ns;	/* run 3 */
-	double max_pps;		/* run 2 received rate */
+	double thr_wake_ns, thr_pkt_ns;		/* receive thread */
+	double napi_wake_ns, napi_pkt_ns;	/* NAPI kthread */
+	double lo_pps, hi_pps;			/* received rates of the two runs */
 };
 
-static int calib_run(enum rxl_mode m, double rate, int64_t dur_ns, struct live_result *r)
+static int calib_run(double rate, int64_t dur_ns, struct live_result *r)
 {
 	struct live_job j;
 	char err[1400];
 	int rc;
 
-	live_job_default(&j, m);
+	live_job_default(&j, RXL_MODE_NAPI);
 	j.snd.duration_ns = dur_ns;
 	if (rate > 0)
 		j.snd.rate_pps = rate;
@@ -53,13 +57,36 @@ static int calib_run(enum rxl_mode m, double rate, int64_t dur_ns, struct live_r
 		j.snd.pattern = SEND_MAX;
 	rc = live_run(&j, r, err, sizeof(err));
 	if (rc)
-		fprintf(stderr, "rxlab live calibrate: %s: %s\n", rxl_mode_name(m), err);
+		fprintf(stderr, "rxlab live calibrate: %s\n", err);
 	return rc;
 }
 
-static double per(double a, double b)
+/* Solve cpu_i = w * wakes_i + p * pkts_i for i = 1, 2; false when the two
+ * runs do not tell the two costs apart. */
+static bool solve(double c1, double w1, double n1, double c2, double w2, double n2,
+		  double *w, double *p)
 {
-	return b > 0 ? a / b : NAN;
+	double det = w1 * n2 - w2 * n1;
+
+	if (!(fabs(det) > 1e-9 * fabs(w1 * n2)))
+		return false;
+	*w = (c1 * n2 - c2 * n1) / det;
+	*p = (w1 * c2 - w2 * c1) / det;
+	return true;
+}
+
+/* The per-wake-up cost of an idle CPU (an IPI, leaving the idle state) is
+ * larger than that of a busy one, so the linear fit can come out negative.
+ * Then: per packet = the fast run's CPU per packet (an upper bound: it
+ * includes that run's share of wake-ups), per wake-up = what the slow run
+ * leaves after that. */
+static void fit(double c1, double w1, double n1, double c2, double w2, double n2,
+		double *w, double *p)
+{
+	if (solve(c1, w1, n1, c2, w2, n2, w, p) && *w >= 0 && *p >= 0)
+		return;
+	*p = n2 > 0 ? c2 / n2 : 0;
+	*w = w1 > 0 ? (c1 - n1 * *p) / w1 : 0;
 }
 
 static int calib_measure(struct calib *c, int64_t dur_ns)
@@ -67,21 +94,21 @@ static int calib_measure(struct calib *c, int64_t dur_ns)
 	struct live_result lo, hi;
 	int rc;
 
-	if ((rc = calib_run(RXL_MODE_INTERRUPT, 5000, dur_ns, &lo)) != 0 ||
-	    (rc = calib_run(RXL_MODE_BUSY, 0, dur_ns, &hi)) != 0)
+	if ((rc = calib_run(5000, dur_ns, &lo)) != 0 || (rc = calib_run(0, dur_ns, &hi)) != 0)
 		return rc;
-	c->pkt_thread_ns = per((double)(hi.rx.cpu_user_ns + hi.rx.cpu_sys_ns), (double)hi.rx.packets);
-	c->pkt_napi_ns = per((double)hi.d.napi_ns, (double)hi.d.rx_dev.rx_packets);
-	c->wake_thread_ns = per((double)(lo.rx.cpu_user_ns + lo.rx.cpu_sys_ns), (double)lo.rx.wakeups);
-	c->wake_napi_ns = per((double)lo.d.napi_ns, (double)lo.d.napi_wakeups);
-	c->max_pps = live_rx_pps(&hi);
-	if (!(c->pkt_thread_ns > 0 && c->pkt_napi_ns > 0 && c->wake_thread_ns > 0 &&
-	      c->wake_napi_ns > 0)) {
-		fprintf(stderr, "rxlab live calibrate: a run measured nothing (thread %.0f/%.0f ns, "
-			"NAPI %.0f/%.0f ns); is threaded NAPI available?\n", c->pkt_thread_ns,
-			c->wake_thread_ns, c->pkt_napi_ns, c->wake_napi_ns);
+	c->lo_pps = live_rx_pps(&lo);
+	c->hi_pps = live_rx_pps(&hi);
+	if (lo.rx.wakeups == 0 || hi.rx.packets == 0 || lo.d.napi_wakeups == 0) {
+		fprintf(stderr, "rxlab live calibrate: the runs measured nothing (%.0f and %.0f "
+			"pps received); is threaded NAPI available?\n", c->lo_pps, c->hi_pps);
 		return 1;
 	}
+	fit((double)(lo.rx.cpu_user_ns + lo.rx.cpu_sys_ns), (double)lo.rx.wakeups,
+	    (double)lo.rx.packets, (double)(hi.rx.cpu_user_ns + hi.rx.cpu_sys_ns),
+	    (double)hi.rx.wakeups, (double)hi.rx.packets, &c->thr_wake_ns, &c->thr_pkt_ns);
+	fit((double)lo.d.napi_ns, (double)lo.d.napi_wakeups, (double)lo.d.rx_dev.rx_packets,
+	    (double)hi.d.napi_ns, (double)hi.d.napi_wakeups, (double)hi.d.rx_dev.rx_packets,
+	    &c->napi_wake_ns, &c->napi_pkt_ns);
 	return 0;
 }
 
@@ -97,24 +124,24 @@ static void calib_write(FILE *f, const struct calib *c, const char *name)
 {
 	fprintf(f, "# %s - this machine's veth receiver, measured by `rxlab live calibrate`.\n"
 		"#\n"
-		"# Raw figures: receive thread %.0f ns per packet (busy mode, %.0f pps),\n"
-		"# %.0f ns per wake-up (interrupt mode, 5 kpps); NAPI kthread %.0f ns per\n"
-		"# packet and %.0f ns per wake-up.  rx-pkt + local-deliver is the kernel's\n"
-		"# per-packet cost (the split is not measured); veth has no DMA, registers\n"
-		"# or hard IRQ, so those costs are 0.  See docs/live.md.\n\n",
-		name, c->pkt_thread_ns, c->max_pps, c->wake_thread_ns, c->pkt_napi_ns,
-		c->wake_napi_ns);
+		"# From napi mode at %.0f and %.0f pps: receive thread %.0f ns per\n"
+		"# wake-up + %.0f ns per packet; NAPI kthread %.0f ns per wake-up + %.0f ns\n"
+		"# per packet (fit of cpu = a * wake-ups + b * packets; see live_calibrate.c).\n"
+		"# rx-pkt + local-deliver is the kernel's per-packet cost (the split is not\n"
+		"# measured); veth has no DMA, registers or hard IRQ, so those costs are 0.\n"
+		"# See docs/live.md.\n\n",
+		name, c->lo_pps, c->hi_pps, c->thr_wake_ns, c->thr_pkt_ns, c->napi_wake_ns,
+		c->napi_pkt_ns);
 	fprintf(f, "[profile]\nname = %s\ndescription = \"veth receiver of this machine "
 		"(rxlab live calibrate)\"\n\n[cost]\n", name);
 	fprintf(f, "irq-entry = 0\nisr = %lldns\nreg-read = 0\n",
-		ns(c->wake_napi_ns - c->pkt_napi_ns));
+		ns(c->napi_wake_ns));
 	fprintf(f, "rx-pkt = %lldns\nnetif-rx = 0\nbacklog-pkt = 0\nnapi-poll = 0\n",
-		ns(c->pkt_napi_ns / 2));
+		ns(c->napi_pkt_ns / 2));
 	fprintf(f, "softirq-entry = 0\ndma-fixed = 0\ndma-per-byte = 0\nfwd-pkt = 0\n"
 		"copy-per-byte = 0\ntx-clean-pkt = 0\n");
 	fprintf(f, "ctx-switch = %lldns\nlocal-deliver = %lldns\nsyscall = %lldns\n",
-		ns(c->wake_thread_ns - c->pkt_thread_ns), ns(c->pkt_napi_ns / 2),
-		ns(c->pkt_thread_ns));
+		ns(c->thr_wake_ns), ns(c->napi_pkt_ns / 2), ns(c->thr_pkt_ns));
 }
 
 int live_calibrate_main(int argc, char **argv)

@@ -258,6 +258,11 @@ struct rxl_stats {
 	uint64_t sleep_ns;            /* time inside blocking waits */
 	uint64_t mode_switches;       /* hybrid / ixy / dpdk-power / seastar: poll <-> sleep changes */
 	uint64_t errors;              /* failed receive calls other than EAGAIN */
+	uint64_t source_drops;        /* packets the source dropped before the loop saw
+	                               * them: UDP socket drops (SO_MEMINFO
+	                               * SK_MEMINFO_DROPS, since open), TPACKET_V3 ring
+	                               * full (PACKET_STATISTICS tp_drops), AF_XDP
+	                               * rx_dropped + rx_ring_full (XDP_STATISTICS) */
 	/* rxlab payload */
 	uint64_t payload_packets;     /* packets that carried a valid rxlab payload header */
 	uint64_t seq_next;            /* highest sequence number seen + 1 */

@@ -57,7 +57,7 @@ static void rusage_now(uint64_t out[4])
 }
 
 /* Loop thread only, under mu: CPU figures = base + this thread's usage
- * since the run started. */
+ * since the run started; the source's drop counter. */
 static void cpu_refresh(struct rxl_loop *l, int64_t now)
 {
 	uint64_t ru[4];
@@ -66,6 +66,8 @@ static void cpu_refresh(struct rxl_loop *l, int64_t now)
 	l->st.cpu_sys_ns = l->st_base[1] + (ru[1] - l->ru_base[1]);
 	l->st.vol_ctxsw = l->st_base[2] + (ru[2] - l->ru_base[2]);
 	l->st.invol_ctxsw = l->st_base[3] + (ru[3] - l->ru_base[3]);
+	if (l->src->ops->drops)
+		l->st.source_drops = l->src->ops->drops(l->src);
 	l->cpu_last_ns = now;
 }
 

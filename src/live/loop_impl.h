@@ -24,11 +24,14 @@ struct rxl_source;
  *            rx_ns; the buffers stay valid until release().  Returns the
  *            count (0 = nothing ready) or a negative errno.
  *   release  give back every buffer handed out since the last release.
+ *   drops    cumulative packets the source dropped before the loop saw them
+ *            (may be NULL: none known).
  *   close    undo the source's changes and free it. */
 struct rxl_source_ops {
 	const char *name;
 	int (*poll)(struct rxl_source *s, struct rxl_pkt *pkts, uint32_t max);
 	void (*release)(struct rxl_source *s);
+	uint64_t (*drops)(struct rxl_source *s);
 	void (*close)(struct rxl_source *s);
 };
 

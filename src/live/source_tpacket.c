@@ -39,6 +39,7 @@ struct tp_source {
 	const struct tpacket3_hdr *next; /* next packet of cur */
 	uint32_t done_from;    /* first block walked to its end and not released */
 	uint32_t done_count;   /* how many blocks from done_from */
+	uint64_t drops;        /* tp_drops summed (reading PACKET_STATISTICS resets it) */
 };
 
 static struct tpacket_block_desc *block(struct tp_source *t, uint32_t i)
@@ -98,6 +99,16 @@ static void tp_release(struct rxl_source *s)
 	t->done_count = 0;
 }
 
+static uint64_t tp_drops(struct rxl_source *s)
+{
+	struct tp_source *t = (struct tp_source *)s;
+	struct tpacket_stats_v3 st;
+	socklen_t len = sizeof st;
+	if (getsockopt(s->fd, SOL_PACKET, PACKET_STATISTICS, &st, &len) == 0)
+		t->drops += st.tp_drops;
+	return t->drops;
+}
+
 static void tp_close(struct rxl_source *s)
 {
 	struct tp_source *t = (struct tp_source *)s;
@@ -109,7 +120,8 @@ static void tp_close(struct rxl_source *s)
 }
 
 static const struct rxl_source_ops tp_ops = {
-	.name = "tpacket", .poll = tp_poll, .release = tp_release, .close = tp_close,
+	.name = "tpacket", .poll = tp_poll, .release = tp_release, .drops = tp_drops,
+	.close = tp_close,
 };
 
 static int tp_setup(struct tp_source *t, int ifindex, const struct rxl_config *c)

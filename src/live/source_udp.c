@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sock_diag.h>
 #include <sys/socket.h>
 
 #include "live/loop_impl.h"
@@ -15,6 +16,7 @@ struct udp_source {
 	struct rxl_source base;
 	bool blocking;              /* SO_BUSY_POLL mode: recvmmsg() may block */
 	int old_flags;              /* fcntl flags to restore */
+	uint32_t drops0;            /* SK_MEMINFO_DROPS at open */
 	uint32_t pkt_bytes;
 	uint8_t *bufs;              /* slots * pkt_bytes */
 	struct mmsghdr *msgs;
@@ -60,6 +62,23 @@ static void udp_release(struct rxl_source *s)
 	u->addrs -= used;
 }
 
+/* sk_drops of the socket (u32 in the kernel, so the difference is taken
+ * modulo 2^32). */
+static uint32_t sk_drops(int fd)
+{
+	uint32_t mi[SK_MEMINFO_VARS] = { 0 };
+	socklen_t len = sizeof mi;
+	if (getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mi, &len) != 0 || len <= SK_MEMINFO_DROPS * sizeof(mi[0]))
+		return 0;
+	return mi[SK_MEMINFO_DROPS];
+}
+
+static uint64_t udp_drops(struct rxl_source *s)
+{
+	struct udp_source *u = (struct udp_source *)s;
+	return (uint32_t)(sk_drops(s->fd) - u->drops0);
+}
+
 static void udp_close(struct rxl_source *s)
 {
 	struct udp_source *u = (struct udp_source *)s;
@@ -69,7 +88,7 @@ static void udp_close(struct rxl_source *s)
 }
 
 static const struct rxl_source_ops udp_ops = {
-	.name = "udp", .poll = udp_poll, .release = udp_release, .close = udp_close,
+	.name = "udp", .poll = udp_poll, .release = udp_release, .drops = udp_drops, .close = udp_close,
 };
 
 struct rxl_source *rxl_source_udp(int fd, const struct rxl_config *c, char *err, size_t errlen)
@@ -90,6 +109,7 @@ struct rxl_source *rxl_source_udp(int fd, const struct rxl_config *c, char *err,
 	u->base = (struct rxl_source){ .ops = &udp_ops, .fd = fd, .slots = slots };
 	u->blocking = c->mode == RXL_MODE_SO_BUSY_POLL;
 	u->old_flags = fl;
+	u->drops0 = sk_drops(fd);
 	u->bufs = bufs;
 	u->pkt_bytes = c->max_pkt_bytes;
 	u->iov = (struct iovec *)(u + 1);

@@ -40,6 +40,7 @@ struct rxl_source *rxl_source_xdp(const char *ifname, uint32_t queue, const stru
 #else
 
 #include <linux/if_link.h>
+#include <linux/if_xdp.h>
 #include <net/if.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -169,8 +170,18 @@ static void xdp_close(struct rxl_source *s)
 	printers_restore(p);
 }
 
+static uint64_t xdp_drops(struct rxl_source *s)
+{
+	struct xdp_statistics st;
+	socklen_t len = sizeof st;
+	if (getsockopt(s->fd, SOL_XDP, XDP_STATISTICS, &st, &len) != 0)
+		return 0;
+	return st.rx_dropped + st.rx_ring_full;
+}
+
 static const struct rxl_source_ops xdp_ops = {
-	.name = "af-xdp", .poll = xdp_poll, .release = xdp_release, .close = xdp_close,
+	.name = "af-xdp", .poll = xdp_poll, .release = xdp_release, .drops = xdp_drops,
+	.close = xdp_close,
 };
 
 static bool has_prog(int ifindex)

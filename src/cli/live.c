@@ -24,7 +24,7 @@ struct live_opts {
 	struct live_job job;		/* template for every mode */
 	const char *sets[LIVE_MAX_SETS];
 	enum out_format fmt;
-	bool compare_sim;
+	bool compare_sim, duration_given;
 	const char *profile;
 	int64_t *times;			/* --pattern csv:/pcap: timeline */
 	uint32_t *lens;
@@ -47,7 +47,8 @@ static const char live_usage[] =
 	"  --pattern P         constant, poisson, onoff:ON/OFF (e.g. onoff:10ms/40ms),\n"
 	"                      csv:FILE (send times in us, one per line, optional\n"
 	"                      ,bytes) or pcap:FILE (the capture's times and sizes)\n"
-	"  --duration D        sending time per mode (default 1s, 10ms..600s)\n"
+	"  --duration D        sending time per mode (default 1s, 10ms..600s; a\n"
+	"                      csv/pcap timeline: its length)\n"
 	"  --size BYTES        UDP payload (default 32, 24..1472)\n"
 	"  --batch N           packets per sendmmsg (default 32, 1..256)\n"
 	"  --seed N            Poisson seed (default 1)\n"
@@ -254,8 +255,10 @@ static int load_pcap(struct live_opts *o, FILE *f, const char *path)
 	uint32_t len;
 	int rc;
 
-	if (pcap_trace_open(&tr, f, path, err, sizeof(err)))
+	if (pcap_trace_open(&tr, f, path, err, sizeof(err))) {
+		fclose(f);
 		return fprintf(stderr, "rxlab live: %s\n", err), 2;
+	}
 	while ((rc = pcap_trace_next(tr, &t, &len, err, sizeof(err))) == 1) {
 		/* the frame's UDP payload: minus Ethernet, IPv4, UDP headers and FCS */
 		uint32_t payload = len > 46 + 24 ? len - 46 : 24;
@@ -280,8 +283,12 @@ static int load_timeline(struct live_opts *o, const char *path, bool pcap)
 		fprintf(stderr, "rxlab live: %s: %s\n", path, strerror(errno));
 		return 2;
 	}
-	rc = pcap ? load_pcap(o, f, path) : load_csv(o, f, path);
-	fclose(f);
+	if (pcap) {
+		rc = load_pcap(o, f, path);	/* pcap_trace_close() closed f */
+	} else {
+		rc = load_csv(o, f, path);
+		fclose(f);
+	}
 	if (rc == 0 && o->job.snd.n_times == 0)
 		return bad("no packets in", path);
 	o->job.snd.pattern = SEND_TIMELINE;
@@ -368,6 +375,7 @@ static int parse_sized(struct live_opts *o, const char *a, const char *v)
 		if (parse_num(a, UNIT_TIME_NS, v, 10000000, 600000000000ull, &x))
 			return 2;
 		s->duration_ns = (int64_t)x;
+		o->duration_given = true;
 	} else if (!strcmp(a, "--size")) {
 		if (parse_num(a, UNIT_BYTES, v, 24, 1472, &x))
 			return 2;
@@ -444,6 +452,9 @@ static int parse_args(struct live_opts *o, int argc, char **argv)
 		return bad("--rate max goes with the constant pattern only", NULL);
 	if (max)
 		o->job.snd.pattern = SEND_MAX;
+	/* A timeline lasts as long as its packets unless --duration cuts it. */
+	if (o->job.snd.pattern == SEND_TIMELINE && !o->duration_given)
+		o->job.snd.duration_ns = o->times[o->job.snd.n_times - 1] + 1000000;
 	if (o->n_modes == 0)
 		add_mode(o, RXL_MODE_NAPI);
 	if (o->job.rx_cpu == o->job.tx_cpu)

@@ -8,6 +8,7 @@
 #include <net/if.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -22,6 +23,7 @@
 #define DRAIN_MAX_NS 200000000	/* wait at most this long for the last packets */
 #define DRAIN_STEP_NS 5000000
 #define FIFO_PRIO 10
+#define START_SETTLE_NS 2000000	/* after the receive thread is up */
 
 /* Everything a run holds, released by run_undo() in reverse. */
 struct run {
@@ -307,6 +309,7 @@ struct rx_thread {
 	struct rxl_loop *loop;
 	int cpu, rc;
 	bool want_fifo, fifo;
+	atomic_bool ready;	/* pinned and scheduled: about to enter rxl_run() */
 };
 
 static void *rx_main(void *arg)
@@ -322,6 +325,7 @@ static void *rx_main(void *arg)
 	}
 	if (x->want_fifo)
 		x->fifo = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0;
+	atomic_store(&x->ready, true);
 	x->rc = rxl_run(x->loop, 0);
 	return NULL;
 }
@@ -359,6 +363,11 @@ static int measure(struct run *run, struct live_result *r, char *err, size_t err
 		snprintf(err, errlen, "cannot start the receive thread");
 		return 1;
 	}
+	/* The first packets must find the loop running, not a thread still
+	 * migrating to its CPU. */
+	while (!atomic_load(&x.ready))
+		sleep_ns(100000);
+	sleep_ns(START_SETTLE_NS);
 	if (run->tx_fd >= 0 && (s = sender_start(run->tx_fd, &sc, err, errlen)) == NULL) {
 		rxl_stop(run->loop);
 		pthread_join(x.t, NULL);

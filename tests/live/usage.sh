@@ -35,5 +35,7 @@ refuse "back.csv:3: expected TIME_US[,BYTES] with times not going back" napi --p
 refuse "--rate max goes with the constant pattern only" napi --rate max --pattern poisson
 refuse "--format takes table, csv or json, not xml" napi --format xml
 refuse "unknown or incomplete option '--out'" calibrate --out
+refuse "no packets in" napi --pattern "pcap:$SRC/tests/fuzz/corpus/fuzz_pcap/header-only.pcap"
+refuse "back.csv: not a pcap or pcapng capture" napi --pattern "pcap:$TMP/back.csv"
 "$RXLAB" live --help | grep -q "usage: rxlab live" || fail "no usage text"
 echo "ok: --help"

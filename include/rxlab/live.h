@@ -125,6 +125,20 @@ int rxl_mode_parse(const char *name, enum rxl_mode *out);
  * run on any source; the kernel-driven ones need their own source. */
 bool rxl_mode_is_userspace(enum rxl_mode m);
 
+/* The scheduling class mode @m is designed for, for a caller that pins the
+ * receive thread next to a kernel thread doing the receive work (threaded
+ * NAPI on the same CPU, as the `rxlab live` test bed does):
+ *   true   SCHED_FIFO: the modes that sleep (a FIFO thread is woken at once)
+ *          and HYBRID, which sched_yield()s while it spins (spin-yield), so
+ *          a NAPI kthread of the same FIFO priority runs between its polls;
+ *   false  SCHED_OTHER: the modes that spin without yielding (BUSY, the
+ *          DPDK / ixy / Seastar baselines) and the kernel busy-polling
+ *          modes; a FIFO spinner would starve that kthread.
+ * Measured on the veth test bed (docs/live-library.md): hybrid at the
+ * sender's maximum received about 20 kpps under SCHED_OTHER on a loaded
+ * machine and 375 kpps under SCHED_FIFO. */
+bool rxl_mode_sched_fifo(enum rxl_mode m);
+
 /* Every parameter of a loop.  rxl_config_default() gives the documented
  * defaults; rxl_config_set() sets one by its key (given in brackets; values
  * take the unit in the key's name, plain integers unless said otherwise).
@@ -149,6 +163,9 @@ struct rxl_config {
 	/* hybrid (hybrid.h) */
 	uint64_t wake_cost_ns;        /* [wake-cost] ns a sleep + wake-up costs, 1000..10000000, default 20000 */
 	uint64_t spin_max_ns;         /* [spin-max] ns, longest spin after the last packet, 0..100000000, default 200000 */
+	bool spin_yield;              /* [spin-yield] 0/1, default 1: sched_yield() after each empty
+	                               * poll while spinning, so that a kernel thread doing the
+	                               * receive work on the same CPU (threaded NAPI) runs */
 	/* baselines (poll_rules.h) */
 	uint32_t dpdk_pause_polls;    /* [dpdk-pause-polls] empty polls before pausing, default 10 */
 	uint32_t dpdk_sleep_polls;    /* [dpdk-sleep-polls] empty polls before sleeping, default 300 */

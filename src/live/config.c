@@ -46,6 +46,34 @@ bool rxl_mode_is_userspace(enum rxl_mode m)
 	return m <= RXL_MODE_SEASTAR;
 }
 
+bool rxl_mode_sched_fifo(enum rxl_mode m)
+{
+	switch (m) {
+	case RXL_MODE_BUSY:
+	case RXL_MODE_DPDK_POWER:
+	case RXL_MODE_IXY:
+	case RXL_MODE_SEASTAR:
+	case RXL_MODE_SO_BUSY_POLL:
+	case RXL_MODE_PREFER_BUSY:
+	case RXL_MODE_IRQ_SUSPEND:
+		return false;
+	case RXL_MODE_INTERRUPT:
+	case RXL_MODE_COALESCE:
+	case RXL_MODE_NAPI:
+	case RXL_MODE_DIM:
+	case RXL_MODE_ITR:
+	case RXL_MODE_BSD_POLL:
+	case RXL_MODE_HYBRID:
+	case RXL_MODE_EPOLL:
+	case RXL_MODE_THREADED:
+	case RXL_MODE_TPACKET:
+	case RXL_MODE_AF_XDP:
+	case RXL_MODE_COUNT:
+		break;
+	}
+	return true;
+}
+
 enum key_type { KT_U32, KT_U64, KT_NS, KT_BOOL };
 
 struct key_def {
@@ -71,6 +99,7 @@ static const struct key_def keys[] = {
 	K("user-frac", KT_U32, user_frac, 0, 99),
 	K("wake-cost", KT_NS, wake_cost_ns, 1000, 10000000),
 	K("spin-max", KT_NS, spin_max_ns, 0, 100000000),
+	K("spin-yield", KT_BOOL, spin_yield, 0, 1),
 	K("dpdk-pause-polls", KT_U32, dpdk_pause_polls, 0, 1000000),
 	K("dpdk-sleep-polls", KT_U32, dpdk_sleep_polls, 1, 10000000),
 	K("dpdk-pause", KT_NS, dpdk_pause_ns, 0, 1000000),
@@ -106,6 +135,7 @@ void rxl_config_default(struct rxl_config *c, enum rxl_mode m)
 	c->user_frac = 50;
 	c->wake_cost_ns = 5000;
 	c->spin_max_ns = 200000;
+	c->spin_yield = true;
 	c->dpdk_pause_polls = 10;
 	c->dpdk_sleep_polls = 300;
 	c->dpdk_pause_ns = 1000;

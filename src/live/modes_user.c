@@ -4,6 +4,7 @@
  * mechanism and applies the decision with the loop primitives of
  * loop_impl.h.  Mechanism state lives for one rxl_run(). */
 #define _GNU_SOURCE
+#include <sched.h>
 #include <stdint.h>
 
 #include "live/loop_impl.h"
@@ -259,6 +260,8 @@ int rxl_mode_hybrid(struct rxl_loop *l)
 		if (next != a)
 			rxl_count_switch(l);
 		a = next;
+		if (a == HYBRID_POLL && n == 0 && l->cfg.spin_yield)
+			sched_yield();
 	}
 	return 0;
 }

@@ -27,6 +27,10 @@ static void test_mode_names_roundtrip(void **state)
 	assert_string_equal(rxl_mode_name(RXL_MODE_COUNT), "?");
 	assert_string_equal(rxl_mode_name(RXL_MODE_BSD_POLL), "bsd-poll");
 	assert_true(rxl_mode_is_userspace(RXL_MODE_SEASTAR));
+	assert_true(rxl_mode_sched_fifo(RXL_MODE_HYBRID));
+	assert_true(rxl_mode_sched_fifo(RXL_MODE_NAPI));
+	assert_false(rxl_mode_sched_fifo(RXL_MODE_BUSY));
+	assert_false(rxl_mode_sched_fifo(RXL_MODE_DPDK_POWER));
 	assert_false(rxl_mode_is_userspace(RXL_MODE_EPOLL));
 }
 

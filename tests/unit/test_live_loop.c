@@ -123,10 +123,12 @@ static void *sender_main(void *arg)
 	return NULL;
 }
 
-/* The application: counts packets and stops the loop at `want`. */
+/* The application: counts packets and stops the loop at `want`; records
+ * the first packet's rx time and the time of the last callback. */
 struct app {
 	struct rxl_loop *loop;
 	uint64_t got, want, max_batch;
+	uint64_t first_rx_ns, last_cb_ns;
 };
 
 static void on_batch(void *arg, const struct rxl_pkt *pkts, size_t n)
@@ -134,12 +136,17 @@ static void on_batch(void *arg, const struct rxl_pkt *pkts, size_t n)
 	struct app *a = arg;
 	assert_true(n >= 1);
 	assert_non_null(pkts[n - 1].data);
+	if (a->got == 0)
+		a->first_rx_ns = pkts[0].rx_ns;
+	a->last_cb_ns = now_ns();
 	a->got += n;
 	if (n > a->max_batch)
 		a->max_batch = n;
 	if (a->want && a->got >= a->want)
 		rxl_stop(a->loop);
 }
+
+static struct app last_app; /* of the last run_mode() */
 
 /* Run @mode (with key=value pairs @kv, NULL-terminated) against @count
  * packets sent with @gap_ns; returns the statistics. */
@@ -168,6 +175,7 @@ static struct rxl_stats run_mode(enum rxl_mode mode, const char *const *kv, uint
 	close(fd);
 	assert_int_equal(rc, 0);
 	assert_int_equal(app.got, st.packets);
+	last_app = app;
 	return st;
 }
 
@@ -215,6 +223,46 @@ static void test_kernel_socket_modes_lossless(void **state)
 				 (unsigned long long)st.packets, (unsigned long long)st.seq_lost);
 		assert_true(st.wakeups >= 1);
 	}
+}
+
+/* coalesce with rx-usecs 0: the frame threshold alone fires, so every
+ * delivery has at least rx-frames packets (200 = 25 x 8). */
+static void test_coalesce_frames_threshold(void **state)
+{
+	(void)state;
+	static const char *const kv[] = { "rx-usecs", "0", "rx-frames", "8", NULL };
+	struct rxl_stats st = run_mode(RXL_MODE_COALESCE, kv, 200, 50000);
+	assert_int_equal(st.packets, 200);
+	assert_true(st.batch.min >= 8);
+	assert_true(st.deliveries <= 25);
+}
+
+/* coalesce with rx-usecs: after the first packet the loop sleeps on the
+ * timer, so deliveries come from timer wake-ups and carry several
+ * packets at 50 kpps with rx-usecs 1000. */
+static void test_coalesce_usecs_timer(void **state)
+{
+	(void)state;
+	static const char *const kv[] = { "rx-usecs", "1000", "rx-frames", "1024", NULL };
+	struct rxl_stats st = run_mode(RXL_MODE_COALESCE, kv, 400, 20000);
+	assert_int_equal(st.packets, 400);
+	assert_true(st.timer_wakeups >= st.deliveries - 1);
+	assert_true(hist_mean(&st.batch) > 4.0);
+}
+
+/* itr with a fixed InterruptThrottleRate of 1000 ints/s: deliveries are at
+ * least 1 ms apart (coalesce.h min_gap_ns), so N deliveries span at least
+ * (N - 1) ms between the first packet and the last callback. */
+static void test_itr_min_gap(void **state)
+{
+	(void)state;
+	static const char *const kv[] = { "itr", "1000", NULL };
+	struct rxl_stats st = run_mode(RXL_MODE_ITR, kv, 300, 20000);
+	assert_int_equal(st.packets, 300);
+	uint64_t span = last_app.last_cb_ns - last_app.first_rx_ns;
+	assert_true(st.deliveries >= 2);
+	assert_true((st.deliveries - 1) * 1000000u <= span);
+	assert_true(hist_mean(&st.batch) > 2.0);
 }
 
 /* busy never sleeps, and polls far more often than packets come. */
@@ -413,6 +461,9 @@ int main(void)
 		cmocka_unit_test(test_payload_roundtrip),
 		cmocka_unit_test(test_all_modes_lossless_low_rate),
 		cmocka_unit_test(test_kernel_socket_modes_lossless),
+		cmocka_unit_test(test_coalesce_frames_threshold),
+		cmocka_unit_test(test_coalesce_usecs_timer),
+		cmocka_unit_test(test_itr_min_gap),
 		cmocka_unit_test(test_busy_never_sleeps),
 		cmocka_unit_test(test_napi_batches_grow_with_rate),
 		cmocka_unit_test(test_napi_deferral_uses_timer),

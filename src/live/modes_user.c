@@ -137,9 +137,12 @@ int rxl_mode_coalesce(struct rxl_loop *l)
 		int64_t now = rxl_now();
 		enum coal_cause cause;
 		int64_t fire = coal_fire_time(&r.c, now, &cause);
-		bool full = l->staged >= l->src->slots;
-		if (fire <= now || full) {
-			coal_deliver(l, &r, now, full ? COAL_CAUSE_FRAMES : cause);
+		/* No early delivery when the staging slots are full (there are
+		 * at least rx-frames of them, so then only the timer or the
+		 * ITR gap holds it back): later packets wait in the source, as
+		 * they would in a NIC's ring. */
+		if (fire <= now) {
+			coal_deliver(l, &r, now, cause);
 			continue;
 		}
 		if (fire != COAL_NEVER)

@@ -52,6 +52,8 @@ static void report(const struct rxl_config *cfg, const struct counter *c, const 
 	printf("wakeups_per_s %.0f\n", per_s(st->wakeups, st->run_ns));
 	printf("pkts_per_wakeup %.2f\n", st->wakeups ? (double)st->packets / (double)st->wakeups : 0);
 	printf("sleeps %" PRIu64 "\n", st->sleeps);
+	printf("moderation_changes %" PRIu64 "\n", st->moderation_changes);
+	printf("source_drops %" PRIu64 "\n", st->source_drops);
 	printf("polls %" PRIu64 " empty %" PRIu64 "\n", st->polls, st->empty_polls);
 }
 

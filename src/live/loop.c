@@ -31,10 +31,19 @@ int64_t rxl_now(void)
 
 static int errmsg(char *err, size_t errlen, int e, const char *what)
 {
-	if (err && errlen)
-		snprintf(err, errlen, "%s: %s", what, strerror(e));
+	snprintf(err, errlen, "%s: %s", what, strerror(e));
 	return -e;
 }
+
+/* The sources write messages with snprintf(err, errlen, ...): a caller that
+ * passes no buffer gets a one-byte spare one, so nothing below checks. */
+#define ERR_BUF(err, errlen, spare)              \
+	do {                                     \
+		if (!(err) || !(errlen)) {       \
+			(err) = (spare);         \
+			(errlen) = sizeof(spare);\
+		}                                \
+	} while (0)
 
 /* ---- statistics ---- */
 
@@ -260,6 +269,11 @@ void rxl_count_switch(struct rxl_loop *l)
 	STAT_ADD(l, mode_switches, 1);
 }
 
+void rxl_count_moderation(struct rxl_loop *l)
+{
+	STAT_ADD(l, moderation_changes, 1);
+}
+
 /* ---- open / run / stop / close ---- */
 
 static int epoll_add(int epfd, int fd)
@@ -325,11 +339,11 @@ fail:
 struct rxl_loop *rxl_open_udp(int fd, const struct rxl_config *c, rxl_batch_fn fn, void *arg,
 			      char *err, size_t errlen)
 {
+	char spare[1];
+	ERR_BUF(err, errlen, spare);
 	if (c->mode == RXL_MODE_TPACKET || c->mode == RXL_MODE_AF_XDP) {
-		errmsg(err, errlen, EINVAL, rxl_mode_name(c->mode));
-		if (err && errlen)
-			snprintf(err, errlen, "mode %s needs its own source (rxl_open_%s)",
-				 rxl_mode_name(c->mode), c->mode == RXL_MODE_TPACKET ? "tpacket" : "xdp");
+		snprintf(err, errlen, "mode %s needs its own source (rxl_open_%s)",
+			 rxl_mode_name(c->mode), c->mode == RXL_MODE_TPACKET ? "tpacket" : "xdp");
 		return NULL;
 	}
 	struct rxl_loop *l = loop_new(c, fn, arg, err, errlen);
@@ -346,10 +360,11 @@ struct rxl_loop *rxl_open_udp(int fd, const struct rxl_config *c, rxl_batch_fn f
 struct rxl_loop *rxl_open_tpacket(int ifindex, const struct rxl_config *c, rxl_batch_fn fn,
 				  void *arg, char *err, size_t errlen)
 {
+	char spare[1];
+	ERR_BUF(err, errlen, spare);
 	if (c->mode != RXL_MODE_TPACKET && !rxl_mode_is_userspace(c->mode)) {
-		if (err && errlen)
-			snprintf(err, errlen, "mode %s cannot run on a TPACKET_V3 ring (accepted: tpacket or a userspace mode)",
-				 rxl_mode_name(c->mode));
+		snprintf(err, errlen, "mode %s cannot run on a TPACKET_V3 ring (accepted: tpacket or a userspace mode)",
+			 rxl_mode_name(c->mode));
 		return NULL;
 	}
 	struct rxl_loop *l = loop_new(c, fn, arg, err, errlen);
@@ -361,10 +376,11 @@ struct rxl_loop *rxl_open_tpacket(int ifindex, const struct rxl_config *c, rxl_b
 struct rxl_loop *rxl_open_xdp(const char *ifname, uint32_t queue, const struct rxl_config *c,
 			      rxl_batch_fn fn, void *arg, char *err, size_t errlen)
 {
+	char spare[1];
+	ERR_BUF(err, errlen, spare);
 	if (c->mode != RXL_MODE_AF_XDP && !rxl_mode_is_userspace(c->mode)) {
-		if (err && errlen)
-			snprintf(err, errlen, "mode %s cannot run on an AF_XDP socket (accepted: af-xdp or a userspace mode)",
-				 rxl_mode_name(c->mode));
+		snprintf(err, errlen, "mode %s cannot run on an AF_XDP socket (accepted: af-xdp or a userspace mode)",
+			 rxl_mode_name(c->mode));
 		return NULL;
 	}
 	struct rxl_loop *l = loop_new(c, fn, arg, err, errlen);

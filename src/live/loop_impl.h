@@ -111,6 +111,9 @@ void rxl_pause(struct rxl_loop *l, int64_t ns);
 /* Count a poll <-> sleep switch of an adaptive mode. */
 void rxl_count_switch(struct rxl_loop *l);
 
+/* Count a change of the coalescing values by DIM or ITR. */
+void rxl_count_moderation(struct rxl_loop *l);
+
 /* The modes: run until rxl_done().  0, or a negative errno. */
 int rxl_mode_interrupt(struct rxl_loop *l);
 int rxl_mode_coalesce(struct rxl_loop *l);

@@ -88,6 +88,7 @@ static void coal_adapt(struct rxl_loop *l, struct coal_run *r, uint32_t n, uint6
 			p.frames = dp->pkts;
 			coal_set_params(&r->c, &p);
 			dim_applied(&r->dim);
+			rxl_count_moderation(l);
 		}
 	} else if (l->cfg.mode == RXL_MODE_ITR) {
 		struct itr_decision d = itr_on_irq_done(&r->itr, n, (uint32_t)bytes, 0, 0);
@@ -95,6 +96,7 @@ static void coal_adapt(struct rxl_loop *l, struct coal_run *r, uint32_t n, uint6
 			struct coal_params p = r->c.p;
 			p.min_gap_ns = d.gap_ns;
 			coal_set_params(&r->c, &p);
+			rxl_count_moderation(l);
 		}
 	}
 }

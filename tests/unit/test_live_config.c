@@ -130,6 +130,7 @@ static void test_open_refuses_wrong_source(void **state)
 	rxl_config_default(&c, RXL_MODE_AF_XDP);
 	assert_null(rxl_open_udp(0, &c, nop_batch, NULL, err, sizeof err));
 	assert_string_equal(err, "mode af-xdp needs its own source (rxl_open_xdp)");
+	assert_null(rxl_open_udp(0, &c, nop_batch, NULL, NULL, 0)); /* no buffer: still refused */
 	rxl_config_default(&c, RXL_MODE_EPOLL);
 	assert_null(rxl_open_tpacket(1, &c, nop_batch, NULL, err, sizeof err));
 	assert_string_equal(err, "mode epoll cannot run on a TPACKET_V3 ring (accepted: tpacket or a userspace mode)");

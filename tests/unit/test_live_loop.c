@@ -291,6 +291,18 @@ static void test_itr_min_gap(void **state)
 	assert_true(hist_mean(&st.batch) > 2.0);
 }
 
+/* dim: net_dim decides once per 64 deliveries and leaves its start
+ * profile on its first decision (the previous window's rates are 0, so the
+ * first comparison is BETTER), so 400 deliveries change it. */
+static void test_dim_retunes(void **state)
+{
+	(void)state;
+	struct rxl_stats st = run_mode(RXL_MODE_DIM, NULL, 400, 200000);
+	assert_int_equal(st.packets, 400);
+	assert_true(st.deliveries >= 2 * 64 + 1);
+	assert_true(st.moderation_changes >= 1);
+}
+
 /* busy never sleeps, and polls far more often than packets come. */
 static void test_busy_never_sleeps(void **state)
 {
@@ -463,33 +475,15 @@ static void test_duration_and_early_stop(void **state)
 	close(fd);
 }
 
-static void test_payload_roundtrip(void **state)
-{
-	(void)state;
-	uint8_t b[RXL_PAYLOAD_BYTES];
-	struct rxl_payload in = { .flags = 7, .seq = 0x0102030405060708ull, .send_ns = 99 }, out;
-	rxl_payload_write(b, &in);
-	assert_int_equal(b[0], 'R');
-	assert_int_equal(b[3], '1');
-	assert_int_equal(b[8], 0x08); /* little-endian */
-	assert_true(rxl_payload_read(b, sizeof b, &out));
-	assert_int_equal(out.seq, in.seq);
-	assert_int_equal(out.send_ns, 99);
-	assert_int_equal(out.flags, 7);
-	assert_false(rxl_payload_read(b, sizeof b - 1, &out));
-	b[0] = 'X';
-	assert_false(rxl_payload_read(b, sizeof b, &out));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_payload_roundtrip),
 		cmocka_unit_test(test_all_modes_lossless_low_rate),
 		cmocka_unit_test(test_kernel_socket_modes_lossless),
 		cmocka_unit_test(test_coalesce_frames_threshold),
 		cmocka_unit_test(test_coalesce_usecs_timer),
 		cmocka_unit_test(test_itr_min_gap),
+		cmocka_unit_test(test_dim_retunes),
 		cmocka_unit_test(test_busy_never_sleeps),
 		cmocka_unit_test(test_napi_batches_grow_with_rate),
 		cmocka_unit_test(test_napi_deferral_uses_timer),

@@ -5,10 +5,11 @@
  * sleeps costs one sleep + wake-up (wake_cost_ns of CPU, and latency) per
  * wake-up.  Waiting for the next packet by spinning is therefore cheaper
  * exactly when the expected gap to the next packet is below wake_cost_ns.
- * The switch estimates that gap from the polls themselves (packets per
- * elapsed time between polls, an exponentially weighted mean with weight
- * 1/8, as Jacobson's RTT estimator), and after the last packet keeps
- * spinning for
+ * The switch estimates that gap from the polls themselves: at each
+ * productive poll, the time since the previous productive poll divided by
+ * the packets found (empty polls in between do not count), folded into an
+ * exponentially weighted mean with weight 1/8 (as Jacobson's RTT
+ * estimator).  After the last packet it keeps spinning for
  *
  *   window = clamp(4 * gap, wake_cost_ns, spin_max_ns)   if gap < wake_cost_ns
  *   window = 0                                           otherwise
@@ -53,7 +54,7 @@ struct hybrid {
 	enum hybrid_state state;
 	int64_t gap_ns;          /* estimated mean gap between packets; starts at INT64_MAX / 16 (idle) */
 	int64_t t_last_poll_ns;  /* time of the previous poll */
-	int64_t t_last_pkt_ns;   /* time of the last productive poll */
+	int64_t t_last_pkt_ns;   /* time of the last productive poll (t0 before the first) */
 	/* counters */
 	uint64_t to_poll;        /* SLEEPING -> POLLING switches */
 	uint64_t to_sleep;       /* POLLING -> SLEEPING switches */

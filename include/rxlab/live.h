@@ -161,7 +161,8 @@ struct rxl_config {
 	uint32_t each_burst;          /* [each-burst] 1..burst-max, default 5 */
 	uint32_t user_frac;           /* [user-frac] percent, 0..99, default 50 */
 	/* hybrid (hybrid.h) */
-	uint64_t wake_cost_ns;        /* [wake-cost] ns a sleep + wake-up costs, 1000..10000000, default 20000 */
+	uint64_t wake_cost_ns;        /* [wake-cost] ns a sleep + wake-up costs (CPU and the wake-up
+	                               * latency spinning avoids), 1000..10000000, default 20000 */
 	uint64_t spin_max_ns;         /* [spin-max] ns, longest spin after the last packet, 0..100000000, default 200000 */
 	bool spin_yield;              /* [spin-yield] 0/1, default 1: sched_yield() after each empty
 	                               * poll while spinning, so that a kernel thread doing the

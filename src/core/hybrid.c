@@ -28,11 +28,13 @@ int64_t hybrid_window(const struct hybrid *h)
 	return w;
 }
 
-/* Fold the gap seen by a productive poll into the estimate.  After idle the
- * estimate restarts from the sample instead of averaging with "idle". */
+/* Fold the gap seen by a productive poll into the estimate: the time since
+ * the previous productive poll over the packets found, so empty polls in
+ * between (spinning) do not shrink it.  After idle the estimate restarts
+ * from the sample instead of averaging with "idle". */
 static void hybrid_sample(struct hybrid *h, int64_t now_ns, uint32_t n)
 {
-	int64_t dt = now_ns - h->t_last_poll_ns;
+	int64_t dt = now_ns - h->t_last_pkt_ns;
 	if (dt < 0)
 		dt = 0;
 	int64_t sample = dt / (int64_t)n;

@@ -133,7 +133,7 @@ void rxl_config_default(struct rxl_config *c, enum rxl_mode m)
 	c->burst_max = 150;
 	c->each_burst = 5;
 	c->user_frac = 50;
-	c->wake_cost_ns = 5000;
+	c->wake_cost_ns = 20000; /* see docs/live-library.md, "The hybrid switch" */
 	c->spin_max_ns = 200000;
 	c->spin_yield = true;
 	c->dpdk_pause_polls = 10;

@@ -87,6 +87,28 @@ static void test_ewma_and_cap(void **state)
 	assert_int_equal(h.gap_ns, US(10) + (US(18) - US(10)) / 8);
 }
 
+/* The gap is measured between productive polls: spinning (empty polls)
+ * does not make packets look closer together than they are.  Packets every
+ * 40 us with empty polls every 1 us in between give a 40 us gap, above
+ * wake_cost, so the switch sleeps after each packet. */
+static void test_gap_ignores_empty_polls(void **state)
+{
+	(void)state;
+	struct hybrid h;
+	init(&h);
+	hybrid_after_poll(&h, US(2), 4, 64);            /* spinning, gap 0.5 us */
+	int64_t t = US(2);
+	for (int k = 0; k < 40; k++) {
+		for (int i = 0; i < 39; i++)
+			hybrid_after_poll(&h, t + US(i + 1), 0, 64);
+		t += US(40);
+		hybrid_after_poll(&h, t, 1, 64);
+	}
+	assert_true(h.gap_ns > US(30));
+	assert_int_equal(hybrid_window(&h), 0);
+	assert_int_equal(hybrid_after_poll(&h, t + US(1), 0, 64), HYBRID_SLEEP);
+}
+
 /* Time going back is treated as no time passing. */
 static void test_time_back(void **state)
 {
@@ -107,6 +129,7 @@ int main(void)
 		cmocka_unit_test(test_busy_then_quiet),
 		cmocka_unit_test(test_full_poll_polls),
 		cmocka_unit_test(test_ewma_and_cap),
+		cmocka_unit_test(test_gap_ignores_empty_polls),
 		cmocka_unit_test(test_time_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -224,6 +224,18 @@ static void store(struct rxl_config *c, const struct key_def *k, uint64_t x)
 	}
 }
 
+static uint64_t load(const struct rxl_config *c, const struct key_def *k)
+{
+	const char *p = (const char *)c + k->off;
+	switch (k->type) {
+	case KT_U32: { uint32_t v; memcpy(&v, p, sizeof v); return v; }
+	case KT_U64:
+	case KT_NS: { uint64_t v; memcpy(&v, p, sizeof v); return v; }
+	case KT_BOOL: { bool v; memcpy(&v, p, sizeof v); return v; }
+	}
+	return 0;
+}
+
 static void key_list(char *buf, size_t len)
 {
 	size_t at = 0;
@@ -266,8 +278,14 @@ int rxl_config_check(const struct rxl_config *c, char *err, size_t errlen)
 {
 	if ((unsigned)c->mode >= RXL_MODE_COUNT)
 		return fail(err, errlen, "mode: %d is not a receive mode", (int)c->mode);
-	if (c->budget < 1 || c->budget > 1024)
-		return fail(err, errlen, "budget: %u out of range (accepted: 1..1024)", c->budget);
+	/* every field in its key's range, for callers that fill the struct
+	 * themselves */
+	for (size_t i = 0; i < NKEYS; i++) {
+		uint64_t v = load(c, &keys[i]);
+		if (v < keys[i].min || v > keys[i].max)
+			return fail(err, errlen, "%s: %" PRIu64 " out of range (accepted: %" PRIu64 "..%" PRIu64 ")",
+				    keys[i].key, v, keys[i].min, keys[i].max);
+	}
 	if ((c->mode == RXL_MODE_COALESCE || c->mode == RXL_MODE_DIM) && c->rx_usecs == 0 &&
 	    c->rx_frames == 0)
 		return fail(err, errlen, "rx-usecs and rx-frames are both 0 (set rx-frames 1 for no coalescing)");
@@ -283,7 +301,5 @@ int rxl_config_check(const struct rxl_config *c, char *err, size_t errlen)
 		return fail(err, errlen, "tp-block-bytes: %u is not a power of two", c->tp_block_bytes);
 	if (!pow2(c->xdp_frames))
 		return fail(err, errlen, "xdp-frames: %u is not a power of two", c->xdp_frames);
-	if (c->max_pkt_bytes < 64)
-		return fail(err, errlen, "max-pkt-bytes: %u out of range (accepted: 64..65536)", c->max_pkt_bytes);
 	return 0;
 }

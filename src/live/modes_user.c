@@ -4,6 +4,7 @@
  * mechanism and applies the decision with the loop primitives of
  * loop_impl.h.  Mechanism state lives for one rxl_run(). */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <sched.h>
 #include <stdint.h>
 
@@ -231,7 +232,7 @@ int rxl_mode_bsd_poll(struct rxl_loop *l)
 	cfg.each_burst = l->cfg.each_burst;
 	cfg.user_frac = l->cfg.user_frac;
 	if (bsd_poll_config_check(&cfg, NULL) != 0)
-		return -22; /* EINVAL: rxl_config_check() lets nothing else through */
+		return -EINVAL; /* rxl_config_check() lets nothing else through */
 	struct bsd_poll p;
 	bsd_poll_init(&p, &cfg);
 	int64_t period = 1000000000 / (int64_t)l->cfg.hz;

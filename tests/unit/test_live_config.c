@@ -108,6 +108,10 @@ static void test_check_cross_fields(void **state)
 	rxl_config_default(&c, RXL_MODE_ITR);
 	c.itr = 2;
 	assert_int_equal(rxl_config_check(&c, err, sizeof err), -EINVAL);
+	rxl_config_default(&c, RXL_MODE_BSD_POLL);
+	c.hz = 0; /* a struct filled by hand is checked too */
+	assert_int_equal(rxl_config_check(&c, err, sizeof err), -EINVAL);
+	assert_string_equal(err, "hz: 0 out of range (accepted: 100..100000)");
 	rxl_config_default(&c, RXL_MODE_TPACKET);
 	c.tp_block_bytes = 5000;
 	assert_int_equal(rxl_config_check(&c, err, sizeof err), -EINVAL);

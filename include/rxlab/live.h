@@ -276,7 +276,8 @@ struct rxl_stats {
 	uint64_t sleep_ns;            /* time inside blocking waits */
 	uint64_t mode_switches;       /* hybrid / ixy / dpdk-power / seastar: poll <-> sleep changes */
 	uint64_t moderation_changes;  /* dim: profile changes; itr: interrupt rate changes */
-	uint64_t errors;              /* failed receive calls other than EAGAIN */
+	uint64_t errors;              /* failed receive calls other than EAGAIN (EBADF, ENOTSOCK,
+	                               * EFAULT, EINVAL, ENOMEM also end rxl_run()) */
 	uint64_t source_drops;        /* packets the source dropped before the loop saw
 	                               * them: UDP socket drops (SO_MEMINFO
 	                               * SK_MEMINFO_DROPS, since open), TPACKET_V3 ring

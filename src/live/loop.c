@@ -21,6 +21,7 @@
 #include "live/payload.h"
 
 #define CPU_REFRESH_NS 10000000 /* 10 ms */
+#define CPU_REFRESH_POLLS 1024    /* polls between clock checks for a refresh */
 
 int64_t rxl_now(void)
 {
@@ -152,6 +153,14 @@ uint32_t rxl_source_slots(const struct rxl_config *c)
 	return n;
 }
 
+/* A receive error that will not go away (a closed or wrong descriptor, a
+ * bad buffer) ends the run; others (ECONNREFUSED from an ICMP error on a
+ * connected socket, ENOBUFS, ...) are counted and the loop goes on. */
+static bool poll_error_is_fatal(int e)
+{
+	return e == EBADF || e == ENOTSOCK || e == EFAULT || e == EINVAL || e == ENOMEM;
+}
+
 /* ---- primitives ---- */
 
 bool rxl_done(struct rxl_loop *l)
@@ -173,6 +182,8 @@ uint32_t rxl_poll_stage(struct rxl_loop *l, uint32_t max)
 	l->st.polls++;
 	if (n < 0) {
 		l->st.errors++;
+		if (poll_error_is_fatal(-n))
+			l->err = n;
 		n = 0;
 	}
 	if (n == 0)
@@ -181,6 +192,11 @@ uint32_t rxl_poll_stage(struct rxl_loop *l, uint32_t max)
 		l->st.full_polls++;
 	pthread_mutex_unlock(&l->mu);
 	l->staged += (uint32_t)n;
+	/* Spinning modes may never sleep or deliver: refresh CPU from here too. */
+	if (++l->polls_since_refresh >= CPU_REFRESH_POLLS) {
+		l->polls_since_refresh = 0;
+		maybe_cpu_refresh(l, rxl_now());
+	}
 	return (uint32_t)n;
 }
 

@@ -73,6 +73,7 @@ struct rxl_loop {
 	pthread_mutex_t mu;
 	struct rxl_stats st;
 	int64_t cpu_last_ns;      /* last CPU refresh */
+	uint32_t polls_since_refresh;
 	uint64_t ru_base[4];      /* user ns, sys ns, vol, invol at the run's start */
 	uint64_t st_base[4];      /* the same four stats at the run's start */
 };

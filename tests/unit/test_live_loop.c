@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <errno.h>
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -153,6 +155,12 @@ static void on_batch(void *arg, const struct rxl_pkt *pkts, size_t n)
 }
 
 static struct app last_app; /* of the last run_mode() */
+
+static void *run_thread(void *loop)
+{
+	rxl_run(loop, CAP_NS);
+	return NULL;
+}
 
 /* Run @mode (with key=value pairs @kv, NULL-terminated) against @count
  * packets sent with @gap_ns; returns the statistics. */
@@ -346,12 +354,6 @@ static void test_napi_deferral_uses_timer(void **state)
 	assert_true(def.timer_wakeups > 0);
 }
 
-static void *run_thread(void *loop)
-{
-	rxl_run(loop, CAP_NS);
-	return NULL;
-}
-
 /* hybrid: under load it spins (empty polls between packets, few sleeps);
  * when the sender stops it goes to sleep and stops polling. */
 static void test_hybrid_spins_then_sleeps(void **state)
@@ -451,6 +453,57 @@ static void test_socket_drops_accounted(void **state)
 	assert_int_equal(st.seq_lost + (1000 - st.seq_next), st.source_drops);
 }
 
+/* Statistics while the loop runs: a spinning loop that neither sleeps nor
+ * delivers still refreshes its CPU figures. */
+static void test_stats_while_running(void **state)
+{
+	(void)state;
+	struct sockaddr_in addr;
+	int fd = rx_socket(&addr);
+	struct rxl_config cfg;
+	char err[256];
+	rxl_config_default(&cfg, RXL_MODE_BUSY);
+	struct app app = { 0 };
+	app.loop = rxl_open_udp(fd, &cfg, on_batch, &app, err, sizeof err);
+	assert_non_null(app.loop);
+	pthread_t rx;
+	pthread_create(&rx, NULL, run_thread, app.loop);
+	struct rxl_stats st;
+	for (int i = 0; i < 500; i++) { /* up to 5 s of CPU time for the spinner */
+		sleep_ns(10000000);
+		rxl_stats_get(app.loop, &st);
+		if (st.cpu_user_ns + st.cpu_sys_ns > 0)
+			break;
+	}
+	rxl_stop(app.loop);
+	pthread_join(rx, NULL);
+	rxl_close(app.loop);
+	close(fd);
+	assert_true(st.polls > 0);
+	assert_true(st.cpu_user_ns + st.cpu_sys_ns > 0);
+	assert_int_equal(st.run_ns, 0); /* run_ns is counted when rxl_run() returns */
+}
+
+/* A receive error that cannot go away ends rxl_run() with it. */
+static void test_fatal_error_ends_run(void **state)
+{
+	(void)state;
+	struct sockaddr_in addr;
+	int fd = rx_socket(&addr);
+	struct rxl_config cfg;
+	char err[256];
+	rxl_config_default(&cfg, RXL_MODE_BUSY);
+	struct app app = { 0 };
+	app.loop = rxl_open_udp(fd, &cfg, on_batch, &app, err, sizeof err);
+	assert_non_null(app.loop);
+	close(fd);
+	assert_int_equal(rxl_run(app.loop, CAP_NS), -EBADF);
+	struct rxl_stats st;
+	rxl_stats_get(app.loop, &st);
+	assert_int_equal(st.errors, 1);
+	rxl_close(app.loop);
+}
+
 /* rxl_run() with a duration returns with nothing sent; a stop requested
  * before rxl_run() makes it return at once. */
 static void test_duration_and_early_stop(void **state)
@@ -490,6 +543,8 @@ int main(void)
 		cmocka_unit_test(test_hybrid_spins_then_sleeps),
 		cmocka_unit_test(test_sequence_accounting),
 		cmocka_unit_test(test_socket_drops_accounted),
+		cmocka_unit_test(test_stats_while_running),
+		cmocka_unit_test(test_fatal_error_ends_run),
 		cmocka_unit_test(test_duration_and_early_stop),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -242,8 +242,8 @@ struct rxl_loop *rxl_open_xdp(const char *ifname, uint32_t queue, const struct r
 			      rxl_batch_fn fn, void *arg, char *err, size_t errlen);
 
 /* Run the loop in the calling thread for @duration_ns (0 = until
- * rxl_stop()).  May be called again after it returns; statistics keep
- * accumulating.  A stop requested before the call makes it return at once
+ * rxl_stop()).  May be called again after it returns (never twice at the
+ * same time: that is a contract violation); statistics keep accumulating.  A stop requested before the call makes it return at once
  * (and is consumed).  Returns 0, or a negative errno when a system call
  * failed (the loop stops at the first such failure). */
 int rxl_run(struct rxl_loop *l, uint64_t duration_ns);
@@ -260,7 +260,10 @@ void rxl_stop(struct rxl_loop *l);
  * sequence number is above seq_next counts the gap as lost; one below
  * seq_next counts as reordered and takes one back from seq_lost.
  * Packets sent after the last one received are not visible here: the loss
- * of a run is sent - seq_next + seq_lost. */
+ * of a run is sent - seq_next + seq_lost.
+ *
+ * The two histograms make the struct about 120 KB: keep it off small
+ * thread stacks. */
 struct rxl_stats {
 	uint64_t run_ns;              /* time spent inside rxl_run() */
 	uint64_t packets;             /* packets delivered to the callback */

@@ -441,9 +441,21 @@ static bool take_stop(struct rxl_loop *l)
 	return stop;
 }
 
+static int run_once(struct rxl_loop *l, uint64_t duration_ns);
+
 int rxl_run(struct rxl_loop *l, uint64_t duration_ns)
 {
 	assert(l);
+	int was_running = atomic_exchange(&l->running, 1);
+	assert(!was_running && "rxl_run() called while the loop runs");
+	(void)was_running;
+	int rc = run_once(l, duration_ns);
+	atomic_store(&l->running, 0);
+	return rc;
+}
+
+static int run_once(struct rxl_loop *l, uint64_t duration_ns)
+{
 	if (take_stop(l))
 		return 0;
 	int64_t t0 = rxl_now();

@@ -65,6 +65,7 @@ struct rxl_loop {
 	int timer_epfd;           /* stopfd only: timed sleeps */
 	int stopfd;               /* eventfd written by rxl_stop() */
 	atomic_int stop;          /* rxl_stop() was called */
+	atomic_int running;       /* inside rxl_run() */
 	int64_t deadline_ns;      /* rxl_run() ends here; INT64_MAX = none */
 	int err;                  /* first system call failure of this run */
 	struct rxl_pkt *pkts;     /* src->slots entries */

@@ -44,6 +44,7 @@ struct rxl_source *rxl_source_xdp(const char *ifname, uint32_t queue, const stru
 #include <net/if.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <bpf/libbpf.h>
 #include <xdp/libxdp.h>
 #include <xdp/xsk.h>
@@ -204,6 +205,27 @@ static int xdp_fill_all(struct xdp_source *x, uint32_t frames)
 	return 0;
 }
 
+/* The kernel releases the queue of a closed AF_XDP socket asynchronously
+ * (the UMEM goes in deferred work), so binding the same queue again right
+ * after a close fails with EBUSY for a moment: retry for up to
+ * XSK_BUSY_RETRY_MS. */
+#define XSK_BUSY_RETRY_MS 500
+
+static int xsk_create_retry(struct xdp_source *x, const char *ifname, uint32_t queue,
+			    const struct xsk_socket_config *sc)
+{
+	struct timespec ms = { .tv_nsec = 1000000 };
+	int rc = 0;
+	for (int i = 0; i <= XSK_BUSY_RETRY_MS; i++) {
+		rc = xsk_socket__create(&x->xsk, ifname, queue, x->umem, &x->rx, NULL, sc);
+		if (rc != -EBUSY)
+			break;
+		x->xsk = NULL;
+		nanosleep(&ms, NULL);
+	}
+	return rc;
+}
+
 static int xdp_setup(struct xdp_source *x, const char *ifname, uint32_t queue,
 		     const struct rxl_config *c)
 {
@@ -223,7 +245,7 @@ static int xdp_setup(struct xdp_source *x, const char *ifname, uint32_t queue,
 		.bind_flags = (uint16_t)((c->xdp_need_wakeup ? XDP_USE_NEED_WAKEUP : 0) |
 					 (c->xdp_skb_mode ? XDP_COPY : 0)),
 	};
-	rc = xsk_socket__create(&x->xsk, ifname, queue, x->umem, &x->rx, NULL, &sc);
+	rc = xsk_create_retry(x, ifname, queue, &sc);
 	if (rc)
 		return rc;
 	x->base.fd = xsk_socket__fd(x->xsk);

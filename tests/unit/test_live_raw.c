@@ -182,6 +182,28 @@ static bool lo_has_xdp(void)
 	return strstr(line, " xdp") != NULL;
 }
 
+/* A userspace mode on the AF_XDP socket: hybrid polls the RX ring. */
+static void test_xdp_hybrid(void **state)
+{
+	(void)state;
+	if (!in_netns)
+		skip();
+	struct rxl_config cfg;
+	char err[256];
+	rxl_config_default(&cfg, RXL_MODE_HYBRID);
+	struct app a = { 0 };
+	a.loop = rxl_open_xdp("lo", 0, &cfg, on_batch, &a, err, sizeof err);
+	if (!a.loop) {
+		if (strstr(err, "no libxdp"))
+			skip();
+		fail_msg("rxl_open_xdp: %s", err);
+	}
+	struct rxl_stats st = run(&a, 300);
+	rxl_close(a.loop);
+	check(&a, &st, 300);
+	assert_false(lo_has_xdp());
+}
+
 static void test_xdp_mode_and_detach(void **state)
 {
 	(void)state;
@@ -214,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_tpacket_mode),
 		cmocka_unit_test(test_tpacket_napi),
 		cmocka_unit_test(test_xdp_mode_and_detach),
+		cmocka_unit_test(test_xdp_hybrid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

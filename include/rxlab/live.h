@@ -136,7 +136,10 @@ bool rxl_mode_is_userspace(enum rxl_mode m);
  *          modes; a FIFO spinner would starve that kthread.
  * Measured on the veth test bed (docs/live-library.md): hybrid at the
  * sender's maximum received about 20 kpps under SCHED_OTHER on a loaded
- * machine and 375 kpps under SCHED_FIFO. */
+ * machine and 375-530 kpps under SCHED_FIFO.  Caveat: a FIFO hybrid that
+ * spins for most of a second (80 kpps with the default wake-cost) runs
+ * into RT throttling (sched_rt_runtime_us) and stalls for about 50 ms per
+ * second; a smaller wake-cost keeps it sleeping at such rates. */
 bool rxl_mode_sched_fifo(enum rxl_mode m);
 
 /* Every parameter of a loop.  rxl_config_default() gives the documented

@@ -537,7 +537,7 @@ int live_main(int argc, char **argv)
 	free(o.lens);
 	if (rxlab_signal) {
 		fprintf(stderr, "rxlab live: interrupted by signal %d; the report covers the "
-			"modes that finished\n", (int)rxlab_signal);
+			"modes run, the last one up to the signal\n", (int)rxlab_signal);
 		return 128 + rxlab_signal;
 	}
 	return rc;

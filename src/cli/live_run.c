@@ -385,8 +385,12 @@ static int measure(struct run *run, struct live_result *r, char *err, size_t err
 	rxl_stats_get(run->loop, &r->rx);
 	r->sender = s != NULL;
 	r->fifo = x.fifo;
-	r->dur_s = s && r->tx.end_ns > r->tx.start_ns ? (double)sc.duration_ns / 1e9
-						      : (double)r->d.t_ns / 1e9;
+	/* Rates are per second of the planned sending time, or of the time
+	 * actually sent when a signal cut the run short. */
+	if (s && rxlab_signal && r->tx.end_ns > r->tx.start_ns)
+		r->dur_s = (double)(r->tx.end_ns - r->tx.start_ns) / 1e9;
+	else
+		r->dur_s = s ? (double)sc.duration_ns / 1e9 : (double)r->d.t_ns / 1e9;
 	if (x.rc < 0) {
 		snprintf(err, errlen, "receive loop: %s", strerror(-x.rc));
 		return 1;

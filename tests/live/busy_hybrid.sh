@@ -9,6 +9,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need_netns
+perf_test
 
 live onoff busy,hybrid,interrupt --rate 100kpps --pattern onoff:100ms/100ms --duration 1s
 bs=$(get onoff live busy sleeps)

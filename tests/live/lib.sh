@@ -27,6 +27,12 @@ need_netns() {
 	command -v python3 >/dev/null || skip "python3 missing"
 }
 
+# perf_test: this test compares rates and batching, which AddressSanitizer
+# (several times slower sender and receiver) distorts: skip it there.
+perf_test() {
+	[ -z "${RXLAB_SANITIZED:-}" ] || skip "rates and batching are not meaningful under the sanitizers"
+}
+
 # live NAME ARGS...: run `rxlab live ARGS --format json` into $TMP/NAME.json.
 live() {
 	local name="$1"

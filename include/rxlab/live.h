@@ -236,11 +236,12 @@ struct rxl_loop *rxl_open_udp(int fd, const struct rxl_config *c, rxl_batch_fn f
 struct rxl_loop *rxl_open_tpacket(int ifindex, const struct rxl_config *c, rxl_batch_fn fn,
 				  void *arg, char *err, size_t errlen);
 
-/* A loop on an AF_XDP socket on @queue of @ifname, with a libxdp program
- * that redirects every packet of that queue to it (needs CAP_NET_ADMIN and
- * CAP_BPF or root).  rxl_close() detaches the program explicitly.  Mode
- * AF_XDP or any userspace mode.  NULL with a message when the build has no
- * libxdp or the kernel refuses. */
+/* A loop on an AF_XDP socket on @queue of @ifname, with libxdp's default
+ * program that redirects every packet of that queue to it (needs
+ * CAP_NET_ADMIN and CAP_BPF, or root).  rxl_close() detaches that program
+ * explicitly when the interface had no XDP program before (libxdp cannot
+ * record it without a bpffs mount).  Mode AF_XDP or any userspace mode.
+ * NULL with a message when the build has no libxdp or the kernel refuses. */
 struct rxl_loop *rxl_open_xdp(const char *ifname, uint32_t queue, const struct rxl_config *c,
 			      rxl_batch_fn fn, void *arg, char *err, size_t errlen);
 

@@ -226,7 +226,9 @@ struct rxl_loop;
 
 /* A loop on the bound UDP socket @fd (the caller keeps ownership and closes
  * it after rxl_close()).  The socket is made non-blocking (except in
- * SO_BUSY_POLL mode) and given the socket options of the mode.  Any mode
+ * SO_BUSY_POLL mode) and given the socket options of the mode (SO_RCVBUF,
+ * SO_BUSY_POLL, SO_PREFER_BUSY_POLL, SO_BUSY_POLL_BUDGET, SO_RCVTIMEO);
+ * rxl_close() puts back the file flags and every option it changed.  Any mode
  * but TPACKET and AF_XDP.  NULL with a message on failure. */
 struct rxl_loop *rxl_open_udp(int fd, const struct rxl_config *c, rxl_batch_fn fn, void *arg,
 			      char *err, size_t errlen);

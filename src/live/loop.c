@@ -325,7 +325,7 @@ static struct rxl_loop *loop_new(const struct rxl_config *c, rxl_batch_fn fn, vo
 	l->cfg = *c;
 	l->fn = fn;
 	l->arg = arg;
-	l->stopfd = l->epfd = l->timer_epfd = -1;
+	l->stopfd = l->epfd = l->timer_epfd = l->sockfd = -1;
 	pthread_mutex_init(&l->mu, NULL);
 	hist_reset(&l->st.latency);
 	hist_reset(&l->st.batch);
@@ -499,6 +499,7 @@ void rxl_close(struct rxl_loop *l)
 {
 	if (!l)
 		return;
+	rxl_kernel_restore(l);
 	if (l->src)
 		l->src->ops->close(l->src);
 	if (l->stopfd >= 0)

@@ -13,6 +13,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 
 #include "rxlab/live.h"
 
@@ -53,8 +55,19 @@ struct rxl_source *rxl_source_tpacket(int ifindex, const struct rxl_config *c, c
 struct rxl_source *rxl_source_xdp(const char *ifname, uint32_t queue, const struct rxl_config *c,
 				  char *err, size_t errlen);
 
-/* Kernel socket options of the socket modes (modes_kernel.c). */
+/* Kernel socket options of the socket modes (modes_kernel.c): set them on
+ * @sockfd, remembering each option's value before; rxl_kernel_restore()
+ * puts those back (rxl_close()). */
 int rxl_kernel_setup(struct rxl_loop *l, int sockfd, char *err, size_t errlen);
+void rxl_kernel_restore(struct rxl_loop *l);
+
+/* One socket option as it was before the loop changed it. */
+struct rxl_saved_opt {
+	int opt;                  /* SOL_SOCKET option */
+	socklen_t len;
+	uint8_t val[sizeof(struct timeval)];
+};
+#define RXL_MAX_SAVED_OPTS 8
 
 struct rxl_loop {
 	struct rxl_config cfg;
@@ -70,6 +83,9 @@ struct rxl_loop {
 	int err;                  /* first system call failure of this run */
 	struct rxl_pkt *pkts;     /* src->slots entries */
 	uint32_t staged;          /* packets in pkts[] not yet delivered */
+	int sockfd;               /* the caller's socket whose options were changed, or -1 */
+	uint32_t nsaved;
+	struct rxl_saved_opt saved[RXL_MAX_SAVED_OPTS];
 	/* statistics: st is written by the loop thread under mu */
 	pthread_mutex_t mu;
 	struct rxl_stats st;

@@ -39,8 +39,47 @@ struct rxl_epoll_params {
 /* How long a blocking receive waits before it looks at rxl_stop(). */
 #define BLOCKING_RCVTIMEO_US 10000
 
-static int sockopt(int fd, int opt, int val, const char *name, char *err, size_t errlen)
+/* Remember @opt's current value (once) so that rxl_close() can put it back. */
+static void save_opt(struct rxl_loop *l, int fd, int opt)
 {
+	for (uint32_t i = 0; i < l->nsaved; i++)
+		if (l->saved[i].opt == opt)
+			return;
+	if (l->nsaved == RXL_MAX_SAVED_OPTS)
+		return;
+	struct rxl_saved_opt *s = &l->saved[l->nsaved];
+	s->opt = opt;
+	s->len = sizeof s->val;
+	if (getsockopt(fd, SOL_SOCKET, opt, s->val, &s->len) != 0)
+		return;
+	if (opt == SO_RCVBUF) {
+		/* getsockopt reports the doubled value the kernel keeps;
+		 * setting it doubles again */
+		int v;
+		memcpy(&v, s->val, sizeof v);
+		v /= 2;
+		memcpy(s->val, &v, sizeof v);
+	}
+	l->sockfd = fd;
+	l->nsaved++;
+}
+
+void rxl_kernel_restore(struct rxl_loop *l)
+{
+	for (uint32_t i = l->nsaved; i-- > 0;) {
+		struct rxl_saved_opt *s = &l->saved[i];
+		if (s->opt == SO_RCVBUF &&
+		    setsockopt(l->sockfd, SOL_SOCKET, SO_RCVBUFFORCE, s->val, s->len) == 0)
+			continue;
+		setsockopt(l->sockfd, SOL_SOCKET, s->opt, s->val, s->len);
+	}
+	l->nsaved = 0;
+}
+
+static int sockopt(struct rxl_loop *l, int fd, int opt, int val, const char *name, char *err,
+		   size_t errlen)
+{
+	save_opt(l, fd, opt);
 	if (setsockopt(fd, SOL_SOCKET, opt, &val, sizeof val) == 0)
 		return 0;
 	int e = errno;
@@ -52,13 +91,14 @@ static int sockopt(int fd, int opt, int val, const char *name, char *err, size_t
 static int busy_poll_setup(struct rxl_loop *l, int fd, char *err, size_t errlen)
 {
 	const struct rxl_config *c = &l->cfg;
-	int rc = sockopt(fd, SO_BUSY_POLL, (int)c->busy_poll_usecs, "SO_BUSY_POLL", err, errlen);
+	int rc = sockopt(l, fd, SO_BUSY_POLL, (int)c->busy_poll_usecs, "SO_BUSY_POLL", err, errlen);
 	if (rc || c->mode == RXL_MODE_SO_BUSY_POLL)
 		return rc;
-	rc = sockopt(fd, SO_PREFER_BUSY_POLL, c->prefer_busy_poll, "SO_PREFER_BUSY_POLL", err, errlen);
+	rc = sockopt(l, fd, SO_PREFER_BUSY_POLL, c->prefer_busy_poll, "SO_PREFER_BUSY_POLL", err,
+		     errlen);
 	if (!rc)
-		rc = sockopt(fd, SO_BUSY_POLL_BUDGET, (int)c->busy_poll_budget, "SO_BUSY_POLL_BUDGET",
-			     err, errlen);
+		rc = sockopt(l, fd, SO_BUSY_POLL_BUDGET, (int)c->busy_poll_budget,
+			     "SO_BUSY_POLL_BUDGET", err, errlen);
 	if (rc)
 		return rc;
 	struct rxl_epoll_params ep = { .busy_poll_usecs = c->busy_poll_usecs,
@@ -77,15 +117,22 @@ int rxl_kernel_setup(struct rxl_loop *l, int fd, char *err, size_t errlen)
 	const struct rxl_config *c = &l->cfg;
 	if (c->rcvbuf_bytes) {
 		int v = (int)c->rcvbuf_bytes;
-		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &v, sizeof v) != 0 &&
-		    sockopt(fd, SO_RCVBUF, v, "SO_RCVBUF", err, errlen) != 0)
-			return -errno;
+		save_opt(l, fd, SO_RCVBUF);
+		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &v, sizeof v) != 0) {
+			int rc = sockopt(l, fd, SO_RCVBUF, v, "SO_RCVBUF", err, errlen);
+			if (rc)
+				return rc;
+		}
 	}
 	switch (c->mode) {
 	case RXL_MODE_SO_BUSY_POLL: {
 		struct timeval tv = { .tv_sec = 0, .tv_usec = BLOCKING_RCVTIMEO_US };
-		if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0)
-			return sockopt(fd, SO_RCVTIMEO, 0, "SO_RCVTIMEO", err, errlen);
+		save_opt(l, fd, SO_RCVTIMEO);
+		if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0) {
+			int e = errno;
+			snprintf(err, errlen, "setsockopt SO_RCVTIMEO: %s", strerror(e));
+			return -e;
+		}
 		return busy_poll_setup(l, fd, err, errlen);
 	}
 	case RXL_MODE_PREFER_BUSY:

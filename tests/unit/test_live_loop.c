@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <errno.h>
+#include <fcntl.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -314,6 +315,51 @@ static void test_dim_retunes(void **state)
 	assert_true(st.moderation_changes >= 1);
 }
 
+static int get_int_opt(int fd, int opt)
+{
+	int v = -1;
+	socklen_t len = sizeof v;
+	assert_int_equal(getsockopt(fd, SOL_SOCKET, opt, &v, &len), 0);
+	return v;
+}
+
+/* rxl_close() puts back every socket option and the file flags it changed
+ * (root: SO_BUSY_POLL above net.core.busy_poll needs CAP_NET_ADMIN). */
+static void test_close_restores_socket(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	static const enum rxl_mode modes[] = { RXL_MODE_SO_BUSY_POLL, RXL_MODE_PREFER_BUSY };
+	for (size_t i = 0; i < 2; i++) {
+		struct sockaddr_in addr;
+		int fd = rx_socket(&addr);
+		int rcvbuf = get_int_opt(fd, SO_RCVBUF), fl = fcntl(fd, F_GETFL);
+		struct rxl_config cfg;
+		char err[256];
+		rxl_config_default(&cfg, modes[i]);
+		assert_int_equal(rxl_config_set(&cfg, "rcvbuf", "65536", err, sizeof err), 0);
+		assert_int_equal(rxl_config_set(&cfg, "busy-poll-usecs", "77", err, sizeof err), 0);
+		struct app app = { 0 };
+		app.loop = rxl_open_udp(fd, &cfg, on_batch, &app, err, sizeof err);
+		if (!app.loop)
+			fail_msg("%s: %s", rxl_mode_name(modes[i]), err);
+		assert_int_equal(get_int_opt(fd, SO_BUSY_POLL), 77);
+		assert_int_equal(get_int_opt(fd, SO_RCVBUF), 2 * 65536);
+		rxl_close(app.loop);
+		assert_int_equal(get_int_opt(fd, SO_BUSY_POLL), 0);
+		assert_int_equal(get_int_opt(fd, SO_RCVBUF), rcvbuf);
+		assert_int_equal(get_int_opt(fd, SO_PREFER_BUSY_POLL), 0);
+		struct timeval tv;
+		socklen_t len = sizeof tv;
+		assert_int_equal(getsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, &len), 0);
+		assert_int_equal(tv.tv_sec, 0);
+		assert_int_equal(tv.tv_usec, 0);
+		assert_int_equal(fcntl(fd, F_GETFL), fl);
+		close(fd);
+	}
+}
+
 /* busy never sleeps, and polls far more often than packets come. */
 static void test_busy_never_sleeps(void **state)
 {
@@ -540,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_coalesce_usecs_timer),
 		cmocka_unit_test(test_itr_min_gap),
 		cmocka_unit_test(test_dim_retunes),
+		cmocka_unit_test(test_close_restores_socket),
 		cmocka_unit_test(test_busy_never_sleeps),
 		cmocka_unit_test(test_napi_batches_grow_with_rate),
 		cmocka_unit_test(test_napi_deferral_uses_timer),

@@ -360,6 +360,37 @@ static void test_close_restores_socket(void **state)
 	}
 }
 
+/* What each mode does, from its counters, at 5 kpps (200 packets):
+ *   interrupt   one poll per readiness wake-up, nothing else;
+ *   bsd-poll    no readiness wake-ups at all, only clock ticks, and no poll
+ *               larger than each-burst;
+ *   dpdk-power  every sleep comes after 300 empty polls, 289 of them
+ *               paused;
+ *   ixy         below 1.2 Mpps (and before its first 1 s sample) it sleeps
+ *               before every batch: one poll per sleep. */
+static void test_mode_structure(void **state)
+{
+	(void)state;
+	struct rxl_stats st = run_mode(RXL_MODE_INTERRUPT, NULL, 200, 200000);
+	assert_int_equal(st.polls, st.wakeups);
+	assert_int_equal(st.timer_wakeups, 0);
+	assert_int_equal(st.pauses, 0);
+
+	static const char *const bsd[] = { "each-burst", "3", NULL };
+	st = run_mode(RXL_MODE_BSD_POLL, bsd, 200, 200000);
+	assert_int_equal(st.wakeups, 0);
+	assert_true(st.timer_wakeups > 0);
+	assert_true(st.batch.max <= 3);
+
+	st = run_mode(RXL_MODE_DPDK_POWER, NULL, 200, 200000);
+	assert_true(st.pauses >= 289 * st.sleeps);
+	assert_true(st.empty_polls >= 300 * st.sleeps);
+
+	st = run_mode(RXL_MODE_IXY, NULL, 200, 200000);
+	assert_int_equal(st.polls, st.sleeps);
+	assert_int_equal(st.mode_switches, 0);
+}
+
 /* busy never sleeps, and polls far more often than packets come. */
 static void test_busy_never_sleeps(void **state)
 {
@@ -586,6 +617,7 @@ int main(void)
 		cmocka_unit_test(test_coalesce_usecs_timer),
 		cmocka_unit_test(test_itr_min_gap),
 		cmocka_unit_test(test_dim_retunes),
+		cmocka_unit_test(test_mode_structure),
 		cmocka_unit_test(test_close_restores_socket),
 		cmocka_unit_test(test_busy_never_sleeps),
 		cmocka_unit_test(test_napi_batches_grow_with_rate),

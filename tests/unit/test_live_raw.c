@@ -171,6 +171,29 @@ static void test_tpacket_napi(void **state)
 	check(&a, &st, 300);
 }
 
+/* coalesce on the ring: packets of several polls are held (their blocks
+ * stay with userspace) until the 2 ms timer fires. */
+static void test_tpacket_coalesce(void **state)
+{
+	(void)state;
+	if (!in_netns)
+		skip();
+	struct rxl_config cfg;
+	char err[256];
+	rxl_config_default(&cfg, RXL_MODE_COALESCE);
+	cfg.rx_usecs = 2000;
+	cfg.rx_frames = 1024;
+	cfg.tp_blocks = 64;
+	struct app a = { 0 };
+	a.loop = rxl_open_tpacket((int)if_nametoindex("lo"), &cfg, on_batch, &a, err, sizeof err);
+	assert_non_null(a.loop);
+	struct rxl_stats st = run(&a, 300);
+	rxl_close(a.loop);
+	check(&a, &st, 300);
+	assert_true(hist_mean(&st.batch) > 2.0);
+	assert_true(st.polls > st.deliveries);
+}
+
 /* `ip -o link show lo` names an XDP program (xdpgeneric ...) */
 static bool lo_has_xdp(void)
 {
@@ -235,6 +258,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tpacket_mode),
 		cmocka_unit_test(test_tpacket_napi),
+		cmocka_unit_test(test_tpacket_coalesce),
 		cmocka_unit_test(test_xdp_mode_and_detach),
 		cmocka_unit_test(test_xdp_hybrid),
 	};

@@ -166,7 +166,8 @@ struct rxl_config {
 	/* hybrid (hybrid.h) */
 	uint64_t wake_cost_ns;        /* [wake-cost] ns a sleep + wake-up costs (CPU and the wake-up
 	                               * latency spinning avoids), 1000..10000000, default 20000 */
-	uint64_t spin_max_ns;         /* [spin-max] ns, longest spin after the last packet, 0..100000000, default 200000 */
+	uint64_t spin_max_ns;         /* [spin-max] ns, longest spin after the last packet,
+	                               * 0..100000000, default 200000 */
 	bool spin_yield;              /* [spin-yield] 0/1, default 1: sched_yield() after each empty
 	                               * poll while spinning, so that a kernel thread doing the
 	                               * receive work on the same CPU (threaded NAPI) runs */
@@ -179,9 +180,12 @@ struct rxl_config {
 	uint64_t ixy_interval_ns;     /* [ixy-interval] ns between rate samples, default 100000000 */
 	uint64_t seastar_idle_poll_ns; /* [seastar-idle-poll] ns, default 200000 */
 	/* kernel-driven socket modes */
-	uint32_t busy_poll_usecs;     /* [busy-poll-usecs] SO_BUSY_POLL and epoll busy_poll_usecs, 0..1000000, default 50 */
-	uint32_t busy_poll_budget;    /* [busy-poll-budget] SO_BUSY_POLL_BUDGET and epoll busy_poll_budget, 1..65535, default 64 */
-	bool prefer_busy_poll;        /* [prefer-busy-poll] 0/1; default 1 in PREFER_BUSY and IRQ_SUSPEND, else 0 */
+	uint32_t busy_poll_usecs;     /* [busy-poll-usecs] SO_BUSY_POLL and epoll busy_poll_usecs,
+	                               * 0..1000000, default 50 */
+	uint32_t busy_poll_budget;    /* [busy-poll-budget] SO_BUSY_POLL_BUDGET and epoll
+	                               * busy_poll_budget, 1..65535, default 64 */
+	bool prefer_busy_poll;        /* [prefer-busy-poll] 0/1; default 1 in PREFER_BUSY and
+	                               * IRQ_SUSPEND, else 0 */
 	uint64_t irq_suspend_timeout_ns; /* [irq-suspend-timeout] ns, recorded for the caller, default 0 */
 	/* TPACKET_V3 */
 	uint32_t tp_block_bytes;      /* [tp-block-bytes] power of two, 4096..4194304, default 1048576 */
@@ -249,9 +253,11 @@ struct rxl_loop *rxl_open_xdp(const char *ifname, uint32_t queue, const struct r
 
 /* Run the loop in the calling thread for @duration_ns (0 = until
  * rxl_stop()).  May be called again after it returns (never twice at the
- * same time: that is a contract violation); statistics keep accumulating.  A stop requested before the call makes it return at once
- * (and is consumed).  Returns 0, or a negative errno when a system call
- * failed (the loop stops at the first such failure). */
+ * same time: that is a contract violation); statistics keep accumulating.
+ * A stop requested before the call makes it return at once (and is
+ * consumed).  Packets staged by a coalescing mode are delivered before it
+ * returns.  Returns 0, or a negative errno when a system call failed or a
+ * receive error cannot go away (the loop stops at the first). */
 int rxl_run(struct rxl_loop *l, uint64_t duration_ns);
 
 /* Ask rxl_run() to return as soon as possible (within one wait, i.e. at

@@ -21,6 +21,7 @@
 #include "cli/interrupt.h"
 #include "cli/merge.h"
 #include "cli/plot.h"
+#include "cli/live.h"
 #include "cli/scenario_load.h"
 #include "cli/replay.h"
 #include "cli/trace_load.h"
@@ -80,6 +81,10 @@ static const char usage[] =
 	"  replay KIND FILE    run dim, itr, adaptive, coalesce or defer on recorded\n"
 	"                      counters (CSV, - = stdin) and print its decisions;\n"
 	"                      see docs/replay.md\n"
+	"  live [MODE...]      run receive modes on real packets: a veth test bed,\n"
+	"                      the built-in sender, real counters (root; see\n"
+	"                      'rxlab live --help' and docs/live.md)\n"
+	"  live calibrate      measure this machine's veth costs into a profile\n"
 	"  scenarios           list built-in scenarios\n"
 	"  seeds               list the seed experiments (shared/seeds) built in\n"
 	"  validate [SEED]     run the seed experiments; print each reported figure\n"
@@ -127,7 +132,7 @@ static int bad(const char *msg, const char *arg)
 static int unknown_command(const char *cmd)
 {
 	fprintf(stderr, "rxlab: unknown command '%s'; the commands are run, sweep, merge, plot, "
-		"compare, validate, seeds, replay, tune, scenarios and help\n", cmd);
+		"compare, validate, seeds, replay, tune, live, scenarios and help\n", cmd);
 	fprintf(stderr, "try 'rxlab help'\n");
 	return 2;
 }
@@ -325,7 +330,7 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
 		return fputs(usage, stdout), 0;
-	/* replay has options of its own (cli/replay.h). */
+	/* replay and live have options of their own (cli/replay.h, cli/live.h). */
 	if (argc > 1 && !strcmp(argv[1], "replay"))
 		return replay_main(argc - 2, argv + 2);
 	/* tune too (cli/tune.h). */
@@ -335,6 +340,10 @@ int main(int argc, char **argv)
 		return merge_main(argc - 2, argv + 2);
 	if (argc > 1 && !strcmp(argv[1], "plot"))
 		return plot_main(argc - 2, argv + 2);
+	if (argc > 1 && !strcmp(argv[1], "live")) {
+		interrupt_install();
+		return live_main(argc - 2, argv + 2);
+	}
 	cmd = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
 	interrupt_install();
 	rc = parse_opts(&o, argc, argv, cmd ? 2 : 1);

@@ -49,7 +49,7 @@ cmake -DOUT="$tmp/obj/builtin_data.c" -DROOT="$root" "-DFILES=$list" \
 # libFuzzer's main(); as many compiles at once as there are CPUs.
 objs=()
 jobs=0
-for src in "$root"/src/{core,sim,report,cli}/*.c "$tmp/obj/builtin_data.c"; do
+for src in "$root"/src/{core,sim,report,live,cli}/*.c "$tmp/obj/builtin_data.c"; do
   [ "$src" = "$root/src/cli/main.c" ] && continue
   rel="${src#"$root"/}"
   obj="$tmp/obj/${rel//\//_}.o"
@@ -60,7 +60,7 @@ for src in "$root"/src/{core,sim,report,cli}/*.c "$tmp/obj/builtin_data.c"; do
 done
 while [ "$jobs" -gt 0 ]; do wait -n; jobs=$((jobs - 1)); done
 for t in "${targets[@]}"; do
-  "$cc" "${cflags[@]}" -Werror -fsanitize=fuzzer "$root/tests/fuzz/$t.c" "${objs[@]}" -lm -lpcap \
+  "$cc" "${cflags[@]}" -Werror -fsanitize=fuzzer "$root/tests/fuzz/$t.c" "${objs[@]}" -lm -lpcap -lpthread \
         -o "$tmp/$t"
 done
 

@@ -1,0 +1,544 @@
+/* live.c - `rxlab live`: options, the modes to run, the report.
+ *
+ *   rxlab live [MODE[,MODE...]|all|userspace|kernel ...] [options]
+ *   rxlab live calibrate [options]          (live_calibrate.c)
+ *
+ * Every mode runs on a fresh test bed (live_run.h), one after the other,
+ * with the same sender settings, so rows differ by the receive mode only.
+ */
+#include "cli/live.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/interrupt.h"
+#include "cli/trace_pcap.h"
+#include "cli/units.h"
+
+struct live_opts {
+	enum rxl_mode modes[RXL_MODE_COUNT];
+	size_t n_modes;
+	struct live_job job;		/* template for every mode */
+	const char *sets[LIVE_MAX_SETS];
+	enum out_format fmt;
+	bool compare_sim, duration_given;
+	const char *profile;
+	int64_t *times;			/* --pattern csv:/pcap: timeline */
+	uint32_t *lens;
+};
+
+static const char live_usage[] =
+	"usage: rxlab live [MODE[,MODE...]] [options]\n"
+	"       rxlab live calibrate [--duration D] [--out FILE]\n"
+	"\n"
+	"Runs receive modes of the live engine on real packets: a test bed of two\n"
+	"network namespaces joined by a veth pair (removed on every exit path), the\n"
+	"built-in sender on one CPU and the receiver on the other.  Needs root.\n"
+	"\n"
+	"modes: interrupt coalesce napi dim itr bsd-poll busy hybrid dpdk-power ixy\n"
+	"       seastar epoll so-busy-poll prefer-busy irq-suspend threaded tpacket\n"
+	"       af-xdp; also all, userspace, kernel (default: napi)\n"
+	"\n"
+	"options:\n"
+	"  --rate R            offered rate (pps, kpps, Mpps) or max (default 10kpps)\n"
+	"  --pattern P         constant, poisson, onoff:ON/OFF (e.g. onoff:10ms/40ms),\n"
+	"                      csv:FILE (send times in us, one per line, optional\n"
+	"                      ,bytes) or pcap:FILE (the capture's times and sizes)\n"
+	"  --duration D        sending time per mode (default 1s, 10ms..600s; a\n"
+	"                      csv/pcap timeline: its length)\n"
+	"  --size BYTES        UDP payload (default 32, 24..1472)\n"
+	"  --batch N           packets per sendmmsg (default 32, 1..256)\n"
+	"  --seed N            Poisson seed (default 1)\n"
+	"  --set KEY=VALUE     loop parameter (budget, rx-usecs, rx-frames, ...: see\n"
+	"                      docs/live.md) or device setting dev.KEY / KEY for\n"
+	"                      napi_defer_hard_irqs, gro_flush_timeout (ns or unit),\n"
+	"                      irq-suspend-timeout, threaded (0/1/2), gro, tso\n"
+	"  --iface IFACE       receive on an existing interface instead of the test\n"
+	"                      bed (the sender runs only for lo, to 127.0.0.1)\n"
+	"  --port N            UDP port (default 9000)\n"
+	"  --rx-cpu N, --tx-cpu N   CPUs of receiver and sender (default 1 and 0)\n"
+	"  --no-threaded       leave the test bed's NAPI in softirq context\n"
+	"  --compare-sim       also run each workload in the simulator and print the\n"
+	"                      figures side by side\n"
+	"  --profile P         cost profile for --compare-sim (default veth-host)\n"
+	"  --format table|csv|json\n";
+
+static int bad(const char *msg, const char *arg)
+{
+	fprintf(stderr, "rxlab live: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
+	fprintf(stderr, "try 'rxlab live --help'\n");
+	return 2;
+}
+
+/* ---- modes ---------------------------------------------------------------- */
+
+static int add_mode(struct live_opts *o, enum rxl_mode m)
+{
+	for (size_t i = 0; i < o->n_modes; i++)
+		if (o->modes[i] == m)
+			return 0;
+	o->modes[o->n_modes++] = m;
+	return 0;
+}
+
+static int add_group(struct live_opts *o, const char *name)
+{
+	bool all = !strcmp(name, "all"), user = !strcmp(name, "userspace");
+
+	if (!all && !user && strcmp(name, "kernel"))
+		return -1;
+	for (int m = 0; m < RXL_MODE_COUNT; m++)
+		if (all || rxl_mode_is_userspace((enum rxl_mode)m) == user)
+			add_mode(o, (enum rxl_mode)m);
+	return 0;
+}
+
+/* "napi,busy" or "all": each name a mode or a group. */
+static int parse_modes(struct live_opts *o, const char *list)
+{
+	char buf[512], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		enum rxl_mode m;
+
+		if (add_group(o, t) == 0)
+			continue;
+		if (rxl_mode_parse(t, &m)) {
+			fprintf(stderr, "rxlab live: unknown mode '%s'; the modes are", t);
+			for (int k = 0; k < RXL_MODE_COUNT; k++)
+				fprintf(stderr, " %s", rxl_mode_name((enum rxl_mode)k));
+			fprintf(stderr, ", and the groups all, userspace, kernel\n");
+			return 2;
+		}
+		add_mode(o, m);
+	}
+	return 0;
+}
+
+/* ---- --set ---------------------------------------------------------------- */
+
+static int parse_knob_value(enum knob k, const char *key, const char *v, uint64_t *out)
+{
+	char msg[256];
+
+	if (unit_parse(UNIT_COUNT, v, out, NULL, 0) == UNIT_OK && *out <= knob_max(k))
+		return 0;
+	if (knob_is_time(k) &&
+	    unit_parse_key(UNIT_TIME_NS, key, v, 0, knob_max(k), NULL, out, msg, sizeof(msg)) == 0)
+		return 0;
+	if (knob_is_time(k))
+		fprintf(stderr, "rxlab live: --set %s=%s: %s\n", key, v, msg);
+	else
+		fprintf(stderr, "rxlab live: --set %s=%s: out of range (accepted: 0..%" PRIu64 ")\n",
+			key, v, knob_max(k));
+	return 2;
+}
+
+/* A device knob (dev.KEY, or a sysfs name the loop does not know), or a
+ * loop key checked on a scratch configuration now, so that a typo fails
+ * before any test bed is built. */
+static int parse_set(struct live_opts *o, const char *s)
+{
+	const char *eq = strchr(s, '=');
+	char key[64], err[1400];
+	struct rxl_config scratch;
+	bool dev = !strncmp(s, "dev.", 4);
+	enum knob k;
+
+	if (!eq || eq == s)
+		return bad("--set takes KEY=VALUE, not", s);
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - s) - (dev ? 4 : 0), s + (dev ? 4 : 0));
+	rxl_config_default(&scratch, RXL_MODE_NAPI);
+	if (!dev && rxl_config_set(&scratch, key, eq + 1, err, sizeof(err)) == 0) {
+		if (o->job.n_sets == LIVE_MAX_SETS)
+			return bad("too many --set options (at most 64)", NULL);
+		o->sets[o->job.n_sets++] = s;
+		return 0;
+	}
+	if (!dev && strncmp(err, "unknown key", 11) != 0)
+		return fprintf(stderr, "rxlab live: --set %s\n", err), 2;
+	if (knob_parse(key, &k)) {
+		fprintf(stderr, "rxlab live: --set: %s\n",
+			dev ? "unknown device setting (accepted: dev.napi_defer_hard_irqs, "
+			      "dev.gro_flush_timeout, dev.irq-suspend-timeout, dev.threaded, "
+			      "dev.gro, dev.tso)" : err);
+		return 2;
+	}
+	if (o->job.n_knobs == KNOBS_MAX)
+		return bad("too many device settings", NULL);
+	o->job.knobs[o->job.n_knobs].k = k;
+	return parse_knob_value(k, key, eq + 1, &o->job.knobs[o->job.n_knobs++].v);
+}
+
+/* ---- --pattern ------------------------------------------------------------ */
+
+static int parse_onoff(struct sender_config *c, const char *spec)
+{
+	char on[32], off[32], msg[256];
+	uint64_t a, b;
+
+	if (sscanf(spec, "%31[^/]/%31s", on, off) != 2)
+		return bad("--pattern onoff takes onoff:ON/OFF, e.g. onoff:10ms/40ms, not", spec);
+	if (unit_parse_key(UNIT_TIME_NS, "on", on, 1000, 3600000000000ull, NULL, &a, msg,
+			   sizeof(msg)) ||
+	    unit_parse_key(UNIT_TIME_NS, "off", off, 0, 3600000000000ull, NULL, &b, msg,
+			   sizeof(msg)))
+		return bad(msg, NULL);
+	c->pattern = SEND_ONOFF;
+	c->on_ns = (int64_t)a;
+	c->off_ns = (int64_t)b;
+	return 0;
+}
+
+#define TIMELINE_MAX 10000000
+
+static int timeline_push(struct live_opts *o, size_t *cap, int64_t t, uint32_t len)
+{
+	size_t n = o->job.snd.n_times;
+
+	if (n == TIMELINE_MAX)
+		return -1;
+	if (n == *cap) {
+		*cap = *cap ? *cap * 2 : 4096;
+		o->times = realloc(o->times, *cap * sizeof(*o->times));
+		o->lens = realloc(o->lens, *cap * sizeof(*o->lens));
+		if (!o->times || !o->lens)
+			return -1;
+	}
+	o->times[n] = t;
+	o->lens[n] = len;
+	o->job.snd.n_times = n + 1;
+	return 0;
+}
+
+/* CSV timeline: "TIME_US[,BYTES]" per line; '#' comments and a header line
+ * that is not a number are skipped; times must not go back. */
+static int load_csv(struct live_opts *o, FILE *f, const char *path)
+{
+	char line[256];
+	size_t cap = 0, lineno = 0;
+	int64_t last = 0;
+
+	while (fgets(line, sizeof(line), f)) {
+		double us;
+		unsigned bytes = o->job.snd.payload_bytes;
+		int k;
+
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		k = sscanf(line, "%lf,%u", &us, &bytes);
+		if (k < 1 && lineno == 1)
+			continue;
+		if (k < 1 || us < 0 || (int64_t)(us * 1000) < last || bytes < 24 || bytes > 1472) {
+			fprintf(stderr, "rxlab live: %s:%zu: expected TIME_US[,BYTES] with times "
+				"not going back and 24..1472 bytes\n", path, lineno);
+			return 2;
+		}
+		last = (int64_t)(us * 1000);
+		if (timeline_push(o, &cap, last, bytes))
+			return bad("timeline too long (at most 10 million packets):", path);
+	}
+	return 0;
+}
+
+static int load_pcap(struct live_opts *o, FILE *f, const char *path)
+{
+	struct pcap_trace *tr;
+	char err[512];
+	size_t cap = 0;
+	int64_t t;
+	uint32_t len;
+	int rc;
+
+	if (pcap_trace_open(&tr, f, path, err, sizeof(err))) {
+		fclose(f);
+		return fprintf(stderr, "rxlab live: %s\n", err), 2;
+	}
+	while ((rc = pcap_trace_next(tr, &t, &len, err, sizeof(err))) == 1) {
+		/* the frame's UDP payload: minus Ethernet, IPv4, UDP headers and FCS */
+		uint32_t payload = len > 46 + 24 ? len - 46 : 24;
+
+		if (timeline_push(o, &cap, t, payload > 1472 ? 1472 : payload)) {
+			rc = -2;
+			break;
+		}
+	}
+	pcap_trace_close(tr);
+	if (rc == -1)
+		return fprintf(stderr, "rxlab live: %s\n", err), 2;
+	return rc == -2 ? bad("timeline too long (at most 10 million packets):", path) : 0;
+}
+
+static int load_timeline(struct live_opts *o, const char *path, bool pcap)
+{
+	FILE *f = fopen(path, "rb");
+	int rc;
+
+	if (!f) {
+		fprintf(stderr, "rxlab live: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	if (pcap) {
+		rc = load_pcap(o, f, path);	/* pcap_trace_close() closed f */
+	} else {
+		rc = load_csv(o, f, path);
+		fclose(f);
+	}
+	if (rc == 0 && o->job.snd.n_times == 0)
+		return bad("no packets in", path);
+	o->job.snd.pattern = SEND_TIMELINE;
+	o->job.snd.times_ns = o->times;
+	o->job.snd.lens = o->lens;
+	return rc;
+}
+
+static int parse_pattern(struct live_opts *o, const char *v)
+{
+	if (!strcmp(v, "constant"))
+		o->job.snd.pattern = SEND_CONSTANT;
+	else if (!strcmp(v, "poisson"))
+		o->job.snd.pattern = SEND_POISSON;
+	else if (!strncmp(v, "onoff:", 6))
+		return parse_onoff(&o->job.snd, v + 6);
+	else if (!strncmp(v, "csv:", 4))
+		return load_timeline(o, v + 4, false);
+	else if (!strncmp(v, "pcap:", 5))
+		return load_timeline(o, v + 5, true);
+	else
+		return bad("--pattern takes constant, poisson, onoff:ON/OFF, csv:FILE or "
+			   "pcap:FILE, not", v);
+	return 0;
+}
+
+/* ---- numbers -------------------------------------------------------------- */
+
+static int parse_num(const char *opt, enum unit_kind kind, const char *v, uint64_t min,
+		     uint64_t max, uint64_t *out)
+{
+	char msg[256];
+
+	if (unit_parse_key(kind, opt, v, min, max, NULL, out, msg, sizeof(msg)))
+		return bad(msg, NULL);
+	return 0;
+}
+
+static int parse_rate(struct live_opts *o, const char *v, bool *max)
+{
+	uint64_t pps;
+
+	if (!strcmp(v, "max")) {
+		*max = true;
+		return 0;
+	}
+	if (parse_num("--rate", UNIT_PPS, v, 1, 100000000, &pps))
+		return 2;
+	*max = false;
+	o->job.snd.rate_pps = (double)pps;
+	return 0;
+}
+
+static int parse_cpu(const char *opt, const char *v, int *cpu)
+{
+	uint64_t x;
+
+	if (parse_num(opt, UNIT_COUNT, v, 0, 1023, &x))
+		return 2;
+	*cpu = (int)x;
+	return 0;
+}
+
+/* ---- options -------------------------------------------------------------- */
+
+static bool takes_value(const char *a)
+{
+	static const char *const with[] = { "--rate", "--pattern", "--duration", "--size",
+					    "--batch", "--seed", "--set", "--iface", "--port",
+					    "--rx-cpu", "--tx-cpu", "--profile", "--format", NULL };
+
+	for (size_t i = 0; with[i]; i++)
+		if (!strcmp(a, with[i]))
+			return true;
+	return false;
+}
+
+static int parse_sized(struct live_opts *o, const char *a, const char *v)
+{
+	struct sender_config *s = &o->job.snd;
+	uint64_t x;
+
+	if (!strcmp(a, "--duration")) {
+		if (parse_num(a, UNIT_TIME_NS, v, 10000000, 600000000000ull, &x))
+			return 2;
+		s->duration_ns = (int64_t)x;
+		o->duration_given = true;
+	} else if (!strcmp(a, "--size")) {
+		if (parse_num(a, UNIT_BYTES, v, 24, 1472, &x))
+			return 2;
+		s->payload_bytes = (uint32_t)x;
+	} else if (!strcmp(a, "--batch")) {
+		if (parse_num(a, UNIT_COUNT, v, 1, 256, &x))
+			return 2;
+		s->batch = (uint32_t)x;
+	} else if (!strcmp(a, "--seed")) {
+		if (parse_num(a, UNIT_COUNT, v, 0, UINT64_MAX, &x))
+			return 2;
+		s->seed = x;
+	} else if (!strcmp(a, "--port")) {
+		if (parse_num(a, UNIT_COUNT, v, 1, 65535, &x))
+			return 2;
+		o->job.port = (uint16_t)x;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_opt(struct live_opts *o, const char *a, const char *v, bool *max)
+{
+	int rc = parse_sized(o, a, v);
+
+	if (rc >= 0)
+		return rc;
+	if (!strcmp(a, "--rate"))
+		return parse_rate(o, v, max);
+	if (!strcmp(a, "--pattern"))
+		return parse_pattern(o, v);
+	if (!strcmp(a, "--set"))
+		return parse_set(o, v);
+	if (!strcmp(a, "--iface")) {
+		o->job.iface = v;
+		return strlen(v) >= 16 ? bad("--iface: interface names are at most 15 bytes:", v) : 0;
+	}
+	if (!strcmp(a, "--rx-cpu"))
+		return parse_cpu(a, v, &o->job.rx_cpu);
+	if (!strcmp(a, "--tx-cpu"))
+		return parse_cpu(a, v, &o->job.tx_cpu);
+	if (!strcmp(a, "--profile"))
+		return (o->profile = v), 0;
+	if (!strcmp(a, "--format"))
+		return out_format_parse(v, &o->fmt) ? bad("--format takes table, csv or json, not", v) : 0;
+	if (!strcmp(a, "--no-threaded"))
+		return (o->job.threaded = false), 0;
+	if (!strcmp(a, "--compare-sim"))
+		return (o->compare_sim = true), 0;
+	if (a[0] == '-')
+		return bad("unknown option", a);
+	return parse_modes(o, a);
+}
+
+static int parse_args(struct live_opts *o, int argc, char **argv)
+{
+	bool max = false;
+	char err[256];
+
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+		int rc;
+
+		if (takes_value(a)) {
+			if (i + 1 >= argc)
+				return bad("missing value after", a);
+			v = argv[++i];
+		}
+		if ((rc = parse_opt(o, a, v, &max)) != 0)
+			return rc;
+	}
+	if (max && o->job.snd.pattern != SEND_CONSTANT)
+		return bad("--rate max goes with the constant pattern only", NULL);
+	if (max)
+		o->job.snd.pattern = SEND_MAX;
+	/* A timeline lasts as long as its packets unless --duration cuts it. */
+	if (o->job.snd.pattern == SEND_TIMELINE && !o->duration_given)
+		o->job.snd.duration_ns = o->times[o->job.snd.n_times - 1] + 1000000;
+	if (o->n_modes == 0)
+		add_mode(o, RXL_MODE_NAPI);
+	if (o->job.rx_cpu == o->job.tx_cpu)
+		fprintf(stderr, "rxlab live: note: sender and receiver share CPU %d\n", o->job.rx_cpu);
+	return sender_config_check(&o->job.snd, err, sizeof(err)) ? bad(err, NULL) : 0;
+}
+
+/* ---- run and report ------------------------------------------------------- */
+
+static int run_all(struct live_opts *o, struct live_result *res, struct live_job *jobs,
+		   size_t *done)
+{
+	char err[1400];
+
+	for (*done = 0; *done < o->n_modes && !rxlab_signal; (*done)++) {
+		int rc;
+
+		jobs[*done] = o->job;
+		jobs[*done].mode = o->modes[*done];
+		rc = live_run(&jobs[*done], &res[*done], err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "rxlab live: %s: %s\n", rxl_mode_name(o->modes[*done]), err);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static int report(struct live_opts *o, const struct live_result *res, const struct live_job *jobs,
+		  size_t n)
+{
+	struct report *rep = report_new();
+	char err[1024];
+
+	report_add(rep, live_table(res, n));
+	report_add(rep, live_kernel_table(res, n));
+	if (o->compare_sim) {
+		struct table *t = live_sim_table(res, n, jobs, o->profile, err, sizeof(err));
+
+		if (!t) {
+			fprintf(stderr, "rxlab live: --compare-sim: %s\n", err);
+			report_free(rep);
+			return 2;
+		}
+		report_add(rep, t);
+	}
+	report_print(rep, stdout, o->fmt);
+	report_free(rep);
+	return 0;
+}
+
+static void reap_log(const char *line)
+{
+	fprintf(stderr, "rxlab live: %s\n", line);
+}
+
+int live_main(int argc, char **argv)
+{
+	struct live_opts o = { .fmt = OUT_TABLE, .profile = "veth-host" };
+	struct live_result res[RXL_MODE_COUNT];
+	struct live_job jobs[RXL_MODE_COUNT];
+	size_t done = 0;
+	int rc;
+
+	if (argc > 0 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h") ||
+			 !strcmp(argv[0], "help")))
+		return fputs(live_usage, stdout), 0;
+	if (argc > 0 && !strcmp(argv[0], "calibrate"))
+		return live_calibrate_main(argc - 1, argv + 1);
+	live_job_default(&o.job, RXL_MODE_NAPI);
+	o.job.sets = o.sets;
+	knobs_reap_stale(reap_log);
+	rc = parse_args(&o, argc, argv);
+	if (rc == 0) {
+		rc = run_all(&o, res, jobs, &done);
+		if (done > 0 && report(&o, res, jobs, done) != 0 && rc == 0)
+			rc = 2;
+	}
+	free(o.times);
+	free(o.lens);
+	if (rxlab_signal) {
+		fprintf(stderr, "rxlab live: interrupted by signal %d; the report covers the "
+			"modes run, the last one up to the signal\n", (int)rxlab_signal);
+		return 128 + rxlab_signal;
+	}
+	return rc;
+}

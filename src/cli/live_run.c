@@ -212,6 +212,12 @@ static int open_loop(struct run *run, char *err, size_t errlen)
 		run->loop = rxl_open_udp(run->rx_fd, &run->cfg, on_batch, NULL, err, errlen);
 		return run->loop ? 0 : 1;
 	}
+	/* On a real interface the library attaches an XDP program: journal
+	 * it first, so that a run killed before detaching is undone by the
+	 * next (the test bed's veth takes its program along when it dies). */
+	if (m == RXL_MODE_AF_XDP && !run->have_tb &&
+	    knobs_record(&run->knobs, KNOB_XDP, 0, err, errlen))
+		return 1;
 	/* Packet sockets and AF_XDP bind to the device: open them inside its
 	 * namespace. */
 	if (run->have_tb && testbed_enter(&run->tb, TESTBED_RX) != 0) {

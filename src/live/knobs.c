@@ -22,6 +22,8 @@
 
 #include <linux/ethtool.h>
 #include <linux/genetlink.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
 #include <linux/sockios.h>
 
 #include "live/nl.h"
@@ -35,6 +37,7 @@ static const char *const names[KNOB_COUNT] = {
 	[KNOB_THREADED] = "threaded",
 	[KNOB_GRO] = "gro",
 	[KNOB_TSO] = "tso",
+	[KNOB_XDP] = "xdp",
 };
 
 const char *knob_name(enum knob k)
@@ -71,6 +74,8 @@ uint64_t knob_max(enum knob k)
 		return 3600ull * 1000000000ull;
 	case KNOB_THREADED:
 		return 2;
+	case KNOB_XDP:
+		return 0;
 	case KNOB_GRO:
 	case KNOB_TSO:
 	case KNOB_COUNT:
@@ -301,6 +306,70 @@ static int feature_put(const struct knob_dev *d, enum knob k, uint64_t v)
 	return ethtool_value(d, k == KNOB_GRO ? ETHTOOL_SGRO : ETHTOOL_STSO, &data);
 }
 
+/* ---- XDP program: attached?  detach ---------------------------------- */
+
+static int xdp_reply(const struct nlmsghdr *m, void *arg)
+{
+	const struct nlattr *tb[IFLA_XDP + 1], *x[IFLA_XDP_MAX + 1];
+	size_t off = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(struct ifinfomsg));
+
+	if (m->nlmsg_type != RTM_NEWLINK || m->nlmsg_len < off)
+		return 0;
+	nl_parse((const char *)m + off, m->nlmsg_len - off, tb, IFLA_XDP);
+	if (!tb[IFLA_XDP])
+		return 0;
+	nl_parse(nl_data(tb[IFLA_XDP]), tb[IFLA_XDP]->nla_len - NLA_HDRLEN, x, IFLA_XDP_MAX);
+	if (x[IFLA_XDP_ATTACHED])
+		*(uint64_t *)arg = *(const uint8_t *)nl_data(x[IFLA_XDP_ATTACHED]) != 0;
+	return 0;
+}
+
+static int xdp_get(const struct knob_dev *d, uint64_t *v)
+{
+	struct nlb b;
+	struct ifinfomsg *ifi;
+	int fd = nl_open_in(d->ns_fd, NETLINK_ROUTE), rc;
+
+	if (fd < 0)
+		return -errno;
+	*v = 0;
+	nlb_init(&b, RTM_GETLINK, 0);
+	ifi = nlb_put(&b, sizeof(*ifi));
+	ifi->ifi_index = d->ifindex;
+	rc = nl_talk(fd, &b, xdp_reply, v);
+	close(fd);
+	return rc;
+}
+
+/* Detach whatever XDP program is attached, in generic and in driver mode
+ * (a detach names the mode it undoes). */
+static int xdp_detach(const struct knob_dev *d)
+{
+	static const uint32_t modes[] = { XDP_FLAGS_SKB_MODE, XDP_FLAGS_DRV_MODE };
+	int fd = nl_open_in(d->ns_fd, NETLINK_ROUTE), rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	for (size_t i = 0; i < 2 && rc == 0; i++) {
+		struct nlb b;
+		struct ifinfomsg *ifi;
+		struct nlattr *x;
+
+		nlb_init(&b, RTM_NEWLINK, 0);
+		ifi = nlb_put(&b, sizeof(*ifi));
+		ifi->ifi_index = d->ifindex;
+		x = nlb_nest_start(&b, IFLA_XDP);
+		nlb_u32(&b, IFLA_XDP_FD, (uint32_t)-1);
+		nlb_u32(&b, IFLA_XDP_FLAGS, modes[i]);
+		nlb_nest_end(&b, x);
+		rc = nl_talk(fd, &b, NULL, NULL);
+		if (rc == -EOPNOTSUPP)
+			rc = 0;	/* a device without native XDP has nothing there */
+	}
+	close(fd);
+	return rc;
+}
+
 /* ---- one knob --------------------------------------------------------- */
 
 static int knob_fail(const struct knob_dev *d, enum knob k, const char *op, int rc,
@@ -320,6 +389,8 @@ int knob_get(const struct knob_dev *d, enum knob k, uint64_t *v, char *err, size
 
 	if (k == KNOB_GRO || k == KNOB_TSO)
 		rc = feature_get(d, k, v);
+	else if (k == KNOB_XDP)
+		rc = xdp_get(d, v);
 	else if ((rc = napi_get(d, k, v)) != 0 && sysfs_file[k] && d->ns_fd < 0)
 		rc = sysfs_get(d, k, v);
 	return rc ? knob_fail(d, k, "read", rc, err, errlen) : 0;
@@ -336,6 +407,8 @@ int knob_put(const struct knob_dev *d, enum knob k, uint64_t v, char *err, size_
 	}
 	if (k == KNOB_GRO || k == KNOB_TSO)
 		rc = feature_put(d, k, v);
+	else if (k == KNOB_XDP)
+		rc = xdp_detach(d);
 	else if ((rc = napi_put(d, k, v)) != 0 && sysfs_file[k] && d->ns_fd < 0 &&
 		 !(k == KNOB_THREADED && v > 1))
 		rc = sysfs_put(d, k, v);
@@ -345,10 +418,11 @@ int knob_put(const struct knob_dev *d, enum knob k, uint64_t v, char *err, size_
 /* ---- the saved set and its journal ------------------------------------ */
 
 /* Start time of process @pid in clock ticks since boot (/proc/PID/stat
- * field 22), 0 if there is no such process. */
+ * field 22), 0 if there is no such process or it is a zombie (dead, not
+ * yet reaped: its run is over). */
 static unsigned long long proc_start(long pid)
 {
-	char p[64], buf[1024], *s;
+	char p[64], buf[1024], *s, state = 0;
 	unsigned long long t = 0;
 	FILE *f;
 
@@ -357,10 +431,10 @@ static unsigned long long proc_start(long pid)
 	if (!f)
 		return 0;
 	if (fgets(buf, sizeof(buf), f) && (s = strrchr(buf, ')')) != NULL)
-		sscanf(s + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u "
-			      "%*d %*d %*d %*d %*d %*d %llu", &t);
+		sscanf(s + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u "
+			      "%*d %*d %*d %*d %*d %*d %llu", &state, &t);
 	fclose(f);
-	return t;
+	return state == 'Z' || state == 'X' ? 0 : t;
 }
 
 void knobs_init(struct knobs *ks, const struct knob_dev *d, bool journal)
@@ -425,6 +499,22 @@ int knobs_set(struct knobs *ks, enum knob k, uint64_t v, char *err, size_t errle
 		ks->saved[ks->n].old = old;
 		ks->n++;
 	}
+	return 0;
+}
+
+int knobs_record(struct knobs *ks, enum knob k, uint64_t old, char *err, size_t errlen)
+{
+	if (saved_already(ks, k))
+		return 0;
+	if (ks->n == KNOBS_MAX) {
+		snprintf(err, errlen, "more than %d device settings in one run", KNOBS_MAX);
+		return -1;
+	}
+	if (ks->journal[0] && journal_add(ks, k, old, err, errlen))
+		return -1;
+	ks->saved[ks->n].k = k;
+	ks->saved[ks->n].old = old;
+	ks->n++;
 	return 0;
 }
 
@@ -495,7 +585,9 @@ static bool journal_stale(const char *dir_entry, const char *path)
 	fclose(f);
 	if (pid == (long)getpid())
 		return false;
-	return kill((pid_t)pid, 0) != 0 ? errno == ESRCH : proc_start(pid) != t;
+	if (kill((pid_t)pid, 0) != 0)
+		return errno == ESRCH;
+	return proc_start(pid) != t;	/* a zombie, or the pid reused */
 }
 
 int knobs_reap_stale(void (*log)(const char *line))

@@ -11,6 +11,12 @@
  *                          kthread (sysfs takes 0/1; napi-set threaded)
  *   gro, tso               ethtool -K features, 0/1 (SIOCETHTOOL
  *                          ETHTOOL_[GS]GRO / ETHTOOL_[GS]TSO)
+ *   xdp                    1 when an XDP program is attached; only 0 can be
+ *                          written: detach (rtnetlink IFLA_XDP, fd -1, in
+ *                          generic and driver mode).  Recorded with
+ *                          knobs_record() before an AF_XDP run on a real
+ *                          interface, so that a killed run's program is
+ *                          detached by the next run.
  *
  * Per-NAPI values go over the netdev generic netlink family to every NAPI
  * of the device (what a sysfs write does too); when the kernel lacks the
@@ -31,16 +37,17 @@ enum knob {
 	KNOB_THREADED,
 	KNOB_GRO,
 	KNOB_TSO,
+	KNOB_XDP,
 	KNOB_COUNT
 };
 
 /* "napi_defer_hard_irqs", "gro_flush_timeout", "irq-suspend-timeout",
- * "threaded", "gro", "tso". */
+ * "threaded", "gro", "tso", "xdp". */
 const char *knob_name(enum knob k);
 /* Accepts the names above (and '-' for '_'). 0, or -1 if unknown. */
 int knob_parse(const char *name, enum knob *out);
 /* Largest accepted value of @k (S32_MAX for the count, 2 for threaded,
- * 1 for features, ~1 hour for the timeouts). */
+ * 1 for features, 0 for xdp, ~1 hour for the timeouts). */
 uint64_t knob_max(enum knob k);
 /* Is @k a time in ns (parse it with a time unit)? */
 bool knob_is_time(enum knob k);
@@ -83,6 +90,11 @@ void knobs_init(struct knobs *ks, const struct knob_dev *d, bool journal);
 /* Set @k to @v, saving the value it had the first time it is changed.
  * 0, or -1 with a message in @err (nothing changed then). */
 int knobs_set(struct knobs *ks, enum knob k, uint64_t v, char *err, size_t errlen);
+
+/* Save (and journal) @k's value @old as if knobs_set() had changed it, for
+ * a change someone else is about to make (the library attaching an XDP
+ * program).  0, or -1 with a message in @err. */
+int knobs_record(struct knobs *ks, enum knob k, uint64_t old, char *err, size_t errlen);
 
 /* Put every saved value back, last change first, and remove the journal.
  * Failures are reported in @err (may be NULL); returns how many failed. */

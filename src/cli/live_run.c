@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/interrupt.h"
+#include "cli/profile_load.h"
 #include "cli/units.h"
 #include "live/nl.h"
 #include "live/testbed.h"
@@ -235,9 +236,23 @@ static int open_loop(struct run *run, char *err, size_t errlen)
 
 /* ---- set up and undo ---------------------------------------------------- */
 
+/* hybrid's wake-cost, unless --set gives one: what a sleep and wake-up of
+ * the receive thread costs on this machine, as `rxlab live calibrate`
+ * measured it (profile veth-host, ctx-switch).  The library's default is a
+ * guess for machines nobody measured. */
+static void calibrated_wake_cost(struct rxl_config *cfg)
+{
+	struct profile p;
+	char err[256];
+
+	if (profile_load(&p, "veth-host", err, sizeof(err)) == 0 && p.ctx_switch_ns >= 1000)
+		cfg->wake_cost_ns = (uint64_t)p.ctx_switch_ns;
+}
+
 static int config_build(struct run *run, char *err, size_t errlen)
 {
 	rxl_config_default(&run->cfg, run->j->mode);
+	calibrated_wake_cost(&run->cfg);
 	for (size_t i = 0; i < run->j->n_sets; i++) {
 		char key[64];
 		const char *s = run->j->sets[i], *eq = strchr(s, '=');

@@ -115,7 +115,7 @@ static const char usage[] =
 	"                            (default job: rxlab-livelock-figures)\n"
 	"  --no-plot                 default job: no figures\n"
 	"  --progress, --no-progress sweep: progress bar on stderr (default: only\n"
-	"                            when stderr is a terminal)\n"
+	"                            when stdout and stderr are terminals)\n"
 	"  --show-coalesce           run: also print each port's coalescing settings\n"
 	"                            (ethtool -c)\n"
 	"\n"

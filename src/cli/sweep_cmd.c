@@ -432,7 +432,8 @@ static int run_points(struct sweep_state *s)
 				 .todo = s->todo, .n_todo = s->n_todo };
 	int rc;
 
-	progress_start(&s->prog, s->n_todo, c->progress > 0 || (c->progress < 0 && isatty(2)));
+	progress_start(&s->prog, s->n_todo,
+		       c->progress > 0 || (c->progress < 0 && isatty(1) && isatty(2)));
 	s->saved_s = now_s();
 	rc = sweep_exec(&pl, emit, s, s->err, sizeof(s->err));
 	progress_end(&s->prog);

@@ -189,8 +189,13 @@ void kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p)
 	}
 	s->ping.queued += ping;
 	pktq_push(&c->backlog, p);
-	if (napi_schedule_prep(&c->backlog_napi))
+	/* enqueue_to_backlog(): test_and_set SCHED, no MISSED bit; frames that
+	 * arrive while process_backlog runs are its business (poll_settle) */
+	if (!(c->backlog_napi.state & NAPI_SCHED)) {
+		c->backlog_napi.state |= NAPI_SCHED;
+		c->backlog_napi.sched_ok++;
 		raise_net_rx(c, NAPI_BACKLOG);
+	}
 }
 
 /* @c cleans transmitted descriptors of @n at @t; returns the time after. */
@@ -509,6 +514,12 @@ static void poll_settle(struct sim *s, struct cpu *c, struct napi *n, struct nic
 {
 	struct napi_done d;
 
+	/* process_backlog() takes what was queued while it ran before it lets
+	 * go of the queue: here, a repoll in the same net_rx_action pass */
+	if (c->cur_napi == NAPI_BACKLOG && work < n->weight && c->backlog.count) {
+		list_add(&c->repoll, c->cur_napi);
+		return;
+	}
 	if (work >= n->weight) {
 		struct napi_poll_result r = napi_poll_finish(n, work);
 

@@ -144,27 +144,12 @@ int rowfile_col(const struct rowfile *rf, const char *key)
 
 /* ---- printing ---------------------------------------------------------- */
 
-/* RFC 4180 quoting, as table.c writes fields. */
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 static void csv_line(FILE *f, char *const *cell, size_t n)
 {
 	for (size_t c = 0; c < n; c++) {
 		fputs(c ? "," : "", f);
-		csv_field(f, cell[c] ? cell[c] : "");
+		table_csv_field(f, cell[c] ? cell[c] : ""); /* as table.c quotes */
 	}
 	fputc('\n', f);
 }

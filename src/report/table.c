@@ -345,7 +345,7 @@ static void text_print(const struct table *t, FILE *f)
 
 /* RFC 4180 section 2: fields holding a comma, quote or line break are
  * enclosed in quotes, with each quote doubled. */
-static void csv_field(FILE *f, const char *s)
+void table_csv_field(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, f);
@@ -366,7 +366,7 @@ static void csv_print(const struct table *t, FILE *f)
 
 	for (c = 0; c < t->ncols; c++) {
 		fputs(c ? "," : "", f);
-		csv_field(f, t->cols[c].key);
+		table_csv_field(f, t->cols[c].key);
 	}
 	if (t->ncols)
 		fputc('\n', f);
@@ -478,7 +478,7 @@ void table_print_row(const struct table *t, size_t r, FILE *f, enum out_format f
 		const struct cell *cl = cell_at(t, r, c);
 
 		fputs(c ? "," : "", f);
-		csv_field(f, cl->kind == CELL_MISSING ? "" : cl->text);
+		table_csv_field(f, cl->kind == CELL_MISSING ? "" : cl->text);
 	}
 	fputc('\n', f);
 }

@@ -69,6 +69,10 @@ void table_dbl(struct table *t, double v);
  * CSV and JSON still print the columns.  @text is copied. */
 void table_set_text(struct table *t, const char *text);
 
+/* Write @s as one RFC 4180 CSV field: as is, or quoted with quotes doubled
+ * when it holds a comma, quote or line break (what table_print() does). */
+void table_csv_field(FILE *f, const char *s);
+
 /* Print @t to @f.  Text: the title line, a header row, then the rows; each
  * column as wide as its widest entry, two spaces between columns; a column
  * holding any string cell is left-aligned, others right-aligned; no

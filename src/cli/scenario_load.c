@@ -1009,6 +1009,28 @@ static int check_polling(struct sload *l)
 	return bad(l, line, src, "[host] %s", why);
 }
 
+/* vmstat-interval: at most SCN_VMSTAT_LINES lines over the run. */
+static int check_vmstat(struct sload *l)
+{
+	const struct scn_run *r = &l->s->run;
+	const struct ini_section *s = l->sec_of[SEC_RUN];
+	const struct ini_entry *v = s ? ini_find(s, "vmstat-interval") : NULL;
+	char a[32], b[32];
+	int line;
+	const char *src;
+
+	if (r->vmstat_ns == 0 || r->duration_ns / r->vmstat_ns <= SCN_VMSTAT_LINES)
+		return 0;
+	where_key(s, "vmstat-interval", &line, &src);
+	return bad(l, line, src, "vmstat-interval = %s is out of range: %s of run gives more than "
+		   "%d lines; use at least %s or 0 (off)",
+		   v ? v->value : unit_format(UNIT_TIME_NS, (uint64_t)r->vmstat_ns, a, sizeof(a)),
+		   unit_format(UNIT_TIME_NS, (uint64_t)r->duration_ns, b, sizeof(b)),
+		   SCN_VMSTAT_LINES,
+		   unit_format(UNIT_TIME_NS, (uint64_t)((r->duration_ns + SCN_VMSTAT_LINES - 1) /
+							SCN_VMSTAT_LINES), a, sizeof(a)));
+}
+
 static int check_run(struct sload *l)
 {
 	const struct scn_run *r = &l->s->run;
@@ -1020,7 +1042,7 @@ static int check_run(struct sload *l)
 	const char *src;
 
 	if (r->warmup_ns < r->duration_ns)
-		return 0;
+		return check_vmstat(l);
 	where_key(s, "warmup", &line, &src);
 	if (!src && d && d->src) { /* an override shortened the run */
 		line = d->line;

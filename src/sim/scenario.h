@@ -18,6 +18,7 @@
 #define SCN_MAX_TRAFFIC 8
 #define SCN_MAX_CPUS 64
 #define SCN_NAME_LEN 32
+#define SCN_VMSTAT_LINES 100000  /* vmstat lines one run may print */
 
 /* Kernel receive path, [host] rxpath. */
 enum rxpath {
@@ -214,7 +215,7 @@ struct scn_run {
 	uint64_t seed;               /* seed = random seed (--seed overrides) */
 	int64_t timeslice_ns;        /* timeslice = scheduler slice for threads */
 	int64_t vmstat_ns;           /* vmstat-interval = sample every this long (vmstat N),
-	                              * 0 = off */
+	                              * 0 = off; at most SCN_VMSTAT_LINES per run */
 };
 
 struct scenario {

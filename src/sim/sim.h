@@ -338,7 +338,7 @@ struct vm_sample {
 	uint64_t acct[ACCT_N];/* CPU time by bucket, summed over CPUs, ns */
 };
 
-#define VM_SAMPLES_MAX 100000
+#define VM_SAMPLES_MAX (SCN_VMSTAT_LINES + 1) /* one more: the sample at 0 */
 struct vm_series {
 	uint32_t n, cap;
 	struct vm_sample *p;

@@ -68,23 +68,30 @@ struct key_spec {
 	const char *noun;         /* after the range in messages */
 	bool required;            /* no default: the key must be given */
 	size_t off, size;         /* field in the section's struct */
+	const char *word;         /* KT_UNIT: a word accepted instead of a number, which
+	                           * stores 0 and sets the uint32_t flag at woff */
+	size_t woff;
 };
 
 #define FLD(st, m) offsetof(st, m), sizeof(((st *)0)->m)
 #define NUM_(sec, st, key, m, unit, lo, hi, d, noun) \
-	{ sec, key, KT_UNIT, unit, lo, hi, d, NULL, NULL, noun, false, FLD(st, m) }
+	{ sec, key, KT_UNIT, unit, lo, hi, d, NULL, NULL, noun, false, FLD(st, m), NULL, 0 }
 #define REQ_(sec, st, key, m, unit, lo, hi, example) \
-	{ sec, key, KT_UNIT, unit, lo, hi, 0, example, NULL, NULL, true, FLD(st, m) }
+	{ sec, key, KT_UNIT, unit, lo, hi, 0, example, NULL, NULL, true, FLD(st, m), NULL, 0 }
+#define WORD_(sec, st, key, m, unit, lo, hi, d, noun, w, flag) \
+	{ sec, key, KT_UNIT, unit, lo, hi, d, NULL, NULL, noun, false, FLD(st, m), w, \
+	  offsetof(st, flag) }
 #define BOOL_(sec, st, key, m, d) \
-	{ sec, key, KT_BOOL, UNIT_COUNT, 0, 1, d, NULL, NULL, NULL, false, FLD(st, m) }
+	{ sec, key, KT_BOOL, UNIT_COUNT, 0, 1, d, NULL, NULL, NULL, false, FLD(st, m), NULL, 0 }
 #define ENUM_(sec, st, key, m, names, d) \
-	{ sec, key, KT_ENUM, UNIT_COUNT, 0, 0, d, NULL, names, NULL, false, FLD(st, m) }
+	{ sec, key, KT_ENUM, UNIT_COUNT, 0, 0, d, NULL, names, NULL, false, FLD(st, m), NULL, 0 }
 #define STR_(sec, st, key, m, d) \
-	{ sec, key, KT_STR, UNIT_COUNT, 0, 0, 0, d, NULL, NULL, false, FLD(st, m) }
+	{ sec, key, KT_STR, UNIT_COUNT, 0, 0, 0, d, NULL, NULL, false, FLD(st, m), NULL, 0 }
 /* One level of indirection so that "H" (section id, struct) splits into two
  * arguments before the macros above count them. */
 #define NUM(...) NUM_(__VA_ARGS__)
 #define REQ(...) REQ_(__VA_ARGS__)
+#define WORD(...) WORD_(__VA_ARGS__)
 #define BOOL(...) BOOL_(__VA_ARGS__)
 #define ENUM(...) ENUM_(__VA_ARGS__)
 #define STR(...) STR_(__VA_ARGS__)
@@ -164,7 +171,8 @@ static const struct key_spec schema[] = {
 	NUM(N, "min-irq-interval", min_irq_gap_ns, UNIT_TIME_NS, 0, 100 * MS, 0, NULL),
 	ENUM(N, "tx-clean", tx_clean, tx_clean_names, TX_CLEAN_IRQ),
 	NUM(N, "tx-clean-thresh", tx_clean_thresh, UNIT_COUNT, 0, 65536, 0, "descriptors"),
-	NUM(N, "irq-cpu", irq_cpu, UNIT_COUNT, 0, SCN_MAX_CPUS - 1, 0, "(a CPU, or float)"),
+	WORD(N, "irq-cpu", irq_cpu, UNIT_COUNT, 0, SCN_MAX_CPUS - 1, 0, "(a CPU, or float)",
+	     "float", irq_float),
 	NUM(N, "link-queue", link_queue_ns, UNIT_TIME_NS, 0, 10 * SEC, 1 * MS, NULL),
 	NUM(N, "napi_defer_hard_irqs", napi_defer_hard_irqs, UNIT_COUNT, 0, INT32_MAX, 0, NULL),
 	NUM(N, "gro_flush_timeout", gro_flush_timeout_ns, UNIT_TIME_NS, 0, 10 * SEC, 0, NULL),
@@ -381,11 +389,11 @@ static int parse_value(struct sload *l, const struct ini_entry *e, const struct 
 
 	switch (k->type) {
 	case KT_UNIT:
-		if (k->sect == SEC_NIC && k->off == offsetof(struct scn_nic, irq_cpu)) {
-			struct scn_nic *n = base; /* irq-cpu = float: no fixed CPU */
+		if (k->word) {
+			uint32_t *flag = (uint32_t *)((char *)base + k->woff);
 
-			n->irq_float = strcmp(e->value, "float") == 0;
-			if (n->irq_float) {
+			*flag = strcmp(e->value, k->word) == 0;
+			if (*flag) {
 				store_num(base, k, 0);
 				return 0;
 			}

@@ -501,6 +501,23 @@ static void put_utf8(char *v, size_t *k, unsigned u)
 	}
 }
 
+/* Four hex digits at @s (which need not be NUL-terminated) into *u. */
+static bool hex4(const char *s, unsigned *u)
+{
+	*u = 0;
+	for (int i = 0; i < 4; i++) {
+		char c = s[i];
+		unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0')
+			   : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+			   : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 16u;
+
+		if (d > 15)
+			return false;
+		*u = *u << 4 | d;
+	}
+	return true;
+}
+
 /* A JSON string at rd->pos (after blanks) into a new C string. */
 static int json_str(struct reader *rd, char **out)
 {
@@ -524,7 +541,7 @@ static int json_str(struct reader *rd, char **out)
 			v[k++] = esc_out[e - esc_in];
 			rd->pos++;
 		} else if (rd->pos + 5 <= rd->len && rd->buf[rd->pos] == 'u' &&
-			   sscanf(rd->buf + rd->pos + 1, "%4x", &u) == 1) {
+			   hex4(rd->buf + rd->pos + 1, &u)) {
 			put_utf8(v, &k, u);
 			rd->pos += 5;
 		} else {

@@ -152,6 +152,8 @@ static const struct key_spec schema[] = {
 	NUM(H, "kern.polling.idle_poll", bsd_idle_poll, UNIT_COUNT, 0, 1, 0, NULL),
 	BOOL(H, "skb-recycle", skb_recycle, 0),
 	NUM(H, "skb-recycle-max", skb_recycle_max, UNIT_COUNT, 1, 1000000, 1024, "sk_buffs"),
+	NUM(H, "sched_migration_cost", sched_migration_cost_ns, UNIT_TIME_NS, 0, 10 * SEC,
+	    500 * US, NULL),
 
 	NUM(N, "speed", speed_bps, UNIT_BPS, 1 * MBIT, 800 * GBIT, 1 * GBIT, NULL),
 	NUM(N, "rx-ring", rx_ring, UNIT_COUNT, 1, 65536, 256, "descriptors"),
@@ -225,6 +227,12 @@ static const struct key_spec schema[] = {
 	NUM(A, "ping-count", ping_count, UNIT_COUNT, 1, 100000000, 100000, "echo requests"),
 	NUM(A, "ping-size", ping_size, UNIT_BYTES, 0, 65507, 56, NULL),
 	NUM(A, "ping-work", ping_work_ns, UNIT_TIME_NS, 0, 1 * SEC, 10 * US, NULL),
+	NUM(A, "netperf", netperf, UNIT_COUNT, 0, 256, 0, "TCP_STREAM connections"),
+	NUM(A, "netperf-send-size", netperf_send, UNIT_BYTES, 1, 1048576, 16384, NULL),
+	NUM(A, "netperf-recv-size", netperf_recv, UNIT_BYTES, 1, 1048576, 87380, NULL),
+	NUM(A, "netperf-window", netperf_window, UNIT_BYTES, 1, 16777216, 65536, NULL),
+	NUM(A, "netperf-work", netperf_work_ns, UNIT_TIME_NS, 0, 1 * SEC, 1 * US, NULL),
+	NUM(A, "netperf-mss", netperf_mss, UNIT_BYTES, 1, 65483, 16384, NULL),
 
 	NUM(R, "duration", duration_ns, UNIT_TIME_NS, 1 * US, 3600 * SEC, 1 * SEC, NULL),
 	NUM(R, "warmup", warmup_ns, UNIT_TIME_NS, 0, 3600 * SEC, 0, NULL),

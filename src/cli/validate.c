@@ -53,9 +53,10 @@ enum {
 	R001, R000_CEL_STOCK, R000_CEL_PATCH, R000_CEL_POLL, R000_DUR_STOCK, R000_DUR_PATCH,
 	R003_5, R003_20 = R003_5 + 5, R004 = R003_20 + 5, R004_USECS, R004_DEFER,
 	R002_REC, R002_1B, R002_1F, R002_1S, R002_2B, R002_2F, R002_2S,
-	R004_PING, R004_PING_IDLE, R004_PING_USECS, R004_PING_DEFER, R004_PING_DIM, N_RUNS
+	R004_PING, R004_PING_IDLE, R004_PING_USECS, R004_PING_DEFER, R004_PING_DIM, R004_NETPERF,
+	N_RUNS
 };
-_Static_assert(N_RUNS <= 32, "USES() is a 32-bit mask");
+_Static_assert(N_RUNS <= 64, "USES() is a 64-bit mask");
 
 #define FLOAT_SETS "nic.eth0.irq-cpu=float", "nic.eth1.irq-cpu=float"
 #define SPLIT_SETS "nic.eth1.irq-cpu=1"
@@ -90,6 +91,7 @@ static const struct seed_run runs[N_RUNS] = {
 	[R004_PING_DEFER] = { "seeds/004-e100-ping", { "nic.eth0.napi_defer_hard_irqs=2",
 						       "nic.eth0.gro_flush_timeout=50us", NULL } },
 	[R004_PING_DIM] = { "seeds/004-e100-ping", { "nic.eth0.adaptive-rx=dim", NULL } },
+	[R004_NETPERF] = { "seeds/004-e100-netperf", { NULL } },
 	[R002_REC] = { "seeds/002-smp-recycle", { NULL } },
 	[R002_1B] = { "seeds/002-smp-router-1flow", { NULL } },
 	[R002_1F] = { "seeds/002-smp-router-1flow", { FLOAT_SETS, NULL } },
@@ -179,6 +181,51 @@ static double s004_ping_usecs(const struct results *const *r) { return ping_pct(
 static double s004_ping_defer(const struct results *const *r) { return ping_pct(r, R004_PING_DEFER); }
 static double s004_ping_dim(const struct results *const *r) { return ping_pct(r, R004_PING_DIM); }
 
+/* netperf + vmstat 2 (test 2): vmstat's figures between samples @a and @b
+ * (samples are 2 s apart; pktgen starts at sample 2 of 4). */
+enum vm_what { VM_IN, VM_CS, VM_US, VM_SY };
+static double vm_between(const struct results *r, uint32_t a, uint32_t b, enum vm_what w)
+{
+	const struct vm_sample *x, *y;
+	double dt, tot = 0;
+
+	if (b >= r->n_vm)
+		return NAN;
+	x = &r->vm[a];
+	y = &r->vm[b];
+	dt = (double)(y->t - x->t) / 1e9;
+	for (int k = 0; k < ACCT_N; k++)
+		tot += (double)(y->acct[k] - x->acct[k]);
+	if (dt <= 0 || tot <= 0)
+		return NAN;
+	switch (w) {
+	case VM_IN:
+		return (double)(y->in - x->in) / dt;
+	case VM_CS:
+		return (double)(y->cs - x->cs) / dt;
+	case VM_US:
+		return 100.0 * (double)(y->acct[ACCT_USER] - x->acct[ACCT_USER]) / tot;
+	case VM_SY:
+		return 100.0 * (double)(y->acct[ACCT_SYSTEM] - x->acct[ACCT_SYSTEM] +
+					y->acct[ACCT_HARDIRQ] - x->acct[ACCT_HARDIRQ] +
+					y->acct[ACCT_SOFTIRQ] - x->acct[ACCT_SOFTIRQ]) / tot;
+	}
+	return NAN;
+}
+
+#define NP(name, a, b, w) \
+	static double name(const struct results *const *r) { return vm_between(r[R004_NETPERF], a, b, w); }
+NP(s004_np_cs_before, 0, 2, VM_CS)
+NP(s004_np_us_before, 0, 2, VM_US)
+NP(s004_np_in, 2, 4, VM_IN)
+NP(s004_np_us, 2, 4, VM_US)
+NP(s004_np_sy, 2, 4, VM_SY)
+
+static double s004_np_cs_pct(const struct results *const *r)
+{
+	return 100.0 * vm_between(r[R004_NETPERF], 2, 4, VM_CS) / s004_np_cs_before(r);
+}
+
 /* ---- seed 003: tg3 coalescing on a TCP receive stream ---- */
 
 /* Received frames per interrupt of the port (RX and TX share it on tg3). */
@@ -243,8 +290,8 @@ static double s001_fwd_pps(const struct results *const *r)
 	return NIC(r[R001], "eth1", tx_ok) / (10e6 / 890e3);
 }
 
-#define USES(run) (1u << (run))
-#define USES5(run) (0x1fu << (run))
+#define USES(run) (UINT64_C(1) << (run))
+#define USES5(run) (UINT64_C(0x1f) << (run))
 
 static const struct figure figures[] = {
 	{ "000", "Celeron 450 + ADMtek, stock dc: interrupts/s at ~57 kpps", 46000, CHECK_RATIO, 0,
@@ -345,6 +392,18 @@ static const struct figure figures[] = {
 	  USES(R004_PING) | USES(R004_PING_DEFER) },
 	{ "004", "adaptive-rx = dim: % of NAPI's ping -f time (shown, no claim in the post), "
 	  "at most 100", 0, CHECK_AT_MOST, 100, s004_ping_dim, USES(R004_PING) | USES(R004_PING_DIM) },
+	{ "004", "netperf x10 to localhost, before pktgen: vmstat us (9-11)", 10, CHECK_RATIO, 0,
+	  s004_np_us_before, USES(R004_NETPERF) },
+	{ "004", "netperf x10, before pktgen: vmstat cs (41,175-77,821; mean 51,295)", 51295,
+	  CHECK_RATIO, 0, s004_np_cs_before, USES(R004_NETPERF) },
+	{ "004", "netperf x10 + 77 kpps: vmstat in (\"about 32,000\")", 32000, CHECK_RATIO, 0,
+	  s004_np_in, USES(R004_NETPERF) },
+	{ "004", "netperf x10 + 77 kpps: vmstat us (7-9)", 9, CHECK_RATIO, 0, s004_np_us,
+	  USES(R004_NETPERF) },
+	{ "004", "netperf x10 + 77 kpps: vmstat sy = sys + hi + si (91-93)", 91, CHECK_RATIO, 0,
+	  s004_np_sy, USES(R004_NETPERF) },
+	{ "004", "netperf x10 + 77 kpps: cs as % of before, at most 10 (\"collapse\" to 1,182-2,597)",
+	  0, CHECK_AT_MOST, 10, s004_np_cs_pct, USES(R004_NETPERF) },
 };
 
 #define N_FIGURES (sizeof(figures) / sizeof(figures[0]))
@@ -418,9 +477,9 @@ static int do_run(size_t run, const char *const *sets, size_t n_sets, struct res
 }
 
 /* The runs the wanted figures read. */
-static uint32_t runs_needed(const char *seed)
+static uint64_t runs_needed(const char *seed)
 {
-	uint32_t need = 0;
+	uint64_t need = 0;
 
 	for (size_t f = 0; f < N_FIGURES; f++)
 		if (wanted(&figures[f], seed))
@@ -447,7 +506,7 @@ int validate_run(const char *seed, const char *const *sets, size_t n_sets, enum 
 {
 	static struct results res[N_RUNS];
 	const struct results *ptr[N_RUNS] = { 0 };
-	uint32_t need = runs_needed(seed);
+	uint64_t need = runs_needed(seed);
 	struct report *rep;
 	struct table *t;
 	size_t n = 0, n_ok = 0;
@@ -458,7 +517,7 @@ int validate_run(const char *seed, const char *const *sets, size_t n_sets, enum 
 		return 2;
 	}
 	for (size_t run = 0; run < N_RUNS && rc == 0; run++) {
-		if (!(need & (1u << run)))
+		if (!(need & USES(run)))
 			continue;
 		rc = do_run(run, sets, n_sets, &res[run]);
 		ptr[run] = rc ? NULL : &res[run];

@@ -33,7 +33,7 @@ struct figure {
 	 * as the run table of validate.c; runs the figure does not read may
 	 * be NULL). */
 	double (*measure)(const struct results *const *runs);
-	uint32_t uses;          /* bit i set: reads run i */
+	uint64_t uses;          /* bit i set: reads run i */
 };
 
 /* Outcome of one figure. */

@@ -244,6 +244,29 @@ static struct table *skb_table(const struct results *r)
 	return t;
 }
 
+/* netperf's result line, summed over the connections. */
+static struct table *netperf_table(const struct results *r)
+{
+	const struct netperf_result *n = &r->netperf;
+	struct table *t = table_new("netperf", "netperf TCP_STREAM to localhost (window, all "
+				    "connections)");
+
+	table_add_col(t, "connections", "conns", -1);
+	table_add_col(t, "elapsed_s", "Elapsed(s)", 2);
+	table_add_col(t, "throughput_mbit_s", "Throughput(10^6bits/s)", 1);
+	table_add_col(t, "per_connection_mbit_s", "per-conn", 1);
+	table_add_col(t, "loopback_drops", "lo-drops", -1);
+	table_add_col(t, "migrations", "migrations", -1);
+	table_row(t);
+	table_u64(t, n->conns);
+	table_dbl(t, r->window_s);
+	table_dbl(t, n->mbit_s);
+	table_dbl(t, n->mbit_s / n->conns);
+	table_u64(t, n->drops);
+	table_u64(t, n->migrations);
+	return t;
+}
+
 /* The summary ping -f prints at the end (iputils), and its numbers. */
 static struct table *ping_table(const struct results *r)
 {
@@ -461,5 +484,7 @@ struct report *run_report(const struct results *r, bool wide)
 		report_add(rep, vmstat_table(r));
 	if (r->ping.on)
 		report_add(rep, ping_table(r));
+	if (r->netperf.conns)
+		report_add(rep, netperf_table(r));
 	return rep;
 }

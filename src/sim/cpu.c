@@ -44,7 +44,8 @@ static enum acct thread_bucket(const struct sim *s, const struct cpu *c)
 	if (c->lvl[LVL_THREAD].what != TCH_RUN || c->cur < 0)
 		return ACCT_SYSTEM;
 	k = s->thr[c->cur].kind;
-	return k == THR_HOG || k == THR_SINK || k == THR_PING ? ACCT_USER : ACCT_SYSTEM;
+	return k == THR_HOG || k == THR_SINK || k == THR_PING || k == THR_NETPERF ||
+	       k == THR_NETSERVER ? ACCT_USER : ACCT_SYSTEM;
 }
 
 void cpu_account(struct sim *s, struct cpu *c)
@@ -210,6 +211,94 @@ static int16_t pick_thread(const struct sim *s, uint16_t cpu)
 	return best >= 0 ? best : idle;
 }
 
+/* Is thread @i on its CPU's thread level now (running or switched to)? */
+static bool thread_on_cpu(const struct sim *s, uint16_t i)
+{
+	const struct cpu *c = &s->cpu[s->thr[i].cpu];
+
+	return c->cur == (int16_t)i || c->next == (int16_t)i;
+}
+
+/* A CPU's queue position now: the largest vruntime of its threads, where
+ * its min_vruntime stood when it last ran something. */
+static int64_t queue_ref(const struct sim *s, uint16_t cpu)
+{
+	int64_t m = 0;
+
+	for (uint16_t i = 0; i < s->n_threads; i++)
+		if (s->thr[i].cpu == cpu && s->thr[i].vruntime > m)
+			m = s->thr[i].vruntime;
+	return m;
+}
+
+/* An idle CPU balances again at the first clock tick (host.hz) at or after
+ * @t, when a thread it could take turns cache-cold (rebalance on the tick
+ * of an idle CPU). */
+static void balance_later(struct sim *s, struct cpu *c, int64_t t)
+{
+	int64_t jiffy = 1000000000 / s->scn->host.hz;
+
+	t = (t + jiffy - 1) / jiffy * jiffy;
+	if (c->balance_t && c->balance_t <= t)
+		return;
+	c->balance_t = t;
+	sim_at(s, t, EV_BALANCE, c->id, 0);
+}
+
+void sched_balance_tick(struct sim *s, struct cpu *c)
+{
+	if (c->balance_t != s->eng.now)
+		return; /* superseded by an earlier one */
+	c->balance_t = 0;
+	if (cpu_top(c) < 0)
+		sched_pick(s, c);
+}
+
+/* idle_balance(): @c has nothing to run; take a waiting thread that has no
+ * CPU affinity (thread.roam) from the CPU with the most runnable threads,
+ * the one that has waited longest there.  A thread that ran less than
+ * host.sched_migration_cost ago is cache-hot and stays (task_hot()); the
+ * CPU then looks again on the tick after it turns cold.  The thread's
+ * vruntime keeps its distance from the old queue's minimum, as CFS's
+ * migration does.  -1: none. */
+static int16_t idle_pull(struct sim *s, struct cpu *c)
+{
+	uint16_t load[SCN_MAX_CPUS] = { 0 };
+	int64_t hot = s->scn->host.sched_migration_cost_ns, cold = INT64_MAX;
+	int16_t best = -1;
+	int src = -1;
+
+	for (uint16_t i = 0; i < s->n_threads; i++)
+		if (s->thr[i].runnable && s->thr[i].kind != THR_IDLEPOLL)
+			load[s->thr[i].cpu]++;
+	for (uint16_t i = 0; i < s->n_threads; i++) {
+		const struct thread *t = &s->thr[i];
+
+		if (!t->roam || !t->runnable || t->cpu == c->id || load[t->cpu] < 2 ||
+		    thread_on_cpu(s, i))
+			continue;
+		if (s->eng.now - t->t_off < hot) {
+			if (t->t_off + hot < cold)
+				cold = t->t_off + hot;
+			continue;
+		}
+		if (best < 0 || load[t->cpu] > load[src] ||
+		    (load[t->cpu] == load[src] && t->cpu == src && t->vruntime < s->thr[best].vruntime)) {
+			best = (int16_t)i;
+			src = t->cpu;
+		}
+	}
+	if (best < 0) {
+		if (cold != INT64_MAX)
+			balance_later(s, c, cold);
+		return -1;
+	}
+	s->thr[best].vruntime += queue_ref(s, c->id) - min_vruntime(s, (uint16_t)src);
+	s->thr[best].cpu = c->id;
+	c->sn.migrations++;
+	return best;
+}
+
 static void thread_start(struct sim *s, struct cpu *c)
 {
 	struct thread *t = &s->thr[c->cur];
@@ -232,6 +321,8 @@ static void thread_start(struct sim *s, struct cpu *c)
 		kern_idle_poll_run(s, c);
 	else if (t->kind == THR_PING)
 		ping_run(s, c); /* continue where it left off */
+	else if (t->kind == THR_NETPERF || t->kind == THR_NETSERVER)
+		netperf_run(s, c);
 	else
 		cpu_run(s, c, LVL_THREAD, TCH_RUN, s->scn->run.timeslice_ns);
 }
@@ -240,6 +331,10 @@ void sched_pick(struct sim *s, struct cpu *c)
 {
 	int16_t next = pick_thread(s, c->id);
 
+	if (c->cur >= 0 && next != c->cur)
+		s->thr[c->cur].t_off = s->eng.now;
+	if (next < 0 && s->n_roam)
+		next = idle_pull(s, c);
 	c->resched = false;
 	if (next < 0) {
 		cpu_account(s, c);
@@ -347,6 +442,10 @@ static void thread_chunk_done(struct sim *s, struct cpu *c)
 		return;
 	case THR_PING:
 		ping_run(s, c);
+		return;
+	case THR_NETPERF:
+	case THR_NETSERVER:
+		netperf_run(s, c);
 		return;
 	case THR_HOG:
 		break;

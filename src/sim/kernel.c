@@ -155,6 +155,10 @@ static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 		s->ping.queued--;
 		return ping_input(s, c, p, t);
 	}
+	if (pkt_is_netperf(p)) {
+		s->np.queued--;
+		return netperf_input(s, c, p, t);
+	}
 
 	if (in->out < 0) {
 		t += s->prof->local_deliver_ns;
@@ -183,11 +187,16 @@ void kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p)
 			ping_drop(s, p);
 			return;
 		}
+		if (pkt_is_netperf(p)) {
+			netperf_drop(s, p);
+			return;
+		}
 		s->nic[p->in_nic].c.rx_drp++;
 		skb_free(s, c, p);
 		return;
 	}
 	s->ping.queued += ping;
+	s->np.queued += pkt_is_netperf(p);
 	pktq_push(&c->backlog, p);
 	/* enqueue_to_backlog(): test_and_set SCHED, no MISSED bit; frames that
 	 * arrive while process_backlog runs are its business (poll_settle) */

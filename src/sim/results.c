@@ -128,6 +128,19 @@ static void collect_ping(struct results *r, const struct sim *s)
 	o->ewma_ms = (double)p->ewma8 / 8 / 1e6;
 }
 
+static void collect_netperf(struct results *r, const struct sim *s, double win_ns)
+{
+	struct netperf_result *o = &r->netperf;
+
+	o->conns = s->np.n;
+	if (!o->conns)
+		return;
+	o->mbit_s = 8e3 * (double)(netperf_bytes(s) - s->snap.np_bytes) / win_ns;
+	o->drops = s->np.drops;
+	for (uint16_t i = 0; i < s->n_cpus; i++)
+		o->migrations += s->cpu[i].sn.migrations;
+}
+
 static void collect_threads(struct results *r, const struct sim *s, double win_ns)
 {
 	r->n_threads = s->n_threads;
@@ -193,6 +206,7 @@ int results_collect(struct results *r, const struct sim *s)
 	collect_cpus(r, s, win_ns);
 	collect_threads(r, s, win_ns);
 	collect_ping(r, s);
+	collect_netperf(r, s, win_ns);
 	collect_latency(r, s);
 	per_second(r);
 	r->drops_total = r->drop_link + r->drop_fifo + r->drop_backlog + r->drop_qdisc +

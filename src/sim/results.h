@@ -37,6 +37,14 @@ struct ping_result {
 	double ipg_ms, ewma_ms;         /* time / (transmitted - 1), rtt estimate */
 };
 
+/* netperf TCP_STREAM over loopback (apps.netperf), measurement window. */
+struct netperf_result {
+	uint32_t conns;                 /* 0: none */
+	double mbit_s;                  /* all connections, 10^6 bits/s read by netserver */
+	uint64_t drops;                 /* loopback segments and ACKs dropped at a backlog */
+	uint64_t migrations;            /* threads moved by idle balancing (all CPUs) */
+};
+
 /* The latency distribution is exported as its value at these quantiles
  * (min, p1, p5, p10 .. p90 by 10, p95, p99, p99.9, p99.99, max): enough to
  * draw a CDF of each run without keeping its histogram.  Each value is the
@@ -76,6 +84,7 @@ struct results {
 	uint32_t n_series;
 	uint64_t series_lost;           /* changes beyond MOD_SERIES_MAX */
 	struct ping_result ping;
+	struct netperf_result netperf;
 	struct vm_sample *vm;           /* vmstat samples (cumulative), owned */
 	uint32_t n_vm;
 };

@@ -97,6 +97,9 @@ struct scn_host {
 	 * same CPU takes from before it asks the slab allocator */
 	uint32_t skb_recycle;        /* skb-recycle = on | off */
 	uint32_t skb_recycle_max;    /* skb-recycle-max = pool size per CPU, sk_buffs */
+	int64_t sched_migration_cost_ns; /* sched_migration_cost: a thread that ran more
+	                              * recently is cache-hot and not moved by idle
+	                              * balancing (kernel.sched_migration_cost_ns) */
 };
 
 /* [nic NAME]: one port.  Coalescing keys are ethtool -C names. */
@@ -206,6 +209,16 @@ struct scn_apps {
 	uint32_t ping_size;          /* ping-size = ICMP payload bytes (-s), 56 */
 	int64_t ping_work_ns;        /* ping-work = ping's own time per echo: user
 	                              * bookkeeping and the flood's '.' to the tty */
+	/* netperf -t TCP_STREAM -H localhost: connections over loopback, each a
+	 * netperf sender and a netserver receiver thread; connection i sends
+	 * from CPU 2i mod cpus and receives on CPU 2i+1 mod cpus (seed 004) */
+	uint32_t netperf;            /* netperf = connections, 0 = none */
+	uint32_t netperf_send;       /* netperf-send-size = bytes per send() (-m) */
+	uint32_t netperf_recv;       /* netperf-recv-size = bytes per recv() (-M) */
+	uint32_t netperf_window;     /* netperf-window = bytes sent and not yet read
+	                              * that the sender may have outstanding */
+	int64_t netperf_work_ns;     /* netperf-work = user time per send() / recv() */
+	uint32_t netperf_mss;        /* netperf-mss = loopback segment payload, bytes */
 };
 
 /* [run]: duration and measurement window. */

@@ -37,7 +37,8 @@ static int build_threads(struct sim *s)
 	const struct scenario *scn = s->scn;
 	char name[48];
 
-	s->thr = calloc(scn->host.cpus + scn->apps.cpu_hogs + scn->n_nics + 3, sizeof(*s->thr));
+	s->thr = calloc(scn->host.cpus + scn->apps.cpu_hogs + scn->n_nics + 3 + 2 * scn->apps.netperf,
+			sizeof(*s->thr));
 	if (!s->thr)
 		return -1;
 	for (uint16_t i = 0; i < s->n_cpus; i++) {
@@ -70,7 +71,7 @@ static int build_threads(struct sim *s)
 		snprintf(name, sizeof(name), "hog/%u", i);
 		add_thread(s, THR_HOG, (uint16_t)scn->apps.hog_cpu, name);
 	}
-	return 0;
+	return netperf_init(s);
 }
 
 static int build_cpus(struct sim *s)
@@ -149,6 +150,7 @@ void sim_free(struct sim *s)
 	free(s->thr);
 	free(s->series.p);
 	free(s->vm.p);
+	netperf_free(s);
 	pktq_free(&s->sock.q);
 	pktq_free(&s->sock.held);
 	engine_free(&s->eng);
@@ -173,6 +175,7 @@ static void take_snapshot(struct sim *s)
 	}
 	for (uint16_t i = 0; i < s->n_threads; i++)
 		sn->thread_ns[i] = s->thr[i].cpu_ns;
+	sn->np_bytes = netperf_bytes(s);
 	hist_reset(&s->lat);
 	s->warm = true;
 	sim_check_invariants(s);
@@ -245,6 +248,9 @@ static void dispatch(struct sim *s, const struct event *ev)
 	case EV_SAMPLE:
 		vm_sample(s);
 		return;
+	case EV_BALANCE:
+		sched_balance_tick(s, &s->cpu[ev->obj]);
+		return;
 	}
 	sim_fail(s, "unknown event kind", ev->kind, ev->obj);
 }
@@ -276,7 +282,7 @@ static int check_accounting(struct sim *s)
 	}
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		held += s->cpu[i].backlog.count;
-	held -= s->ping.queued; /* loopback frames, not NIC frames */
+	held -= s->ping.queued + s->np.queued; /* loopback frames, not NIC frames */
 	held += s->sock.q.count + s->sock.held.count;
 	if (in == out + held)
 		return 0;

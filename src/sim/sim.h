@@ -51,6 +51,7 @@ enum sim_event_kind {
 	EV_TICK,         /* obj = cpu: the clock interrupt (rxpath = bsd-poll) */
 	EV_WATCHDOG,     /* obj = nic: e1000_watchdog, every 2 s (ITR mode 4) */
 	EV_SAMPLE,       /* run.vmstat-interval: take a vmstat sample */
+	EV_BALANCE,      /* obj = cpu: an idle CPU's periodic load balancing */
 };
 
 /* Hard-IRQ sources other than NIC lines: the NAPI hrtimer of NIC k is
@@ -76,7 +77,17 @@ enum pkt_kind {
 	PKT_ACK = 2,     /* an ACK the host's TCP generated (ack-every) */
 	PKT_PING_REQ = 3,   /* loopback ICMP echo request (ping thread), not a NIC frame */
 	PKT_PING_REPLY = 4, /* loopback ICMP echo reply */
+	PKT_NP_DATA = 5,    /* loopback TCP segment of a netperf stream: in_nic is the
+	                     * connection, len the payload bytes it carries */
+	PKT_NP_ACK = 6,     /* loopback TCP ACK of a netperf stream: in_nic is the
+	                     * connection, len the bytes it acknowledges */
 };
+
+/* Is @p a loopback frame of the netperf streams (not a NIC frame)? */
+static inline bool pkt_is_netperf(const struct pkt *p)
+{
+	return p->reply == PKT_NP_DATA || p->reply == PKT_NP_ACK;
+}
 
 /* Bounded FIFO ring of packets. */
 struct pktq {
@@ -195,7 +206,8 @@ struct chunk {
 	uint8_t what;         /* enum thread_chunk / enum si_step / nic id for hardirq */
 };
 
-enum thread_kind { THR_HOG, THR_KSOFTIRQD, THR_NAPI, THR_SINK, THR_IDLEPOLL, THR_PING };
+enum thread_kind { THR_HOG, THR_KSOFTIRQD, THR_NAPI, THR_SINK, THR_IDLEPOLL, THR_PING,
+		   THR_NETPERF, THR_NETSERVER };
 
 struct thread {
 	enum thread_kind kind;
@@ -203,8 +215,11 @@ struct thread {
 	bool runnable;
 	int64_t vruntime;     /* ns of CPU received (nice 0 weight) */
 	int64_t cpu_ns;       /* total CPU time (top's TIME) */
-	uint16_t nic;         /* THR_NAPI: the port whose NAPI it polls */
+	uint16_t nic;         /* THR_NAPI: the port whose NAPI it polls;
+	                       * THR_NETPERF / THR_NETSERVER: its connection */
 	int64_t user_ns;      /* THR_SINK: user work owed for the batch just received */
+	bool roam;            /* no CPU affinity: an idle CPU may take it (idle_pull) */
+	int64_t t_off;        /* when it last left its CPU */
 	int64_t left;         /* a chunk preempted by the scheduler: ns still to run */
 	uint8_t left_what;    /* ... and its enum thread_chunk */
 	char name[48];
@@ -231,6 +246,7 @@ struct softnet_counters {
 	uint64_t skb_miss;    /* ... that went to the slab (skb-recycle = on) */
 	uint64_t remote_free; /* sk_buffs freed here that another CPU allocated */
 	uint64_t xmit_spin_ns;/* time spent waiting for a device's xmit lock */
+	uint64_t migrations;  /* threads this CPU took from another (idle balancing) */
 };
 
 struct cpu {
@@ -267,8 +283,13 @@ struct cpu {
 	int16_t ksoftirqd;
 	int64_t slice_start;
 	bool resched;         /* a woken thread should preempt the current one */
+	int64_t balance_t;    /* pending EV_BALANCE, or 0 */
 	struct softnet_counters sn;
 };
+
+/* Threads a host can have: ksoftirqd per CPU, cpu-hogs (<= 1024), a NAPI
+ * kthread per port, idle poller, ping, UDP sink, two per netperf (<= 256). */
+#define SIM_MAX_THREADS (SCN_MAX_CPUS + 1024 + SCN_MAX_NICS + 3 + 2 * 256)
 
 /* Counters that a warm-up snapshot subtracts. */
 struct sim_snapshot {
@@ -277,11 +298,11 @@ struct sim_snapshot {
 	uint64_t cs[SCN_MAX_CPUS];
 	struct softnet_counters sn[SCN_MAX_CPUS];
 	uint64_t irq_cpu[SCN_MAX_NICS][SCN_MAX_CPUS];
-	int64_t thread_ns[SCN_MAX_CPUS + 1024];
+	int64_t thread_ns[SIM_MAX_THREADS];
+	uint64_t np_bytes;    /* bytes read by all netservers */
 	int64_t t;
 };
 
-#define SIM_MAX_THREADS (SCN_MAX_CPUS + 1024)
 
 /* The UDP socket that locally delivered frames queue on.  Memory is
  * charged per datagram as frame bytes + SOCK_SKB_OVERHEAD, an estimate of
@@ -317,6 +338,49 @@ struct ping {
 	int64_t rtt_min, rtt_max; /* ns */
 	double rtt_sum, rtt_sum2; /* ns, ns^2 */
 	int64_t ewma8;        /* iputils' rtt estimate, x8, ns */
+};
+
+/* What to do when the running chunk of the sender ends. */
+enum np_snd_step {
+	NS_BEGIN = 0, /* netperf's user work before send() */
+	NS_ENTER,     /* user work done: syscall entry */
+	NS_SEGMENT,   /* send the next segment, or wait for the window */
+	NS_XMIT,      /* segment built: queue it on the backlog */
+	NS_AFTER,     /* segment queued: next segment, or return */
+};
+
+/* ... and of the receiver. */
+enum np_rcv_step {
+	NR_BEGIN = 0, /* recv() entry */
+	NR_CHECK,     /* read what is queued, or sleep */
+	NR_READ,      /* bytes copied: build the window update */
+	NR_ACK,       /* queue the ACK, return from recv() */
+	NR_USER,      /* netserver's user work */
+};
+
+/* One netperf TCP_STREAM connection over loopback (apps.netperf): the
+ * netperf process sends, its netserver child receives. */
+struct np_conn {
+	int16_t snd, rcv;     /* the two threads */
+	uint8_t snd_step, rcv_step; /* enum np_snd_step / np_rcv_step */
+	bool snd_wait;        /* netperf sleeps in send(): the window is full */
+	bool rcv_wait;        /* netserver sleeps in recv(): nothing to read */
+	uint32_t unacked;     /* bytes sent and not yet acknowledged */
+	uint32_t unread;      /* bytes in netserver's receive queue */
+	uint32_t snd_left;    /* bytes of the send() in progress not yet segmented */
+	uint32_t snd_seg;     /* bytes of the segment being built */
+	uint32_t reading;     /* bytes the recv() in progress takes */
+	uint64_t bytes;       /* bytes netserver has read */
+	uint64_t sent;        /* bytes queued as segments */
+	uint64_t acked;       /* bytes whose ACK the sender has processed */
+};
+
+/* All netperf connections, and their loopback frames in backlogs. */
+struct netperf {
+	uint32_t n;
+	struct np_conn *c;
+	uint64_t queued;      /* their frames in backlogs (not NIC frames: accounting) */
+	uint64_t drops;       /* their frames dropped at a full backlog */
 };
 
 /* One change of a NIC's moderation made by an adaptive controller. */
@@ -357,6 +421,7 @@ struct sim {
 	const struct profile *prof;
 	struct engine eng;
 	uint16_t n_nics, n_cpus, n_src, n_threads;
+	uint16_t n_roam;      /* threads with thread.roam set */
 	struct nic nic[SCN_MAX_NICS];
 	struct cpu *cpu;
 	struct source src[SCN_MAX_TRAFFIC];
@@ -367,6 +432,7 @@ struct sim {
 	struct vm_series vm;  /* vmstat samples, allocated when vmstat-interval > 0 */
 	struct sock sock;
 	struct ping ping;
+	struct netperf np;    /* apps.netperf streams */
 	struct bsd_poll bsd;  /* FreeBSD DEVICE_POLLING state (rxpath = bsd-poll) */
 	struct sim_snapshot snap;
 	bool warm;            /* warm-up is over */
@@ -474,6 +540,8 @@ bool sched_need_resched(struct sim *s, struct cpu *c);
 bool sched_thread_continue(struct sim *s, struct cpu *c, bool has_work);
 /* Thread level has nothing running: pick the next thread (or go idle). */
 void sched_pick(struct sim *s, struct cpu *c);
+/* EV_BALANCE: @c's periodic balancing while idle. */
+void sched_balance_tick(struct sim *s, struct cpu *c);
 
 /* ---- kernel.c ---- */
 /* Hard IRQ handler of source @irq (a NIC index, or IRQ_TIMER | NIC index)
@@ -528,6 +596,20 @@ void ping_run(struct sim *s, struct cpu *c);
 int64_t ping_input(struct sim *s, struct cpu *c, struct pkt *p, int64_t t);
 /* A loopback frame of the ping was dropped at a full backlog. */
 void ping_drop(struct sim *s, const struct pkt *p);
+
+/* ---- netperf.c: netperf TCP_STREAM over loopback ---- */
+/* Create the connections' threads (after the kernel threads).  0 or -1. */
+int netperf_init(struct sim *s);
+void netperf_free(struct sim *s);
+/* A netperf or netserver thread got the CPU, or its chunk ended. */
+void netperf_run(struct sim *s, struct cpu *c);
+/* The stack handles loopback frame @p (pkt_is_netperf) on @c at @t, in
+ * process_backlog; returns the time after. */
+int64_t netperf_input(struct sim *s, struct cpu *c, struct pkt *p, int64_t t);
+/* A netperf frame was dropped at a full backlog. */
+void netperf_drop(struct sim *s, const struct pkt *p);
+/* Bytes read by all netservers so far. */
+uint64_t netperf_bytes(const struct sim *s);
 
 /* ---- sock.c ---- */
 int sock_init(struct sim *s);

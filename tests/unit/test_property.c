@@ -462,6 +462,16 @@ static void draw_apps(struct gen *g, struct draw *d)
 		add(d, "apps.ping-size=%" PRIu64, pr_range(&g->r, 0, 1500));
 		add(d, "apps.ping-work=%" PRIu64 "ns", pr_log(&g->r, 1, 100000));
 	}
+	if (pr_pct(&g->r, 15)) {
+		add(d, "apps.netperf=%" PRIu64, pr_range(&g->r, 1, 12));
+		add(d, "apps.netperf-send-size=%" PRIu64, pr_log(&g->r, 1, 65536));
+		add(d, "apps.netperf-recv-size=%" PRIu64, pr_log(&g->r, 1, 131072));
+		add(d, "apps.netperf-window=%" PRIu64, pr_log(&g->r, 1, 262144));
+		add(d, "apps.netperf-mss=%" PRIu64, pr_log(&g->r, 1, 65483));
+		add(d, "apps.netperf-work=%" PRIu64 "ns", pr_log(&g->r, 1, 100000));
+		if (pr_pct(&g->r, 50))
+			add(d, "host.sched_migration_cost=%" PRIu64 "ns", pr_log(&g->r, 1, 10000000));
+	}
 	if (!pr_pct(&g->r, 45))
 		return;
 	add(d, "apps.sink=on");
@@ -647,6 +657,53 @@ static int check_nic_counters(const struct sim *s, const struct nic *n, char *wh
 	return 0;
 }
 
+/* Loopback frames (ping, netperf) in CPU @i's backlog. */
+static uint32_t loopback_in_backlog(const struct sim *s, uint16_t i)
+{
+	const struct pktq *q = &s->cpu[i].backlog;
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < q->count; k++) {
+		const struct pkt *p = pktq_at(q, k);
+
+		n += p->reply >= PKT_PING_REQ;
+	}
+	return n;
+}
+
+/* netperf: every byte sent is read, queued at netserver, or on its way
+ * (a segment in a backlog); the window holds; ACKs never exceed data. */
+static int check_netperf(const struct sim *s, char *why, size_t len)
+{
+	for (uint32_t c = 0; c < s->np.n; c++) {
+		const struct np_conn *k = &s->np.c[c];
+		uint64_t wire = 0, acks = 0;
+		uint32_t reading = k->rcv_step == NR_READ ? k->reading : 0;
+		uint32_t building = k->snd_step == NS_XMIT ? k->snd_seg : 0;
+
+		for (uint16_t i = 0; i < s->n_cpus; i++) {
+			const struct pktq *q = &s->cpu[i].backlog;
+
+			for (uint32_t j = 0; j < q->count; j++) {
+				const struct pkt *p = pktq_at(q, j);
+
+				if (pkt_is_netperf(p) && p->in_nic == c)
+					*(p->reply == PKT_NP_DATA ? &wire : &acks) += p->len;
+			}
+		}
+		if (k->sent != k->bytes + k->unread + reading + wire)
+			return bad(why, len, "netperf/%u: sent %" PRIu64 " != read %" PRIu64 " + queued %u"
+				   " + being read %u + in backlogs %" PRIu64, c, k->sent, k->bytes,
+				   k->unread, reading, wire);
+		if (k->unacked > s->scn->apps.netperf_window || acks > k->unacked ||
+		    k->sent - k->acked != (uint64_t)k->unacked - building)
+			return bad(why, len, "netperf/%u: unacked %u window %u, ACKs in backlogs %" PRIu64
+				   ", sent %" PRIu64 " acked %" PRIu64, c, k->unacked,
+				   s->scn->apps.netperf_window, acks, k->sent, k->acked);
+	}
+	return 0;
+}
+
 /* sim.c check_accounting(), recomputed: every frame that entered is in one
  * terminal counter or still queued.  A server's request ends as its reply
  * (tx_ok or tx_drp of the reply), so it is never counted as delivered. */
@@ -665,7 +722,7 @@ static int check_identity(const struct sim *s, uint64_t *held_out, char *why, si
 	}
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		held += s->cpu[i].backlog.count;
-	held -= s->ping.queued; /* ping's loopback frames are not NIC frames */
+	held -= s->ping.queued + s->np.queued; /* loopback frames are not NIC frames */
 	held += s->sock.q.count + s->sock.held.count;
 	*held_out = held;
 	/* ping: one echo outstanding at a time, each reply from a request */
@@ -681,6 +738,42 @@ static int check_identity(const struct sim *s, uint64_t *held_out, char *why, si
 	return 0;
 }
 
+static bool user_kind(enum thread_kind k)
+{
+	return k == THR_HOG || k == THR_SINK || k == THR_PING || k == THR_NETPERF ||
+	       k == THR_NETSERVER;
+}
+
+/* Thread time against CPU time over the CPUs in [lo, hi]: threads that
+ * roam (netperf) are checked over the whole machine, the rest per CPU. */
+static int check_thread_time(const struct sim *s, uint16_t lo, uint16_t hi, char *why,
+			     size_t len)
+{
+	int64_t end = s->scn->run.duration_ns;
+	uint64_t user = 0, thr = 0, user_thr = 0;
+
+	for (uint16_t i = lo; i <= hi; i++)
+		user += s->cpu[i].acct[ACCT_USER];
+	for (uint16_t t = 0; t < s->n_threads; t++) {
+		const struct thread *th = &s->thr[t];
+
+		if (lo == hi && th->cpu != lo)
+			continue;
+		if (th->cpu_ns < 0)
+			return bad(why, len, "thread %s: cpu_ns %" PRId64 " < 0", th->name, th->cpu_ns);
+		thr += (uint64_t)th->cpu_ns;
+		if (user_kind(th->kind))
+			user_thr += (uint64_t)th->cpu_ns;
+	}
+	if (thr > (uint64_t)end * (uint64_t)(hi - lo + 1))
+		return bad(why, len, "cpus %u-%u: their threads ran %" PRIu64 " ns in %" PRId64 " ns",
+			   lo, hi, thr, end);
+	if (user > user_thr)
+		return bad(why, len, "cpus %u-%u: user time %" PRIu64 " > application thread time %"
+			   PRIu64, lo, hi, user, user_thr);
+	return 0;
+}
+
 static int check_cpus(const struct sim *s, char *why, size_t len)
 {
 	const struct scenario *scn = s->scn;
@@ -688,7 +781,7 @@ static int check_cpus(const struct sim *s, char *why, size_t len)
 
 	for (uint16_t i = 0; i < s->n_cpus; i++) {
 		const struct cpu *c = &s->cpu[i];
-		uint64_t sum = 0, user_thr = 0, thr = 0;
+		uint64_t sum = 0;
 
 		for (int k = 0; k < ACCT_N; k++)
 			sum += c->acct[k];
@@ -702,29 +795,13 @@ static int check_cpus(const struct sim *s, char *why, size_t len)
 			return bad(why, len, "cpu%u: backlog %u > netdev_max_backlog %u", i,
 				   c->backlog.count, scn->host.netdev_max_backlog);
 		if ((scn->host.rxpath == RXPATH_NAPI || scn->host.rxpath == RXPATH_BSD_POLL) &&
-		    c->backlog.count > (i == scn->apps.ping_cpu && scn->apps.ping ? s->ping.queued : 0))
+		    c->backlog.count > loopback_in_backlog(s, i))
 			return bad(why, len, "cpu%u: %u frames in the backlog on a polling path", i,
 				   c->backlog.count);
-		for (uint16_t t = 0; t < s->n_threads; t++) {
-			const struct thread *th = &s->thr[t];
-
-			if (th->cpu != i)
-				continue;
-			if (th->cpu_ns < 0)
-				return bad(why, len, "thread %s: cpu_ns %" PRId64 " < 0", th->name,
-					   th->cpu_ns);
-			thr += (uint64_t)th->cpu_ns;
-			if (th->kind == THR_HOG || th->kind == THR_SINK || th->kind == THR_PING)
-				user_thr += (uint64_t)th->cpu_ns;
-		}
-		if (thr > (uint64_t)end)
-			return bad(why, len, "cpu%u: its threads ran %" PRIu64 " ns in %" PRId64 " ns", i,
-				   thr, end);
-		if (c->acct[ACCT_USER] > user_thr)
-			return bad(why, len, "cpu%u: user time %" PRIu64 " > hog + sink + ping thread time %"
-				   PRIu64, i, c->acct[ACCT_USER], user_thr);
+		if (!s->n_roam && check_thread_time(s, i, i, why, len))
+			return -1;
 	}
-	return 0;
+	return s->n_roam ? check_thread_time(s, 0, (uint16_t)(s->n_cpus - 1), why, len) : 0;
 }
 
 static void fingerprint(const struct sim *s, uint64_t held, struct fingerprint *f)
@@ -839,7 +916,8 @@ static int run_once(const struct draw *d, struct outcome *o, char *why, size_t l
 		    s->sock.bytes, s->scn->apps.rcvbuf);
 		goto out;
 	}
-	if (check_cpus(s, why, len) || check_identity(s, &held, why, len))
+	if (check_cpus(s, why, len) || check_identity(s, &held, why, len) ||
+	    check_netperf(s, why, len))
 		goto out;
 	if (s->lat.n && s->lat.min <= 0 && scn->profile.dma_fixed_ns > 0) {
 		bad(why, len, "a latency of %" PRId64 " ns (time went back?)", s->lat.min);

@@ -773,6 +773,60 @@ static void test_ping_shares_cpu(void **state)
 	run_free(b);
 }
 
+/* netperf with a window of one send: every send() waits for the ACK of
+ * the one before, and every recv() finds one segment, so each of the
+ * two threads sleeps once per segment.  Alone on its CPU, a thread's
+ * wake-up is its CPU's only context switch: as many switches as
+ * segments on both CPUs, and every byte sent was read or is in flight. */
+static void test_netperf_one_segment_window(void **state)
+{
+	struct run *x = RUN(IDLE, "host.cpus=2", "apps.netperf=1", "apps.netperf-send-size=16384",
+			    "apps.netperf-recv-size=65536", "apps.netperf-window=16384",
+			    "run.duration=50ms", "run.warmup=0");
+	const struct np_conn *k = &x->sim.np.c[0];
+	uint64_t segs = k->sent / 16384;
+
+	(void)state;
+	assert_u64_eq(k->sent % 16384, 0);
+	assert_true(segs > 100);
+	assert_true(k->bytes + 16384 >= k->sent && k->bytes <= k->sent);
+	assert_true(x->r.cpu[0].cs + 1 >= segs && x->r.cpu[0].cs <= segs + 1);
+	assert_true(x->r.cpu[1].cs + 1 >= segs && x->r.cpu[1].cs <= segs + 1);
+	assert_int_equal(x->sim.thr[k->snd].cpu, 0);
+	assert_int_equal(x->sim.thr[k->rcv].cpu, 1);
+	run_free(x);
+}
+
+/* Idle balancing: two hogs pinned to CPU 0 keep netperf's sender waiting
+ * there while the receiver's CPU 1 idles.  CPU 1 takes the sender once it
+ * has waited longer than sched_migration_cost (cache-cold); with a cost
+ * longer than the run it is always cache-hot and stays. */
+static void test_netperf_idle_pull(void **state)
+{
+	struct run *a = RUN(IDLE, "host.cpus=2", "apps.netperf=1", "apps.cpu-hogs=2",
+			    "apps.hog-cpu=0", "run.duration=50ms", "run.warmup=0");
+	struct run *b = RUN(IDLE, "host.cpus=2", "apps.netperf=1", "apps.cpu-hogs=2",
+			    "apps.hog-cpu=0", "host.sched_migration_cost=10s", "run.duration=50ms",
+			    "run.warmup=0");
+	const struct np_conn *ka = &a->sim.np.c[0], *kb = &b->sim.np.c[0];
+
+	(void)state;
+	assert_true(a->sim.cpu[1].sn.migrations >= 1);
+	assert_int_equal(a->sim.thr[ka->snd].cpu, 1);
+	assert_u64_eq(b->sim.cpu[1].sn.migrations + b->sim.cpu[0].sn.migrations, 0);
+	assert_int_equal(b->sim.thr[kb->snd].cpu, 0);
+	/* the hogs never move: they have CPU affinity */
+	for (uint16_t i = 0; i < a->sim.n_threads; i++)
+		if (a->sim.thr[i].kind == THR_HOG)
+			assert_int_equal(a->sim.thr[i].cpu, 0);
+	/* CPU 1 idles less once it has the sender too (the stream itself is not
+	 * faster: a woken sender preempts the hogs at once, and on CPU 1 the
+	 * two ends take turns) */
+	assert_true(a->r.cpu[1].pct[ACCT_IDLE] < b->r.cpu[1].pct[ACCT_IDLE]);
+	run_free(a);
+	run_free(b);
+}
+
 /* vmstat-interval: a sample at 0 and one per interval; the per-interval
  * deltas add up to the run's totals. */
 static void test_vmstat_samples(void **state)
@@ -819,6 +873,8 @@ int main(void)
 		cmocka_unit_test(test_ping_idle_round),
 		cmocka_unit_test(test_ping_shares_cpu),
 		cmocka_unit_test(test_vmstat_samples),
+		cmocka_unit_test(test_netperf_one_segment_window),
+		cmocka_unit_test(test_netperf_idle_pull),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_accounting),
 		cmocka_unit_test(test_rx_counters_lead_bounded),

@@ -147,9 +147,8 @@ static int64_t send_ack(struct sim *s, struct cpu *c, struct nic *n, const struc
  * time when the CPU is done with it. */
 static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 {
-	struct nic *in = &s->nic[p->in_nic];
 	int64_t locked = s->prof->xmit_locked_ns, at;
-	struct nic *out;
+	struct nic *in, *out;
 
 	if (p->reply == PKT_PING_REQ || p->reply == PKT_PING_REPLY) {
 		s->ping.queued--;
@@ -159,6 +158,7 @@ static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 		s->np.queued--;
 		return netperf_input(s, c, p, t);
 	}
+	in = &s->nic[p->in_nic];
 
 	if (in->out < 0) {
 		t += s->prof->local_deliver_ns;

@@ -409,11 +409,13 @@ bool sched_need_resched(struct sim *s, struct cpu *c)
 
 	if (c->resched)
 		return true;
+	if (c->cur >= 0 && s->eng.now - c->slice_start < s->scn->run.timeslice_ns)
+		return false; /* its slice is not over: nobody else is due */
 	next = pick_thread(s, c->id);
 	if (c->cur < 0)
 		return next >= 0;
 	others = next >= 0 && next != c->cur;
-	return others && s->eng.now - c->slice_start >= s->scn->run.timeslice_ns;
+	return others;
 }
 
 static void thread_chunk_done(struct sim *s, struct cpu *c)

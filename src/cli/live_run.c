@@ -406,6 +406,7 @@ static int measure(struct run *run, struct live_result *r, char *err, size_t err
 	rxl_stats_get(run->loop, &r->rx);
 	r->sender = s != NULL;
 	r->fifo = x.fifo;
+	r->napi_kthread = run->src.napi_pid > 0;
 	/* Rates are per second of the planned sending time, or of the time
 	 * actually sent when a signal cut the run short. */
 	if (s && rxlab_signal && r->tx.end_ns > r->tx.start_ns)

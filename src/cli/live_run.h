@@ -52,6 +52,7 @@ struct live_result {
 	struct counters d;		/* kernel counters, after - before */
 	int rx_cpu;
 	bool fifo;			/* receive thread ran SCHED_FIFO */
+	bool napi_kthread;		/* d.napi_ns is a threaded NAPI kthread's CPU */
 	bool sender;			/* traffic came from the built-in sender */
 	bool sink_only;			/* the UDP socket only absorbs (TPACKET, AF_XDP) */
 	char knobs[160];		/* device knobs in force, "napi_defer_hard_irqs=2 ..." */

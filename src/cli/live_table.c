@@ -37,6 +37,20 @@ double live_thread_cpu_pct(const struct live_result *r)
 	return 100.0 * ratio((double)(r->rx.cpu_user_ns + r->rx.cpu_sys_ns), (double)r->rx.run_ns);
 }
 
+/* The receive path's CPU on the receiver's core: the receive thread plus
+ * the threaded NAPI kthread that feeds it, over the counters' interval.
+ * The two share the core, so neither alone is the cost of a mode: a
+ * SCHED_OTHER spinner gets what the SCHED_FIFO kthread leaves of it, and
+ * the kthread's work costs more when it has to preempt a running thread
+ * (docs/live.md, "What thread CPU measures").  NaN without a known kthread. */
+double live_rx_path_cpu_pct(const struct live_result *r)
+{
+	if (!r->napi_kthread)
+		return NAN;
+	return 100.0 * ratio((double)(r->rx.cpu_user_ns + r->rx.cpu_sys_ns + r->d.napi_ns),
+			     (double)r->d.t_ns);
+}
+
 /* Packets the sender numbered that never reached the loop. */
 static double lost(const struct live_result *r)
 {
@@ -59,9 +73,11 @@ struct table *live_table(const struct live_result *r, size_t n)
 	table_add_col(t, "lat_p999_us", "p99.9us", 1);
 	table_add_col(t, "lat_max_us", "maxus", 1);
 	table_add_col(t, "rx_thread_cpu_pct", "thr-cpu%", 1);
+	table_add_col(t, "rx_path_cpu_pct", "rx-cpu%", 1);
 	table_add_col(t, "rx_core_busy_pct", "core%", 1);
 	table_add_col(t, "wakeups_per_s", "wake/s", 0);
 	table_add_col(t, "pkts_per_wakeup", "pkt/wake", 2);
+	table_add_col(t, "timer_wakeups_per_s", "timer/s", 0);
 	table_add_col(t, "polls_per_s", "poll/s", 0);
 	table_add_col(t, "pkts_per_poll", "pkt/poll", 2);
 	table_add_col(t, "empty_polls", "empty", -1);
@@ -80,9 +96,11 @@ struct table *live_table(const struct live_result *r, size_t n)
 		table_dbl(t, live_lat_us(x, 0.999));
 		table_dbl(t, live_lat_us(x, 1.0));
 		table_dbl(t, live_thread_cpu_pct(x));
+		table_dbl(t, live_rx_path_cpu_pct(x));
 		table_dbl(t, counters_cpu_busy_pct(&x->d, x->rx_cpu));
 		table_dbl(t, per_s(x, x->rx.wakeups));
 		table_dbl(t, ratio((double)x->rx.packets, (double)x->rx.wakeups));
+		table_dbl(t, per_s(x, x->rx.timer_wakeups));
 		table_dbl(t, per_s(x, x->rx.polls));
 		table_dbl(t, ratio((double)x->rx.packets, (double)x->rx.polls));
 		table_u64(t, x->rx.empty_polls);

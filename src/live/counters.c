@@ -122,6 +122,35 @@ static int read_stat(struct counters *c)
 	return 0;
 }
 
+/* Time in every cpuidle state of every CPU we know; CPUs without a cpuidle
+ * directory stay invalid. */
+static void read_cpuidle(struct counters *c)
+{
+	char p[96];
+
+	for (int cpu = 0; cpu < c->ncpu; cpu++) {
+		uint64_t sum = 0;
+		int states = 0;
+
+		for (int k = 0; k < 16; k++) {
+			unsigned long long us;
+			FILE *f;
+
+			snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/time",
+				 cpu, k);
+			if ((f = fopen(p, "re")) == NULL)
+				break;
+			if (fscanf(f, "%llu", &us) == 1) {
+				sum += us;
+				states++;
+			}
+			fclose(f);
+		}
+		c->cpu[cpu].idle_valid = states > 0;
+		c->cpu[cpu].idle_us = sum;
+	}
+}
+
 static void read_kthread(struct counters *c, pid_t pid)
 {
 	char p[64], line[LINE];
@@ -198,6 +227,7 @@ int counters_read(struct counters *c, const struct counters_src *src)
 	c->t_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	if (read_stat(c))
 		return -1;
+	read_cpuidle(c);
 	read_softnet(c);
 	read_softirqs(c);
 	read_interrupts(c);
@@ -246,6 +276,8 @@ void counters_diff(struct counters *d, const struct counters *after,
 		x->ticks_idle = a->ticks_idle - b->ticks_idle;
 		x->ticks_irq = a->ticks_irq - b->ticks_irq;
 		x->ticks_softirq = a->ticks_softirq - b->ticks_softirq;
+		x->idle_valid = a->idle_valid && b->idle_valid;
+		x->idle_us = x->idle_valid ? a->idle_us - b->idle_us : 0;
 	}
 	dev_diff(&d->rx_dev, &after->rx_dev, &before->rx_dev);
 	dev_diff(&d->tx_dev, &after->tx_dev, &before->tx_dev);
@@ -260,6 +292,10 @@ double counters_cpu_busy_pct(const struct counters *d, int cpu)
 
 	if (cpu < 0 || cpu >= d->ncpu)
 		return NAN;
+	if (d->cpu[cpu].idle_valid && d->t_ns > 0) {
+		double idle = 1000.0 * (double)d->cpu[cpu].idle_us / (double)d->t_ns;
+		return 100.0 * (idle < 1.0 ? 1.0 - idle : 0.0);
+	}
 	all = d->cpu[cpu].ticks_busy + d->cpu[cpu].ticks_idle;
 	return all ? 100.0 * (double)d->cpu[cpu].ticks_busy / (double)all : NAN;
 }

@@ -6,6 +6,9 @@
  *   /proc/interrupts        hard interrupts per CPU (all lines summed)
  *   /proc/stat              per-CPU time (USER_HZ ticks): user, system, irq,
  *                           softirq, idle ...
+ *   /sys/devices/system/cpu/cpuN/cpuidle/stateK/time
+ *                           us each CPU spent in an idle state (exact, where
+ *                           a cpuidle driver runs)
  *   /proc/PID/schedstat,    the threaded-NAPI kthread: ns on CPU and
  *   /proc/PID/status        voluntary context switches (= its wake-ups)
  *   rtnetlink IFLA_STATS64  packets and drops of the two veth devices (a full
@@ -29,6 +32,8 @@ struct cpu_counters {
 	uint64_t irqs;					/* /proc/interrupts */
 	uint64_t ticks_busy, ticks_idle;		/* /proc/stat: busy = all but idle+iowait */
 	uint64_t ticks_softirq, ticks_irq;
+	bool idle_valid;				/* cpuidle times were read */
+	uint64_t idle_us;				/* cpuidle: sum over states */
 };
 
 struct dev_counters {
@@ -64,7 +69,13 @@ int counters_read(struct counters *c, const struct counters_src *src);
 void counters_diff(struct counters *d, const struct counters *after,
 		   const struct counters *before);
 
-/* Percent of @cpu busy (non-idle) in the difference @d; NaN when no ticks. */
+/* Percent of @cpu busy (non-idle) in the difference @d: from the cpuidle
+ * residency when both reads had it (time not idle over d->t_ns: exact,
+ * interrupts taken while idle included), else from /proc/stat ticks; NaN
+ * when neither.  The /proc/stat busy columns are sampled at the scheduler
+ * tick, which a tickless idle CPU stops: a core that wakes thousands of
+ * times a second for a few us each (a sleeping receive loop) shows far
+ * less busy time there than it had, while its idle column is exact. */
 double counters_cpu_busy_pct(const struct counters *d, int cpu);
 
 /* USER_HZ ticks to ns. */

@@ -50,6 +50,9 @@ struct live_result {
 	struct rxl_stats rx;		/* the loop */
 	struct sender_stats tx;		/* zero when there is no sender */
 	struct counters d;		/* kernel counters, after - before */
+	struct counters d_sent;		/* the same from before to the sender's end (the drain
+					 * after it excluded), with the receive thread's CPU:
+					 * the window of every CPU figure */
 	int rx_cpu;
 	bool fifo;			/* receive thread ran SCHED_FIFO */
 	bool napi_kthread;		/* d.napi_ns is a threaded NAPI kthread's CPU */

@@ -151,19 +151,30 @@ static void read_cpuidle(struct counters *c)
 	}
 }
 
-static void read_kthread(struct counters *c, pid_t pid)
+/* ns task @pid has run: the first field of schedstat (ns on CPU, ns
+ * waiting, timeslices: sched/stats.c); 0 when it cannot be read. */
+static uint64_t read_run_ns(pid_t pid)
 {
-	char p[64], line[LINE];
-	unsigned long long run = 0, vol = 0;
+	char p[64];
+	unsigned long long run = 0;
 	FILE *f;
 
-	/* schedstat: ns on CPU, ns waiting, timeslices (sched/stats.c) */
 	snprintf(p, sizeof(p), "/proc/%d/schedstat", (int)pid);
 	if ((f = fopen(p, "re")) != NULL) {
 		if (fscanf(f, "%llu", &run) != 1)
 			run = 0;
 		fclose(f);
 	}
+	return run;
+}
+
+static void read_kthread(struct counters *c, pid_t pid)
+{
+	char p[64], line[LINE];
+	unsigned long long vol = 0;
+	uint64_t run = read_run_ns(pid);
+	FILE *f;
+
 	snprintf(p, sizeof(p), "/proc/%d/status", (int)pid);
 	if ((f = fopen(p, "re")) != NULL) {
 		while (fgets(line, sizeof(line), f))
@@ -237,6 +248,8 @@ int counters_read(struct counters *c, const struct counters_src *src)
 		read_sock(c, src->sock_fd);
 		if (src->napi_pid > 0)
 			read_kthread(c, src->napi_pid);
+		if (src->rx_tid > 0)
+			c->rx_thread_ns = read_run_ns(src->rx_tid);
 	}
 	return 0;
 }
@@ -284,6 +297,7 @@ void counters_diff(struct counters *d, const struct counters *after,
 	d->sock_drops = after->sock_drops - before->sock_drops;
 	d->napi_ns = after->napi_ns - before->napi_ns;
 	d->napi_wakeups = after->napi_wakeups - before->napi_wakeups;
+	d->rx_thread_ns = after->rx_thread_ns - before->rx_thread_ns;
 }
 
 double counters_cpu_busy_pct(const struct counters *d, int cpu)

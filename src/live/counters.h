@@ -10,7 +10,8 @@
  *                           us each CPU spent in an idle state (exact, where
  *                           a cpuidle driver runs)
  *   /proc/PID/schedstat,    the threaded-NAPI kthread: ns on CPU and
- *   /proc/PID/status        voluntary context switches (= its wake-ups)
+ *   /proc/PID/status        voluntary context switches (= its wake-ups);
+ *                           the receive thread's ns on CPU, by its tid
  *   rtnetlink IFLA_STATS64  packets and drops of the two veth devices (a full
  *                           veth ring shows as tx_dropped of the sender's)
  *   SO_MEMINFO              socket receive-buffer drops (SK_MEMINFO_DROPS)
@@ -47,6 +48,7 @@ struct counters_src {
 	int rx_ifindex, tx_ifindex;	/* 0 = none */
 	int sock_fd;			/* receiving socket, -1 = none */
 	pid_t napi_pid;			/* threaded NAPI kthread, 0 = none */
+	pid_t rx_tid;			/* the receive thread (a task of this process), 0 = none */
 };
 
 struct counters {
@@ -57,6 +59,8 @@ struct counters {
 	uint64_t sock_drops;
 	uint64_t napi_ns;		/* CPU time of the NAPI kthread (schedstat) */
 	uint64_t napi_wakeups;		/* its voluntary context switches */
+	uint64_t rx_thread_ns;		/* CPU time of the receive thread (schedstat); 0 when
+					 * rx_tid is 0 or the thread has exited */
 };
 
 /* Read everything @src names.  Files that cannot be read leave zeros (a

@@ -35,7 +35,10 @@ static void test_diff_wraps_softnet(void **state)
 	a.tx_dev = (struct dev_counters){ .valid = true, .tx_dropped = 12 };
 	b.t_ns = 1000;
 	a.t_ns = 5000;
+	b.rx_thread_ns = 700;
+	a.rx_thread_ns = 2700;
 	counters_diff(&d, &a, &b);
+	assert_int_equal(d.rx_thread_ns, 2000);
 	assert_int_equal(d.cpu[1].processed, 32);
 	assert_int_equal(d.cpu[1].net_rx, 150);
 	assert_int_equal(d.tx_dev.tx_dropped, 7);

@@ -65,26 +65,6 @@ static void sleep_ns(int64_t ns)
 	nanosleep(&ts, NULL);
 }
 
-/* Modes whose thread spins run SCHED_OTHER (a SCHED_FIFO spinner would
- * starve the NAPI kthread on its CPU); modes that sleep run SCHED_FIFO for a
- * stable wake-up latency. */
-static bool mode_spins(enum rxl_mode m)
-{
-	switch (m) {
-	case RXL_MODE_BUSY:
-	case RXL_MODE_HYBRID:
-	case RXL_MODE_DPDK_POWER:
-	case RXL_MODE_IXY:
-	case RXL_MODE_SEASTAR:
-	case RXL_MODE_SO_BUSY_POLL:
-	case RXL_MODE_PREFER_BUSY:
-	case RXL_MODE_IRQ_SUSPEND:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* ---- device knobs ------------------------------------------------------- */
 
 /* The knobs a mode needs on the device, before the user's --set ones:
@@ -377,8 +357,11 @@ static void wait_traffic(struct run *run, struct sender *s, struct live_result *
 
 static int measure(struct run *run, struct live_result *r, char *err, size_t errlen)
 {
+	/* The scheduling class the mode is designed for (live.h): SCHED_FIFO
+	 * for the modes that sleep and hybrid, SCHED_OTHER for the spinners,
+	 * which would starve the FIFO NAPI kthread on their CPU. */
 	struct rx_thread x = { .loop = run->loop, .cpu = run->j->rx_cpu,
-			       .want_fifo = !mode_spins(run->j->mode) };
+			       .want_fifo = rxl_mode_sched_fifo(run->j->mode) };
 	struct sender_config sc = run->j->snd;
 	struct counters before, sent, after;
 	struct sender *s = NULL;

@@ -295,7 +295,8 @@ struct rxl_stats {
 	uint64_t timer_wakeups;       /* ... that ended on their timeout */
 	uint64_t pauses;              /* short pauses without sleeping (dpdk-power) */
 	uint64_t sleep_ns;            /* time inside blocking waits */
-	uint64_t mode_switches;       /* hybrid / ixy / dpdk-power / seastar: poll <-> sleep changes */
+	uint64_t mode_switches;       /* hybrid / ixy / dpdk-power / seastar: changes between
+	                               * polling (hybrid: naps included) and waiting for readiness */
 	uint64_t moderation_changes;  /* dim: profile changes; itr: interrupt rate changes */
 	uint64_t errors;              /* failed receive calls other than EAGAIN (EBADF, ENOTSOCK,
 	                               * EFAULT, EINVAL, ENOMEM also end rxl_run()) */

@@ -129,7 +129,8 @@ bool rxl_mode_is_userspace(enum rxl_mode m);
  * receive thread next to a kernel thread doing the receive work (threaded
  * NAPI on the same CPU, as the `rxlab live` test bed does):
  *   true   SCHED_FIFO: the modes that sleep (a FIFO thread is woken at once)
- *          and HYBRID, which sched_yield()s while it spins (spin-yield), so
+ *          and HYBRID, which sleeps or naps between polls and, when it
+ *          spins (naps off or not paying), sched_yield()s (spin-yield), so
  *          a NAPI kthread of the same FIFO priority runs between its polls;
  *   false  SCHED_OTHER: the modes that spin without yielding (BUSY, the
  *          DPDK / ixy / Seastar baselines) and the kernel busy-polling
@@ -137,9 +138,10 @@ bool rxl_mode_is_userspace(enum rxl_mode m);
  * Measured on the veth test bed (docs/live-library.md): hybrid at the
  * sender's maximum received about 20 kpps under SCHED_OTHER on a loaded
  * machine and 375-530 kpps under SCHED_FIFO.  Caveat: a FIFO hybrid that
- * spins for most of a second (80 kpps with the default wake-cost) runs
- * into RT throttling (sched_rt_runtime_us) and stalls for about 50 ms per
- * second; a smaller wake-cost keeps it sleeping at such rates. */
+ * spins for most of a second (with nap-max 0, 80 kpps and the default
+ * wake-cost) runs into RT throttling (sched_rt_runtime_us) and stalls for
+ * about 50 ms per second; naps (the default) or a smaller wake-cost keep it
+ * off the CPU at such rates. */
 bool rxl_mode_sched_fifo(enum rxl_mode m);
 
 /* Every parameter of a loop.  rxl_config_default() gives the documented
@@ -171,6 +173,10 @@ struct rxl_config {
 	bool spin_yield;              /* [spin-yield] 0/1, default 1: sched_yield() after each empty
 	                               * poll while spinning, so that a kernel thread doing the
 	                               * receive work on the same CPU (threaded NAPI) runs */
+	uint64_t nap_max_ns;          /* [nap-max] ns, longest nap on a timer while packets come
+	                               * faster than wake-cost, i.e. the latency a nap may add;
+	                               * 0..100000000, default 50000 (as coalesce's rx-usecs);
+	                               * 0 = no naps: spin there instead */
 	/* baselines (poll_rules.h) */
 	uint32_t dpdk_pause_polls;    /* [dpdk-pause-polls] empty polls before pausing, default 10 */
 	uint32_t dpdk_sleep_polls;    /* [dpdk-sleep-polls] empty polls before sleeping, default 300 */
@@ -289,7 +295,8 @@ struct rxl_stats {
 	uint64_t timer_wakeups;       /* ... that ended on their timeout */
 	uint64_t pauses;              /* short pauses without sleeping (dpdk-power) */
 	uint64_t sleep_ns;            /* time inside blocking waits */
-	uint64_t mode_switches;       /* hybrid / ixy / dpdk-power / seastar: poll <-> sleep changes */
+	uint64_t mode_switches;       /* hybrid / ixy / dpdk-power / seastar: changes between
+	                               * polling (hybrid: naps included) and waiting for readiness */
 	uint64_t moderation_changes;  /* dim: profile changes; itr: interrupt rate changes */
 	uint64_t errors;              /* failed receive calls other than EAGAIN (EBADF, ENOTSOCK,
 	                               * EFAULT, EINVAL, ENOMEM also end rxl_run()) */

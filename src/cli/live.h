@@ -24,6 +24,9 @@ struct table *live_kernel_table(const struct live_result *r, size_t n);
 double live_rx_pps(const struct live_result *r);
 double live_lat_us(const struct live_result *r, double q);
 double live_thread_cpu_pct(const struct live_result *r);
+/* Receive thread + threaded NAPI kthread CPU in % of one CPU (NaN when
+ * there is no kthread: softirq NAPI, --iface). */
+double live_rx_path_cpu_pct(const struct live_result *r);
 
 /* Side by side with the simulator (live_sim.c): run each result's workload
  * in the simulator with profile @profile.  NULL with a message on error. */

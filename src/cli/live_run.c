@@ -65,26 +65,6 @@ static void sleep_ns(int64_t ns)
 	nanosleep(&ts, NULL);
 }
 
-/* Modes whose thread spins run SCHED_OTHER (a SCHED_FIFO spinner would
- * starve the NAPI kthread on its CPU); modes that sleep run SCHED_FIFO for a
- * stable wake-up latency. */
-static bool mode_spins(enum rxl_mode m)
-{
-	switch (m) {
-	case RXL_MODE_BUSY:
-	case RXL_MODE_HYBRID:
-	case RXL_MODE_DPDK_POWER:
-	case RXL_MODE_IXY:
-	case RXL_MODE_SEASTAR:
-	case RXL_MODE_SO_BUSY_POLL:
-	case RXL_MODE_PREFER_BUSY:
-	case RXL_MODE_IRQ_SUSPEND:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* ---- device knobs ------------------------------------------------------- */
 
 /* The knobs a mode needs on the device, before the user's --set ones:
@@ -330,6 +310,7 @@ struct rx_thread {
 	struct rxl_loop *loop;
 	int cpu, rc;
 	bool want_fifo, fifo;
+	pid_t tid;		/* for its schedstat (counters_src.rx_tid) */
 	atomic_bool ready;	/* pinned and scheduled: about to enter rxl_run() */
 };
 
@@ -346,13 +327,16 @@ static void *rx_main(void *arg)
 	}
 	if (x->want_fifo)
 		x->fifo = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0;
+	x->tid = gettid();
 	atomic_store(&x->ready, true);
 	x->rc = rxl_run(x->loop, 0);
 	return NULL;
 }
 
-/* Wait for the sender (or a signal), then for the last packets to land. */
-static void wait_traffic(struct run *run, struct sender *s, struct live_result *r)
+/* Wait for the sender (or a signal), read the counters into @sent, then
+ * wait for the last packets to land. */
+static void wait_traffic(struct run *run, struct sender *s, struct live_result *r,
+			 struct counters *sent)
 {
 	struct rxl_stats st;
 	int64_t until;
@@ -363,6 +347,7 @@ static void wait_traffic(struct run *run, struct sender *s, struct live_result *
 		sleep_ns(DRAIN_STEP_NS);
 	}
 	sender_join(s, &r->tx);
+	counters_read(sent, &run->src);
 	until = mono_ns() + DRAIN_MAX_NS;
 	do {
 		sleep_ns(DRAIN_STEP_NS);
@@ -372,10 +357,13 @@ static void wait_traffic(struct run *run, struct sender *s, struct live_result *
 
 static int measure(struct run *run, struct live_result *r, char *err, size_t errlen)
 {
+	/* The scheduling class the mode is designed for (live.h): SCHED_FIFO
+	 * for the modes that sleep and hybrid, SCHED_OTHER for the spinners,
+	 * which would starve the FIFO NAPI kthread on their CPU. */
 	struct rx_thread x = { .loop = run->loop, .cpu = run->j->rx_cpu,
-			       .want_fifo = !mode_spins(run->j->mode) };
+			       .want_fifo = rxl_mode_sched_fifo(run->j->mode) };
 	struct sender_config sc = run->j->snd;
-	struct counters before, after;
+	struct counters before, sent, after;
 	struct sender *s = NULL;
 
 	sc.cpu = run->j->tx_cpu;
@@ -388,24 +376,30 @@ static int measure(struct run *run, struct live_result *r, char *err, size_t err
 	 * migrating to its CPU. */
 	while (!atomic_load(&x.ready))
 		sleep_ns(100000);
+	run->src.rx_tid = x.tid;
 	sleep_ns(START_SETTLE_NS);
 	if (run->tx_fd >= 0 && (s = sender_start(run->tx_fd, &sc, err, errlen)) == NULL) {
 		rxl_stop(run->loop);
 		pthread_join(x.t, NULL);
 		return 2;
 	}
-	if (s)
-		wait_traffic(run, s, r);
-	else
+	if (s) {
+		wait_traffic(run, s, r, &sent);
+	} else {
 		while (!rxlab_signal && mono_ns() < before.t_ns + sc.duration_ns)
 			sleep_ns(DRAIN_STEP_NS);
+		counters_read(&sent, &run->src);
+	}
 	rxl_stop(run->loop);
 	pthread_join(x.t, NULL);
+	run->src.rx_tid = 0;	/* gone: its schedstat with it */
 	counters_read(&after, &run->src);
 	counters_diff(&r->d, &after, &before);
+	counters_diff(&r->d_sent, &sent, &before);
 	rxl_stats_get(run->loop, &r->rx);
 	r->sender = s != NULL;
 	r->fifo = x.fifo;
+	r->napi_kthread = run->src.napi_pid > 0;
 	/* Rates are per second of the planned sending time, or of the time
 	 * actually sent when a signal cut the run short. */
 	if (s && rxlab_signal && r->tx.end_ns > r->tx.start_ns)

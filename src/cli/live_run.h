@@ -50,8 +50,12 @@ struct live_result {
 	struct rxl_stats rx;		/* the loop */
 	struct sender_stats tx;		/* zero when there is no sender */
 	struct counters d;		/* kernel counters, after - before */
+	struct counters d_sent;		/* the same from before to the sender's end (the drain
+					 * after it excluded), with the receive thread's CPU:
+					 * the window of every CPU figure */
 	int rx_cpu;
 	bool fifo;			/* receive thread ran SCHED_FIFO */
+	bool napi_kthread;		/* d.napi_ns is a threaded NAPI kthread's CPU */
 	bool sender;			/* traffic came from the built-in sender */
 	bool sink_only;			/* the UDP socket only absorbs (TPACKET, AF_XDP) */
 	char knobs[160];		/* device knobs in force, "napi_defer_hard_irqs=2 ..." */

@@ -159,7 +159,7 @@ struct table *live_sim_table(const struct live_result *r, size_t n, const struct
 		table_dbl(t, f.p50);
 		table_dbl(t, live_lat_us(&r[i], 0.99));
 		table_dbl(t, f.p99);
-		table_dbl(t, counters_cpu_busy_pct(&r[i].d, r[i].rx_cpu));
+		table_dbl(t, counters_cpu_busy_pct(&r[i].d_sent, r[i].rx_cpu));
 		table_dbl(t, f.cpu);
 		table_dbl(t, r[i].dur_s > 0 ? (double)r[i].rx.wakeups / r[i].dur_s : NAN);
 		table_dbl(t, f.irqs);

@@ -1,19 +1,28 @@
-/* hybrid.c - poll while busy, sleep when idle (see hybrid.h). */
+/* hybrid.c - sleep on readiness when packets are sparse, nap on a timer
+ * when they are dense, poll when backlogged (see hybrid.h for the four
+ * rules and why each holds). */
 #include "rxlab/hybrid.h"
+
+#include <assert.h>
 
 #define HYBRID_IDLE_GAP (INT64_MAX / 16)
 #define HYBRID_EWMA_SHIFT 3  /* weight 1/8 */
 #define HYBRID_WINDOW_GAPS 4
+#define HYBRID_NAP_MIN_PKTS 2 /* a nap must be expected to collect this many */
 
 void hybrid_init(struct hybrid *h, const struct hybrid_config *cfg, int64_t t0_ns)
 {
+	assert(cfg->wake_cost_ns > 0 && cfg->spin_max_ns >= 0 && cfg->nap_max_ns >= 0);
 	h->cfg = *cfg;
 	h->state = HYBRID_SLEEPING;
 	h->gap_ns = HYBRID_IDLE_GAP;
 	h->t_last_poll_ns = t0_ns;
 	h->t_last_pkt_ns = t0_ns;
+	h->nap_until_ns = t0_ns;
 	h->to_poll = 0;
 	h->to_sleep = 0;
+	h->to_nap = 0;
+	h->naps = 0;
 }
 
 int64_t hybrid_window(const struct hybrid *h)
@@ -26,6 +35,15 @@ int64_t hybrid_window(const struct hybrid *h)
 	if (w > h->cfg.spin_max_ns)
 		w = h->cfg.spin_max_ns;
 	return w;
+}
+
+int64_t hybrid_nap(const struct hybrid *h)
+{
+	int64_t nap = h->cfg.nap_max_ns;
+	if (nap <= 0 || h->gap_ns >= h->cfg.wake_cost_ns || nap < h->cfg.wake_cost_ns ||
+	    HYBRID_NAP_MIN_PKTS * h->gap_ns > nap)
+		return 0;
+	return nap;
 }
 
 /* Fold the gap seen by a productive poll into the estimate: the time since
@@ -48,25 +66,53 @@ static void hybrid_sample(struct hybrid *h, int64_t now_ns, uint32_t n)
 static enum hybrid_action hybrid_set(struct hybrid *h, enum hybrid_state s)
 {
 	if (s != h->state) {
-		if (s == HYBRID_POLLING)
+		switch (s) {
+		case HYBRID_POLLING:
 			h->to_poll++;
-		else
+			break;
+		case HYBRID_SLEEPING:
 			h->to_sleep++;
+			break;
+		case HYBRID_NAPPING:
+			h->to_nap++;
+			break;
+		}
 		h->state = s;
 	}
-	return s == HYBRID_POLLING ? HYBRID_POLL : HYBRID_SLEEP;
+	switch (s) {
+	case HYBRID_POLLING:
+		return HYBRID_POLL;
+	case HYBRID_NAPPING:
+		return HYBRID_NAP;
+	case HYBRID_SLEEPING:
+		break;
+	}
+	return HYBRID_SLEEP;
+}
+
+static enum hybrid_action hybrid_start_nap(struct hybrid *h, int64_t now_ns, int64_t nap_ns)
+{
+	h->nap_until_ns = now_ns + nap_ns;
+	h->naps++;
+	return hybrid_set(h, HYBRID_NAPPING);
 }
 
 enum hybrid_action hybrid_after_poll(struct hybrid *h, int64_t now_ns, uint32_t n,
 				     uint32_t budget)
 {
+	assert(budget > 0);
 	if (now_ns < h->t_last_poll_ns)
 		now_ns = h->t_last_poll_ns;
 	if (n > 0)
 		hybrid_sample(h, now_ns, n);
 	h->t_last_poll_ns = now_ns;
-	if (n > 0 && n >= budget)
+	if (n >= budget)
 		return hybrid_set(h, HYBRID_POLLING);
+	if (n == 0 && h->state == HYBRID_NAPPING)  /* a nap found nothing: quiet */
+		return hybrid_set(h, HYBRID_SLEEPING);
+	int64_t nap = n > 0 || h->state == HYBRID_POLLING ? hybrid_nap(h) : 0;
+	if (nap > 0)
+		return hybrid_start_nap(h, now_ns, nap);
 	if (now_ns - h->t_last_pkt_ns < hybrid_window(h))
 		return hybrid_set(h, HYBRID_POLLING);
 	return hybrid_set(h, HYBRID_SLEEPING);

@@ -100,6 +100,7 @@ static const struct key_def keys[] = {
 	K("wake-cost", KT_NS, wake_cost_ns, 1000, 10000000),
 	K("spin-max", KT_NS, spin_max_ns, 0, 100000000),
 	K("spin-yield", KT_BOOL, spin_yield, 0, 1),
+	K("nap-max", KT_NS, nap_max_ns, 0, 100000000),
 	K("dpdk-pause-polls", KT_U32, dpdk_pause_polls, 0, 1000000),
 	K("dpdk-sleep-polls", KT_U32, dpdk_sleep_polls, 1, 10000000),
 	K("dpdk-pause", KT_NS, dpdk_pause_ns, 0, 1000000),
@@ -136,6 +137,7 @@ void rxl_config_default(struct rxl_config *c, enum rxl_mode m)
 	c->wake_cost_ns = 20000; /* see docs/live-library.md, "The hybrid switch" */
 	c->spin_max_ns = 200000;
 	c->spin_yield = true;
+	c->nap_max_ns = 50000; /* the latency bound of coalesce's default rx-usecs */
 	c->dpdk_pause_polls = 10;
 	c->dpdk_sleep_polls = 300;
 	c->dpdk_pause_ns = 1000;

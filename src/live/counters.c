@@ -122,19 +122,59 @@ static int read_stat(struct counters *c)
 	return 0;
 }
 
-static void read_kthread(struct counters *c, pid_t pid)
+/* Time in every cpuidle state of every CPU we know; CPUs without a cpuidle
+ * directory stay invalid. */
+static void read_cpuidle(struct counters *c)
 {
-	char p[64], line[LINE];
-	unsigned long long run = 0, vol = 0;
+	char p[96];
+
+	for (int cpu = 0; cpu < c->ncpu; cpu++) {
+		uint64_t sum = 0;
+		int states = 0;
+
+		for (int k = 0; k < 16; k++) {
+			unsigned long long us;
+			FILE *f;
+
+			snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/time",
+				 cpu, k);
+			if ((f = fopen(p, "re")) == NULL)
+				break;
+			if (fscanf(f, "%llu", &us) == 1) {
+				sum += us;
+				states++;
+			}
+			fclose(f);
+		}
+		c->cpu[cpu].idle_valid = states > 0;
+		c->cpu[cpu].idle_us = sum;
+	}
+}
+
+/* ns task @pid has run: the first field of schedstat (ns on CPU, ns
+ * waiting, timeslices: sched/stats.c); 0 when it cannot be read. */
+static uint64_t read_run_ns(pid_t pid)
+{
+	char p[64];
+	unsigned long long run = 0;
 	FILE *f;
 
-	/* schedstat: ns on CPU, ns waiting, timeslices (sched/stats.c) */
 	snprintf(p, sizeof(p), "/proc/%d/schedstat", (int)pid);
 	if ((f = fopen(p, "re")) != NULL) {
 		if (fscanf(f, "%llu", &run) != 1)
 			run = 0;
 		fclose(f);
 	}
+	return run;
+}
+
+static void read_kthread(struct counters *c, pid_t pid)
+{
+	char p[64], line[LINE];
+	unsigned long long vol = 0;
+	uint64_t run = read_run_ns(pid);
+	FILE *f;
+
 	snprintf(p, sizeof(p), "/proc/%d/status", (int)pid);
 	if ((f = fopen(p, "re")) != NULL) {
 		while (fgets(line, sizeof(line), f))
@@ -198,6 +238,7 @@ int counters_read(struct counters *c, const struct counters_src *src)
 	c->t_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	if (read_stat(c))
 		return -1;
+	read_cpuidle(c);
 	read_softnet(c);
 	read_softirqs(c);
 	read_interrupts(c);
@@ -207,6 +248,8 @@ int counters_read(struct counters *c, const struct counters_src *src)
 		read_sock(c, src->sock_fd);
 		if (src->napi_pid > 0)
 			read_kthread(c, src->napi_pid);
+		if (src->rx_tid > 0)
+			c->rx_thread_ns = read_run_ns(src->rx_tid);
 	}
 	return 0;
 }
@@ -246,12 +289,15 @@ void counters_diff(struct counters *d, const struct counters *after,
 		x->ticks_idle = a->ticks_idle - b->ticks_idle;
 		x->ticks_irq = a->ticks_irq - b->ticks_irq;
 		x->ticks_softirq = a->ticks_softirq - b->ticks_softirq;
+		x->idle_valid = a->idle_valid && b->idle_valid;
+		x->idle_us = x->idle_valid ? a->idle_us - b->idle_us : 0;
 	}
 	dev_diff(&d->rx_dev, &after->rx_dev, &before->rx_dev);
 	dev_diff(&d->tx_dev, &after->tx_dev, &before->tx_dev);
 	d->sock_drops = after->sock_drops - before->sock_drops;
 	d->napi_ns = after->napi_ns - before->napi_ns;
 	d->napi_wakeups = after->napi_wakeups - before->napi_wakeups;
+	d->rx_thread_ns = after->rx_thread_ns - before->rx_thread_ns;
 }
 
 double counters_cpu_busy_pct(const struct counters *d, int cpu)
@@ -260,6 +306,10 @@ double counters_cpu_busy_pct(const struct counters *d, int cpu)
 
 	if (cpu < 0 || cpu >= d->ncpu)
 		return NAN;
+	if (d->cpu[cpu].idle_valid && d->t_ns > 0) {
+		double idle = 1000.0 * (double)d->cpu[cpu].idle_us / (double)d->t_ns;
+		return 100.0 * (idle < 1.0 ? 1.0 - idle : 0.0);
+	}
 	all = d->cpu[cpu].ticks_busy + d->cpu[cpu].ticks_idle;
 	return all ? 100.0 * (double)d->cpu[cpu].ticks_busy / (double)all : NAN;
 }

@@ -6,8 +6,12 @@
  *   /proc/interrupts        hard interrupts per CPU (all lines summed)
  *   /proc/stat              per-CPU time (USER_HZ ticks): user, system, irq,
  *                           softirq, idle ...
+ *   /sys/devices/system/cpu/cpuN/cpuidle/stateK/time
+ *                           us each CPU spent in an idle state (exact, where
+ *                           a cpuidle driver runs)
  *   /proc/PID/schedstat,    the threaded-NAPI kthread: ns on CPU and
- *   /proc/PID/status        voluntary context switches (= its wake-ups)
+ *   /proc/PID/status        voluntary context switches (= its wake-ups);
+ *                           the receive thread's ns on CPU, by its tid
  *   rtnetlink IFLA_STATS64  packets and drops of the two veth devices (a full
  *                           veth ring shows as tx_dropped of the sender's)
  *   SO_MEMINFO              socket receive-buffer drops (SK_MEMINFO_DROPS)
@@ -29,6 +33,8 @@ struct cpu_counters {
 	uint64_t irqs;					/* /proc/interrupts */
 	uint64_t ticks_busy, ticks_idle;		/* /proc/stat: busy = all but idle+iowait */
 	uint64_t ticks_softirq, ticks_irq;
+	bool idle_valid;				/* cpuidle times were read */
+	uint64_t idle_us;				/* cpuidle: sum over states */
 };
 
 struct dev_counters {
@@ -42,6 +48,7 @@ struct counters_src {
 	int rx_ifindex, tx_ifindex;	/* 0 = none */
 	int sock_fd;			/* receiving socket, -1 = none */
 	pid_t napi_pid;			/* threaded NAPI kthread, 0 = none */
+	pid_t rx_tid;			/* the receive thread (a task of this process), 0 = none */
 };
 
 struct counters {
@@ -52,6 +59,8 @@ struct counters {
 	uint64_t sock_drops;
 	uint64_t napi_ns;		/* CPU time of the NAPI kthread (schedstat) */
 	uint64_t napi_wakeups;		/* its voluntary context switches */
+	uint64_t rx_thread_ns;		/* CPU time of the receive thread (schedstat); 0 when
+					 * rx_tid is 0 or the thread has exited */
 };
 
 /* Read everything @src names.  Files that cannot be read leave zeros (a
@@ -64,7 +73,13 @@ int counters_read(struct counters *c, const struct counters_src *src);
 void counters_diff(struct counters *d, const struct counters *after,
 		   const struct counters *before);
 
-/* Percent of @cpu busy (non-idle) in the difference @d; NaN when no ticks. */
+/* Percent of @cpu busy (non-idle) in the difference @d: from the cpuidle
+ * residency when both reads had it (time not idle over d->t_ns: exact,
+ * interrupts taken while idle included), else from /proc/stat ticks; NaN
+ * when neither.  The /proc/stat busy columns are sampled at the scheduler
+ * tick, which a tickless idle CPU stops: a core that wakes thousands of
+ * times a second for a few us each (a sleeping receive loop) shows far
+ * less busy time there than it had, while its idle column is exact. */
 double counters_cpu_busy_pct(const struct counters *d, int cpu);
 
 /* USER_HZ ticks to ns. */

@@ -255,15 +255,22 @@ int rxl_mode_hybrid(struct rxl_loop *l)
 {
 	struct hybrid h;
 	struct hybrid_config hc = { .wake_cost_ns = (int64_t)l->cfg.wake_cost_ns,
-				    .spin_max_ns = (int64_t)l->cfg.spin_max_ns };
+				    .spin_max_ns = (int64_t)l->cfg.spin_max_ns,
+				    .nap_max_ns = (int64_t)l->cfg.nap_max_ns };
 	hybrid_init(&h, &hc, rxl_now());
 	enum hybrid_action a = HYBRID_SLEEP;
 	while (!rxl_done(l)) {
 		if (a == HYBRID_SLEEP && rxl_wait_ready(l, -1) != RXL_WAKE_READY)
 			continue;
+		/* A nap is a timer: packets that arrive meanwhile wait in the
+		 * socket, and the poll after it takes them as one batch. */
+		if (a == HYBRID_NAP && rxl_sleep_until(l, h.nap_until_ns) == RXL_WAKE_STOP)
+			break;
 		uint32_t n = rxl_poll(l, l->cfg.budget);
 		enum hybrid_action next = hybrid_after_poll(&h, rxl_now(), n, l->cfg.budget);
-		if (next != a)
+		/* A switch: between waiting for readiness and polling (on a
+		 * timer or back to back), as the baselines count theirs. */
+		if ((next == HYBRID_SLEEP) != (a == HYBRID_SLEEP))
 			rxl_count_switch(l);
 		a = next;
 		if (a == HYBRID_POLL && n == 0 && l->cfg.spin_yield)

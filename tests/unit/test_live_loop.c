@@ -445,7 +445,8 @@ static void test_hybrid_spins_then_sleeps(void **state)
 	char err[256];
 	rxl_config_default(&cfg, RXL_MODE_HYBRID);
 	/* wake-ups priced at 1 ms: a 20 us gap is worth spinning for, on
-	 * any machine */
+	 * any machine, and a nap (50 us by default) shorter than a wake-up
+	 * does not pay, so it spins rather than naps */
 	assert_int_equal(rxl_config_set(&cfg, "wake-cost", "1ms", err, sizeof err), 0);
 	struct app app = { .want = 0 };
 	app.loop = rxl_open_udp(fd, &cfg, on_batch, &app, err, sizeof err);
@@ -477,6 +478,59 @@ static void test_hybrid_spins_then_sleeps(void **state)
 	assert_true(idle1.sleeps >= 1);
 	assert_int_equal(idle2.polls, idle1.polls);       /* asleep: no polls at all */
 	assert_true(idle1.mode_switches >= 2);
+}
+
+/* hybrid with naps: wake-ups priced at 100 us and naps of up to 1 ms,
+ * packets every 20 us (faster than a wake-up costs, on any machine).  It
+ * naps on a timer and takes the packets of each nap in one batch (far
+ * fewer sleeps than packets); with spin-max 0 it never spins (a sender
+ * delayed by a loaded machine sends bursts, whose tiny gaps would make
+ * rule 3 spin), so every poll follows a sleep, a nap or a full poll; once
+ * the sender stops it sleeps on readiness and stops polling. */
+static void test_hybrid_naps(void **state)
+{
+	(void)state;
+	struct sockaddr_in addr;
+	int fd = rx_socket(&addr);
+	struct rxl_config cfg;
+	char err[256];
+	rxl_config_default(&cfg, RXL_MODE_HYBRID);
+	assert_int_equal(rxl_config_set(&cfg, "wake-cost", "100us", err, sizeof err), 0);
+	assert_int_equal(rxl_config_set(&cfg, "nap-max", "1ms", err, sizeof err), 0);
+	assert_int_equal(rxl_config_set(&cfg, "spin-max", "0", err, sizeof err), 0);
+	struct app app = { .want = 0 };
+	app.loop = rxl_open_udp(fd, &cfg, on_batch, &app, err, sizeof err);
+	assert_non_null(app.loop);
+	struct sender s = { .to = addr, .count = 5000, .gap_ns = 20000 };
+	pthread_t rx, tx;
+	pthread_create(&tx, NULL, sender_main, &s);
+	pthread_create(&rx, NULL, run_thread, app.loop);
+	pthread_join(tx, NULL);
+	struct rxl_stats load, idle1, idle2;
+	for (int i = 0; i < 200; i++) {   /* the last nap's packets, up to 2 s */
+		rxl_stats_get(app.loop, &load);
+		if (load.packets >= 5000)
+			break;
+		sleep_ns(10000000);
+	}
+	sleep_ns(100000000);
+	rxl_stats_get(app.loop, &idle1);
+	sleep_ns(100000000);
+	rxl_stats_get(app.loop, &idle2);
+	rxl_stop(app.loop);
+	pthread_join(rx, NULL);
+	rxl_close(app.loop);
+	close(fd);
+	print_message("hybrid naps: %llu packets, %llu polls, %llu sleeps, %llu timer wake-ups, "
+		      "%llu full polls\n", (unsigned long long)load.packets,
+		      (unsigned long long)load.polls, (unsigned long long)load.sleeps,
+		      (unsigned long long)load.timer_wakeups, (unsigned long long)load.full_polls);
+	assert_int_equal(load.packets, 5000);
+	assert_true(load.timer_wakeups > 0);
+	assert_true(load.sleeps * 4 < load.packets);
+	assert_true(load.polls <= load.sleeps + load.full_polls + 1);
+	assert_true(idle1.sleeps >= 1);
+	assert_int_equal(idle2.polls, idle1.polls);       /* asleep: no polls at all */
 }
 
 /* Loss and reordering from the sequence numbers. */
@@ -623,6 +677,7 @@ int main(void)
 		cmocka_unit_test(test_napi_batches_grow_with_rate),
 		cmocka_unit_test(test_napi_deferral_uses_timer),
 		cmocka_unit_test(test_hybrid_spins_then_sleeps),
+		cmocka_unit_test(test_hybrid_naps),
 		cmocka_unit_test(test_sequence_accounting),
 		cmocka_unit_test(test_socket_drops_accounted),
 		cmocka_unit_test(test_stats_while_running),

@@ -2,26 +2,37 @@
  * receive costs and write them as a simulator cost profile
  * (profiles/NAME.ini format, profile_load.h).
  *
- * Two runs of napi mode on the test bed (threaded NAPI pinned to the
- * receiver CPU): one at 5 kpps, where nearly every packet is a wake-up of
- * both the NAPI kthread and the receive thread, and one at the sender's
- * maximum rate, where both handle packets in batches.  Each side's CPU time
- * is modelled as
+ * Runs of napi mode on the test bed (threaded NAPI pinned to the receiver
+ * CPU): first at the sender's maximum rate, then at 5 kpps (nearly every
+ * packet a wake-up of both the NAPI kthread and the receive thread) and at
+ * 10%, 30% and 60% of the maximum, where both handle packets in batches of
+ * growing size.  Each side's CPU time is modelled as
  *
  *   cpu = per_wakeup * wakeups + per_packet * packets
  *
- * and the two runs give two equations in the two unknowns (Cramer's rule;
- * see fit() for when that comes out negative).
+ * and fitted over all the runs by least squares (fit() says what happens
+ * when that comes out negative).  Two runs would fix the two costs, but
+ * the extremes disagree with the middle: at 5 kpps every wake-up finds
+ * cold caches and an idle core, so a fit through that point and the
+ * maximum charges most of the per-packet work to wake-ups and predicts
+ * livelock at rates the machine handles.  The residual of every run is
+ * written beside the costs.
  * The receive thread's CPU is getrusage(RUSAGE_THREAD); its wake-ups are
  * the loop's; the kthread's CPU is /proc/PID/schedstat and its wake-ups its
- * voluntary context switches.  Mapped onto the profile's keys:
+ * voluntary context switches.  Mapped onto the profile's keys, for the
+ * simulator's threaded NAPI (rxlab live --compare-sim runs the simulated
+ * NAPI in a kthread when the live one was):
+ *   ctx-switch             the thread's per-wake-up cost (epoll_wait, the
+ *                          switch, the empty poll that re-arms); the
+ *                          simulator charges it for every switch, the
+ *                          kthread's included
+ *   isr                    what the kthread's per-wake-up cost adds to that:
+ *                          veth "raising the interrupt" and the wake
  *   rx-pkt, local-deliver  half each of the kthread's per-packet cost (only
  *                          their sum is measured)
- *   isr                    the kthread's per-wake-up cost: veth "raising the
- *                          interrupt" and the kthread waking to poll
  *   syscall                the thread's per-packet cost (recvmmsg share)
- *   ctx-switch             the thread's per-wake-up cost (epoll_wait, the
- *                          switch, the empty poll that re-arms)
+ *   idle-exit              the receiver core's busy time that neither
+ *                          thread accounts for, per wake-up (idle_exit())
  *   others                 0: veth has no registers, DMA or hard IRQ
  * The numbers move with the machine's load; the profile keeps the raw
  * figures as comments.
@@ -37,10 +48,19 @@
 #include "cli/interrupt.h"
 #include "cli/units.h"
 
+#define CALIB_RUNS 5
+
+/* One side's samples: CPU ns, wake-ups and packets per run. */
+struct side {
+	double cpu[CALIB_RUNS], wakes[CALIB_RUNS], pkts[CALIB_RUNS];
+	double wake_ns, pkt_ns;		/* the fit */
+};
+
 struct calib {
-	double thr_wake_ns, thr_pkt_ns;		/* receive thread */
-	double napi_wake_ns, napi_pkt_ns;	/* NAPI kthread */
-	double lo_pps, hi_pps;			/* received rates of the two runs */
+	double pps[CALIB_RUNS];		/* received rate of each run */
+	double core_pct[CALIB_RUNS];	/* receiver core not idle while sending, % */
+	struct side thr, napi;		/* receive thread, NAPI kthread */
+	double idle_exit_ns;		/* per wake-up, what neither thread accounts for */
 };
 
 static int calib_run(double rate, int64_t dur_ns, struct live_result *r)
@@ -61,54 +81,91 @@ static int calib_run(double rate, int64_t dur_ns, struct live_result *r)
 	return rc;
 }
 
-/* Solve cpu_i = w * wakes_i + p * pkts_i for i = 1, 2; false when the two
- * runs do not tell the two costs apart. */
-static bool solve(double c1, double w1, double n1, double c2, double w2, double n2,
-		  double *w, double *p)
+/* Least squares of cpu = w * wakes + p * pkts over the runs; false when
+ * the runs do not tell the two costs apart. */
+static bool solve(const struct side *d, double *w, double *p)
 {
-	double det = w1 * n2 - w2 * n1;
+	double sww = 0, swp = 0, spp = 0, swc = 0, spc = 0, det;
 
-	if (!(fabs(det) > 1e-9 * fabs(w1 * n2)))
+	for (int i = 0; i < CALIB_RUNS; i++) {
+		sww += d->wakes[i] * d->wakes[i];
+		swp += d->wakes[i] * d->pkts[i];
+		spp += d->pkts[i] * d->pkts[i];
+		swc += d->wakes[i] * d->cpu[i];
+		spc += d->pkts[i] * d->cpu[i];
+	}
+	det = sww * spp - swp * swp;
+	if (!(det > 1e-9 * sww * spp))
 		return false;
-	*w = (c1 * n2 - c2 * n1) / det;
-	*p = (w1 * c2 - w2 * c1) / det;
+	*w = (swc * spp - spc * swp) / det;
+	*p = (sww * spc - swp * swc) / det;
 	return true;
 }
 
 /* The per-wake-up cost of an idle CPU (an IPI, leaving the idle state) is
- * larger than that of a busy one, so the linear fit can come out negative.
- * Then: per packet = the fast run's CPU per packet (an upper bound: it
- * includes that run's share of wake-ups), per wake-up = what the slow run
- * leaves after that. */
-static void fit(double c1, double w1, double n1, double c2, double w2, double n2,
-		double *w, double *p)
+ * larger than that of a busy one, so the fit can come out negative.  Then:
+ * per packet = the fastest run's CPU per packet (an upper bound: it
+ * includes that run's share of wake-ups; run 0), per wake-up = what the
+ * slowest run (run 1) leaves after that. */
+static void fit(struct side *d)
 {
-	if (solve(c1, w1, n1, c2, w2, n2, w, p) && *w >= 0 && *p >= 0)
+	if (solve(d, &d->wake_ns, &d->pkt_ns) && d->wake_ns >= 0 && d->pkt_ns >= 0)
 		return;
-	*p = n2 > 0 ? c2 / n2 : 0;
-	*w = w1 > 0 ? (c1 - n1 * *p) / w1 : 0;
+	d->pkt_ns = d->pkts[0] > 0 ? d->cpu[0] / d->pkts[0] : 0;
+	d->wake_ns = d->wakes[1] > 0 ? (d->cpu[1] - d->pkts[1] * d->pkt_ns) / d->wakes[1] : 0;
 }
 
+static void calib_keep(struct calib *c, int i, const struct live_result *r)
+{
+	c->pps[i] = live_rx_pps(r);
+	c->core_pct[i] = counters_cpu_busy_pct(&r->d_sent, r->rx_cpu);
+	c->thr.cpu[i] = (double)(r->rx.cpu_user_ns + r->rx.cpu_sys_ns);
+	c->thr.wakes[i] = (double)r->rx.wakeups;
+	c->thr.pkts[i] = (double)r->rx.packets;
+	c->napi.cpu[i] = (double)r->d.napi_ns;
+	c->napi.wakes[i] = (double)r->d.napi_wakeups;
+	c->napi.pkts[i] = (double)r->d.rx_dev.rx_packets;
+}
+
+/* The receiver core is busier than its two threads: interrupts (the IPIs
+ * that wake the kthread), leaving the idle state, the scheduler.  Charged
+ * per kthread wake-up, from run @i (10% of the maximum: the core idles
+ * between most wake-ups, and the batches are small), as what the core's
+ * busy time leaves after the two fitted costs; the simulator charges it as
+ * idle-exit when an interrupt or a wake-up ends an idle period. */
+static double idle_exit(const struct calib *c, int i)
+{
+	double secs = c->pps[i] > 0 ? c->napi.pkts[i] / c->pps[i] : 0;
+	double rest = c->core_pct[i] / 100.0 * secs * 1e9 -
+		      (c->thr.wake_ns * c->thr.wakes[i] + c->thr.pkt_ns * c->thr.pkts[i]) -
+		      (c->napi.wake_ns * c->napi.wakes[i] + c->napi.pkt_ns * c->napi.pkts[i]);
+
+	return isfinite(rest) && rest > 0 && c->napi.wakes[i] > 0 ? rest / c->napi.wakes[i] : 0;
+}
+
+/* Run 0 at the maximum, run 1 at 5 kpps, runs 2.. at fractions of run 0. */
 static int calib_measure(struct calib *c, int64_t dur_ns)
 {
-	struct live_result lo, hi;
+	static const double frac[CALIB_RUNS] = { 0, 0, 0.1, 0.3, 0.6 };
+	struct live_result r;
 	int rc;
 
-	if ((rc = calib_run(5000, dur_ns, &lo)) != 0 || (rc = calib_run(0, dur_ns, &hi)) != 0)
-		return rc;
-	c->lo_pps = live_rx_pps(&lo);
-	c->hi_pps = live_rx_pps(&hi);
-	if (lo.rx.wakeups == 0 || hi.rx.packets == 0 || lo.d.napi_wakeups == 0) {
-		fprintf(stderr, "rxlab live calibrate: the runs measured nothing (%.0f and %.0f "
-			"pps received); is threaded NAPI available?\n", c->lo_pps, c->hi_pps);
-		return 1;
+	for (int i = 0; i < CALIB_RUNS; i++) {
+		double rate = i == 0 ? 0 : i == 1 ? 5000 : frac[i] * c->pps[0];
+
+		if ((rc = calib_run(rate, dur_ns, &r)) != 0)
+			return rc;
+		calib_keep(c, i, &r);
+		if (r.rx.packets == 0 || r.d.napi_wakeups == 0 || (i == 0 && c->pps[0] < 50000)) {
+			fprintf(stderr, "rxlab live calibrate: run %d received %.0f pps with %llu NAPI "
+				"wake-ups; is threaded NAPI available?\n", i, c->pps[i],
+				(unsigned long long)r.d.napi_wakeups);
+			return 1;
+		}
 	}
-	fit((double)(lo.rx.cpu_user_ns + lo.rx.cpu_sys_ns), (double)lo.rx.wakeups,
-	    (double)lo.rx.packets, (double)(hi.rx.cpu_user_ns + hi.rx.cpu_sys_ns),
-	    (double)hi.rx.wakeups, (double)hi.rx.packets, &c->thr_wake_ns, &c->thr_pkt_ns);
-	fit((double)lo.d.napi_ns, (double)lo.d.napi_wakeups, (double)lo.d.rx_dev.rx_packets,
-	    (double)hi.d.napi_ns, (double)hi.d.napi_wakeups, (double)hi.d.rx_dev.rx_packets,
-	    &c->napi_wake_ns, &c->napi_pkt_ns);
+	fit(&c->thr);
+	fit(&c->napi);
+	c->idle_exit_ns = idle_exit(c, 2);
 	return 0;
 }
 
@@ -120,29 +177,51 @@ static long long ns(double v)
 	return v > 1e6 ? 1000000 : (long long)llround(v);
 }
 
+static void side_write(FILE *f, const char *what, const struct side *d, const double *pps)
+{
+	fprintf(f, "#   %s: %.0f ns per wake-up + %.0f ns per packet\n", what, d->wake_ns, d->pkt_ns);
+	for (int i = 0; i < CALIB_RUNS; i++) {
+		double secs = pps[i] > 0 ? d->pkts[i] / pps[i] : 0;
+		double fitted = d->wake_ns * d->wakes[i] + d->pkt_ns * d->pkts[i];
+
+		fprintf(f, "#     %7.0f pps: %7.0f wake-ups/s, CPU %5.1f%% measured, %5.1f%% fitted\n",
+			pps[i], secs > 0 ? d->wakes[i] / secs : 0,
+			secs > 0 ? 100.0 * d->cpu[i] / 1e9 / secs : 0,
+			secs > 0 ? 100.0 * fitted / 1e9 / secs : 0);
+	}
+}
+
 static void calib_write(FILE *f, const struct calib *c, const char *name)
 {
+	double isr = c->napi.wake_ns - c->thr.wake_ns;
+
 	fprintf(f, "# %s - this machine's veth receiver, measured by `rxlab live calibrate`.\n"
 		"#\n"
-		"# From napi mode at %.0f and %.0f pps: receive thread %.0f ns per\n"
-		"# wake-up + %.0f ns per packet; NAPI kthread %.0f ns per wake-up + %.0f ns\n"
-		"# per packet (fit of cpu = a * wake-ups + b * packets; see live_calibrate.c).\n"
-		"# rx-pkt + local-deliver is the kernel's per-packet cost (the split is not\n"
-		"# measured); veth has no DMA, registers or hard IRQ, so those costs are 0.\n"
-		"# See docs/live.md.\n\n",
-		name, c->lo_pps, c->hi_pps, c->thr_wake_ns, c->thr_pkt_ns, c->napi_wake_ns,
-		c->napi_pkt_ns);
+		"# napi mode at the sender's maximum, at 5 kpps and at 10, 30 and 60%% of\n"
+		"# the maximum; cpu = a * wake-ups + b * packets fitted over the runs\n"
+		"# (least squares; see live_calibrate.c):\n", name);
+	side_write(f, "receive thread", &c->thr, c->pps);
+	side_write(f, "NAPI kthread", &c->napi, c->pps);
+	fprintf(f, "#   receiver core busy: ");
+	for (int i = 0; i < CALIB_RUNS; i++)
+		fprintf(f, "%.1f%%%s", c->core_pct[i], i + 1 < CALIB_RUNS ? ", " : "\n");
+	fprintf(f, "#   idle-exit: %.0f ns per wake-up that the two threads do not account for\n"
+		"#   (interrupts, leaving the idle state), at %.0f pps\n", c->idle_exit_ns, c->pps[2]);
+	fprintf(f, "# ctx-switch is the thread's per-wake-up cost, isr what the kthread's\n"
+		"# adds to it; rx-pkt + local-deliver is the kernel's per-packet cost (the\n"
+		"# split is not measured); veth has no DMA, registers or hard IRQ, so those\n"
+		"# costs are 0.  See docs/live.md.\n\n");
 	fprintf(f, "[profile]\nname = %s\ndescription = \"veth receiver of this machine "
 		"(rxlab live calibrate)\"\n\n[cost]\n", name);
-	fprintf(f, "irq-entry = 0\nisr = %lldns\nreg-read = 0\n",
-		ns(c->napi_wake_ns));
+	fprintf(f, "irq-entry = 0\nisr = %lldns\nreg-read = 0\n", ns(isr));
 	fprintf(f, "rx-pkt = %lldns\nnetif-rx = 0\nbacklog-pkt = 0\nnapi-poll = 0\n",
-		ns(c->napi_pkt_ns / 2));
+		ns(c->napi.pkt_ns / 2));
 	fprintf(f, "softirq-entry = 0\ndma-fixed = 0\ndma-per-byte = 0\nfwd-pkt = 0\n"
 		"copy-per-byte = 0\ntx-clean-pkt = 0\n"
 		"skb-alloc = 0\nremote-free = 0\nxmit-locked = 0\n");
-	fprintf(f, "ctx-switch = %lldns\nlocal-deliver = %lldns\nsyscall = %lldns\n",
-		ns(c->thr_wake_ns), ns(c->napi_pkt_ns / 2), ns(c->thr_pkt_ns));
+	fprintf(f, "ctx-switch = %lldns\nidle-exit = %lldns\nlocal-deliver = %lldns\n"
+		"syscall = %lldns\n", ns(c->thr.wake_ns), ns(c->idle_exit_ns), ns(c->napi.pkt_ns / 2),
+		ns(c->thr.pkt_ns));
 }
 
 int live_calibrate_main(int argc, char **argv)

@@ -218,15 +218,17 @@ static int open_loop(struct run *run, char *err, size_t errlen)
 
 /* hybrid's wake-cost, unless --set gives one: what a sleep and wake-up of
  * the receive thread costs on this machine, as `rxlab live calibrate`
- * measured it (profile veth-host, ctx-switch).  The library's default is a
- * guess for machines nobody measured. */
+ * measured it (profile veth-host): the thread's own cost (ctx-switch) and
+ * the core's leaving its idle state (idle-exit), which spinning avoids.
+ * The library's default is a guess for machines nobody measured. */
 static void calibrated_wake_cost(struct rxl_config *cfg)
 {
 	struct profile p;
 	char err[256];
 
-	if (profile_load(&p, "veth-host", err, sizeof(err)) == 0 && p.ctx_switch_ns >= 1000)
-		cfg->wake_cost_ns = (uint64_t)p.ctx_switch_ns;
+	if (profile_load(&p, "veth-host", err, sizeof(err)) == 0 &&
+	    p.ctx_switch_ns + p.idle_exit_ns >= 1000)
+		cfg->wake_cost_ns = (uint64_t)(p.ctx_switch_ns + p.idle_exit_ns);
 }
 
 static int config_build(struct run *run, char *err, size_t errlen)

@@ -5,7 +5,9 @@
  *
  * The simulator models moderation in the NIC and the kernel, the live
  * userspace modes do it in the receive thread; each mode is mapped to the
- * kernel mechanism it imitates (the `sim-as` column says which).  Modes
+ * kernel mechanism it imitates (the `sim-as` column says which), on a
+ * threaded NAPI when the live run's NAPI was a kthread (the test bed's
+ * default).  Modes
  * without a counterpart (busy, hybrid, the DPDK / ixy / Seastar baselines,
  * TPACKET, AF_XDP) get no simulated figures ("-").
  */
@@ -84,7 +86,8 @@ struct sim_fig {
 };
 
 static int sim_point(const struct live_result *r, const struct live_job *j, const char *profile,
-		     struct sim_fig *f, const char **what, char *err, size_t errlen)
+		     struct sim_fig *f, const char **what, char *what_buf, size_t what_len,
+		     char *err, size_t errlen)
 {
 	char buf[SIM_MAX_SETS][64];
 	const char *sets[SIM_MAX_SETS];
@@ -104,6 +107,13 @@ static int sim_point(const struct live_result *r, const struct live_job *j, cons
 	n = sim_sets(j, &c, buf, what);
 	if (!*what)
 		return 0;
+	/* The live NAPI ran in a kthread (the test bed's default): so does the
+	 * simulated one, whatever the mode does on top of it. */
+	if (r->napi_kthread && j->mode != RXL_MODE_THREADED) {
+		snprintf(buf[n++], 64, "nic.eth0.threaded=on");
+		snprintf(what_buf, what_len, "%s; threaded napi", *what);
+		*what = what_buf;
+	}
 	snprintf(buf[n++], 64, "host.profile=%s", profile);
 	snprintf(buf[n++], 64, "traffic.rate=%.0fpps",
 		 fmax(1, r->tx.seq_next / (r->dur_s > 0 ? r->dur_s : 1)));
@@ -144,7 +154,9 @@ struct table *live_sim_table(const struct live_result *r, size_t n, const struct
 	for (size_t i = 0; i < n; i++) {
 		struct sim_fig f = { NAN, NAN, NAN, NAN, NAN };
 		const char *what;
-		int rc = sim_point(&r[i], &jobs[i], profile, &f, &what, err, errlen);
+		char what_buf[96];
+		int rc = sim_point(&r[i], &jobs[i], profile, &f, &what, what_buf, sizeof(what_buf),
+				   err, errlen);
 
 		if (rc < 0) {
 			table_free(t);

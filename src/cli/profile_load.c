@@ -48,6 +48,7 @@ static const struct cost_key costs[] = {
 	COST("remote-free", UNIT_TIME_NS, remote_free_ns),
 	COST("xmit-locked", UNIT_TIME_NS, xmit_locked_ns),
 	COST("ctx-switch", UNIT_TIME_NS, ctx_switch_ns),
+	COST("idle-exit", UNIT_TIME_NS, idle_exit_ns),
 	COST("local-deliver", UNIT_TIME_NS, local_deliver_ns),
 	COST("syscall", UNIT_TIME_NS, syscall_ns),
 };
@@ -56,7 +57,8 @@ static const struct cost_key costs[] = {
 static const char *const cost_names[] = {
 	"irq-entry", "isr", "reg-read", "rx-pkt", "netif-rx", "backlog-pkt", "napi-poll",
 	"softirq-entry", "dma-fixed", "dma-per-byte", "fwd-pkt", "copy-per-byte",
-	"tx-clean-pkt", "skb-alloc", "remote-free", "xmit-locked", "ctx-switch", "local-deliver", "syscall", NULL,
+	"tx-clean-pkt", "skb-alloc", "remote-free", "xmit-locked", "ctx-switch", "idle-exit",
+	"local-deliver", "syscall", NULL,
 };
 _Static_assert(sizeof(cost_names) / sizeof(cost_names[0]) == N_COSTS + 1,
                "cost_names[] must list every key of costs[]");

@@ -174,6 +174,8 @@ void cpu_irq(struct sim *s, struct cpu *c, uint16_t nic)
 		c->irq_q[c->n_irq_q++] = nic;
 		return;
 	}
+	if (cpu_top(c) < 0)
+		c->exit_ns = s->prof->idle_exit_ns; /* leaving the idle state first */
 	cpu_push(s, c, LVL_HARDIRQ);
 	cpu_run(s, c, LVL_HARDIRQ, (uint8_t)nic, kern_isr(s, c, nic));
 }
@@ -350,7 +352,8 @@ void sched_pick(struct sim *s, struct cpu *c)
 	c->cs++;
 	c->cur = -1;
 	c->next = next;
-	cpu_run(s, c, LVL_THREAD, TCH_SWITCH, s->prof->ctx_switch_ns);
+	cpu_run(s, c, LVL_THREAD, TCH_SWITCH, s->prof->ctx_switch_ns + c->exit_ns);
+	c->exit_ns = 0;
 }
 
 void sched_wake(struct sim *s, struct thread *t)
@@ -368,6 +371,7 @@ void sched_wake(struct sim *s, struct thread *t)
 		t->vruntime = floor - SLEEPER_CREDIT_NS;
 	t->runnable = true;
 	if (cpu_top(c) < 0) {
+		c->exit_ns = s->prof->idle_exit_ns; /* the wake-up IPI ends its idle */
 		sched_pick(s, c);
 		return;
 	}

@@ -340,13 +340,14 @@ void kern_tick(struct sim *s, struct cpu *c)
 int64_t kern_isr(struct sim *s, struct cpu *c, uint16_t irq)
 {
 	struct nic *n = &s->nic[irq & ~(IRQ_TIMER | IRQ_TICK)];
-	int64_t t0 = s->eng.now, t = t0;
+	int64_t t0 = s->eng.now, t = t0 + c->exit_ns; /* idle-exit when it was idle */
 	uint32_t work;
 
+	c->exit_ns = 0;
 	if (irq == IRQ_TICK)
-		return tick_isr(s, c);
+		return t - t0 + tick_isr(s, c);
 	if (irq & IRQ_TIMER)
-		return timer_isr(s, c, n);
+		return t - t0 + timer_isr(s, c, n);
 	if (n->isr_more)
 		return isr_loop(s, c, n, t, s->scn->host.rxpath == RXPATH_ISR_LOOP) - t0;
 	t += s->prof->irq_entry_ns + s->prof->isr_ns;

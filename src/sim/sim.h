@@ -284,6 +284,8 @@ struct cpu {
 	int64_t slice_start;
 	bool resched;         /* a woken thread should preempt the current one */
 	int64_t balance_t;    /* pending EV_BALANCE, or 0 */
+	int64_t exit_ns;      /* idle-exit owed by the hard IRQ or switch that ends an
+	                       * idle period (taken by kern_isr / sched_pick) */
 	struct softnet_counters sn;
 };
 
@@ -545,7 +547,8 @@ void sched_balance_tick(struct sim *s, struct cpu *c);
 
 /* ---- kernel.c ---- */
 /* Hard IRQ handler of source @irq (a NIC index, or IRQ_TIMER | NIC index)
- * on @c starts now: returns the handler's duration. */
+ * on @c starts now: returns the handler's duration, which begins with the
+ * profile's idle-exit when the IRQ ended an idle period (c->exit_ns). */
 int64_t kern_isr(struct sim *s, struct cpu *c, uint16_t irq);
 /* The handler's chunk ended. */
 void kern_isr_done(struct sim *s, struct cpu *c, uint16_t irq);

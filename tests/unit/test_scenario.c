@@ -536,7 +536,7 @@ static const char costs[] =
 	"backlog-pkt = 1us\nnapi-poll = 1us\nsoftirq-entry = 1us\ndma-fixed = 1us\n"
 	"dma-per-byte = 2.5ns\nfwd-pkt = 1us\ncopy-per-byte = 1ps\ntx-clean-pkt = 1us\n"
 	"skb-alloc = 0ns\nremote-free = 0ns\nxmit-locked = 0ns\n"
-	"ctx-switch = 1us\nlocal-deliver = 1us\nsyscall = 1us\n";
+	"ctx-switch = 1us\nidle-exit = 0ns\nlocal-deliver = 1us\nsyscall = 1us\n";
 
 static void test_profile_errors(void **state)
 {
@@ -551,7 +551,7 @@ static void test_profile_errors(void **state)
 	assert_string_equal(err, "p.ini:1: [cost] is missing keys: reg-read, rx-pkt, netif-rx, "
 	                         "backlog-pkt, napi-poll, softirq-entry, dma-fixed, dma-per-byte, "
 	                         "fwd-pkt, copy-per-byte, tx-clean-pkt, skb-alloc, remote-free, "
-	                         "xmit-locked, ctx-switch, local-deliver, "
+	                         "xmit-locked, ctx-switch, idle-exit, local-deliver, "
 	                         "syscall (every cost is required)");
 	assert_int_equal(profile_load_text(&prof, "[profile]\nname = x\n", "p.ini", err,
 	                                   sizeof(err)), -EINVAL);

@@ -94,8 +94,8 @@ static void sender_step(struct sim *s, struct cpu *c, struct np_conn *k, uint16_
 		np_arm(s, c, TCH_SYS, np_copy_ns(s, k->snd_seg) + pr->local_deliver_ns);
 		return;
 	case NS_XMIT:
-		np_queue(s, c, id, PKT_NP_DATA, k->snd_seg);
 		k->sent += k->snd_seg;
+		np_queue(s, c, id, PKT_NP_DATA, k->snd_seg);
 		k->snd_left -= k->snd_seg;
 		k->snd_step = NS_AFTER;
 		np_arm(s, c, TCH_SYS, pr->netif_rx_ns);

@@ -10,8 +10,8 @@
  *
  *   cpu = per_wakeup * wakeups + per_packet * packets
  *
- * and fitted over all the runs by least squares (fit() says what happens
- * when that comes out negative).  Two runs would fix the two costs, but
+ * and fitted over all the runs by least squares (cost_fit.h says what
+ * happens when that comes out negative).  Two runs would fix the two costs, but
  * the extremes disagree with the middle: at 5 kpps every wake-up finds
  * cold caches and an idle core, so a fit through that point and the
  * maximum charges most of the per-packet work to wake-ups and predicts
@@ -45,6 +45,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cost_fit.h"
 #include "cli/interrupt.h"
 #include "cli/units.h"
 
@@ -81,38 +82,14 @@ static int calib_run(double rate, int64_t dur_ns, struct live_result *r)
 	return rc;
 }
 
-/* Least squares of cpu = w * wakes + p * pkts over the runs; false when
- * the runs do not tell the two costs apart. */
-static bool solve(const struct side *d, double *w, double *p)
-{
-	double sww = 0, swp = 0, spp = 0, swc = 0, spc = 0, det;
-
-	for (int i = 0; i < CALIB_RUNS; i++) {
-		sww += d->wakes[i] * d->wakes[i];
-		swp += d->wakes[i] * d->pkts[i];
-		spp += d->pkts[i] * d->pkts[i];
-		swc += d->wakes[i] * d->cpu[i];
-		spc += d->pkts[i] * d->cpu[i];
-	}
-	det = sww * spp - swp * swp;
-	if (!(det > 1e-9 * sww * spp))
-		return false;
-	*w = (swc * spp - spc * swp) / det;
-	*p = (sww * spc - swp * swc) / det;
-	return true;
-}
-
-/* The per-wake-up cost of an idle CPU (an IPI, leaving the idle state) is
- * larger than that of a busy one, so the fit can come out negative.  Then:
- * per packet = the fastest run's CPU per packet (an upper bound: it
- * includes that run's share of wake-ups; run 0), per wake-up = what the
- * slowest run (run 1) leaves after that. */
+/* Least squares over the runs, with cost_fit()'s fallback: run 0 (the
+ * maximum) gives the per-packet bound, run 1 (5 kpps) the wake-up cost. */
 static void fit(struct side *d)
 {
-	if (solve(d, &d->wake_ns, &d->pkt_ns) && d->wake_ns >= 0 && d->pkt_ns >= 0)
-		return;
-	d->pkt_ns = d->pkts[0] > 0 ? d->cpu[0] / d->pkts[0] : 0;
-	d->wake_ns = d->wakes[1] > 0 ? (d->cpu[1] - d->pkts[1] * d->pkt_ns) / d->wakes[1] : 0;
+	struct cost_fit f = cost_fit(d->cpu, d->wakes, d->pkts, CALIB_RUNS, 0, 1);
+
+	d->wake_ns = f.wake_ns;
+	d->pkt_ns = f.pkt_ns;
 }
 
 static void calib_keep(struct calib *c, int i, const struct live_result *r)

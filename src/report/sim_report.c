@@ -99,6 +99,7 @@ static const struct col extra_cols[] = {
 	{ "lat_mean_us", "mean-us", 1, false },
 	{ "lat_samples", "lat-samples", -1, false },
 	{ "in_flight", "in-flight", -1, false },
+	{ "netperf_mbit_s", "netperf-Mbit/s", 1, false },
 };
 
 #define N_EXTRA (sizeof(extra_cols) / sizeof(extra_cols[0]))
@@ -130,6 +131,7 @@ void metrics_extra_row(struct table *t, const struct results *r)
 	table_dbl(t, r->lat_mean_us);
 	table_u64(t, r->lat_samples);
 	table_u64(t, r->in_flight);
+	table_dbl(t, r->netperf.conns ? r->netperf.mbit_s : NAN);
 	for (size_t i = 0; i < RESULTS_CDF_N; i++)
 		table_dbl(t, r->lat_cdf_us[i]);
 }

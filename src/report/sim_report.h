@@ -18,8 +18,9 @@ struct table *summary_table_new(const char *name, const char *title,
 void summary_row(struct table *t, const struct results *r, bool wide);
 
 /* Output columns a sweep row carries after the wide summary: wire_pps,
- * irqs_per_s (RX + TX + other), lat_mean_us, lat_samples, in_flight and
- * the latency CDF (lat_cdf_p0_us .. lat_cdf_p100_us at results_cdf_q[]).
+ * irqs_per_s (RX + TX + other), lat_mean_us, lat_samples, in_flight,
+ * netperf_mbit_s (apps.netperf's throughput, NaN without it) and the
+ * latency CDF (lat_cdf_p0_us .. lat_cdf_p100_us at results_cdf_q[]).
  * Kept out of the summary so that `rxlab run` and the default job print what
  * they always printed. */
 void metrics_extra_cols(struct table *t);

@@ -391,12 +391,22 @@ void sched_wake(struct sim *s, struct thread *t)
 	}
 }
 
+void sched_sleep(struct sim *s, struct cpu *c)
+{
+	cpu_account(s, c);
+	s->thr[c->cur].runnable = false;
+	sched_pick(s, c);
+}
+
+void thread_chunk(struct sim *s, struct cpu *c, enum thread_chunk what, int64_t dur)
+{
+	cpu_run(s, c, LVL_THREAD, (uint8_t)what, dur > 0 ? dur : 1);
+}
+
 bool sched_thread_continue(struct sim *s, struct cpu *c, bool has_work)
 {
 	if (!has_work) {
-		cpu_account(s, c);
-		s->thr[c->cur].runnable = false;
-		sched_pick(s, c);
+		sched_sleep(s, c);
 		return false;
 	}
 	if (sched_need_resched(s, c)) {

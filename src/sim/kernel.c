@@ -117,11 +117,6 @@ void kern_local_bh_enable(struct sim *s, struct cpu *c)
 
 /* ---- per-packet work ---- */
 
-static int64_t copy_ns(const struct sim *s, uint32_t len)
-{
-	return (int64_t)len * s->prof->copy_ps_per_byte / 1000;
-}
-
 /* TCP's delayed ACK: one ACK frame out of the port for every ack-every
  * frames delivered from it (tcp_ack_snd_check from the receive path).
  * Returns the time after sending it. */
@@ -169,7 +164,7 @@ static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 		return send_ack(s, c, in, p, t);
 	}
 	out = &s->nic[in->out];
-	t += s->prof->fwd_pkt_ns - locked + copy_ns(s, p->len);
+	t += s->prof->fwd_pkt_ns - locked + profile_copy_ns(s->prof, p->len);
 	at = xlock_acquire(s, c, out, t, locked);
 	t = xmit_clean(s, c, out, at + locked);
 	xlock_release(s, c, out, at, t);
@@ -251,7 +246,7 @@ static int64_t isr_pass(struct sim *s, struct cpu *c, struct nic *n, int64_t t, 
 		if (!nic_rx_ready(n, t))
 			break;
 		p = nic_rx_take(n);
-		t += s->prof->rx_pkt_ns + copy_ns(s, p.len) + s->prof->netif_rx_ns;
+		t += s->prof->rx_pkt_ns + profile_copy_ns(s->prof, p.len) + s->prof->netif_rx_ns;
 		t += skb_alloc(s, c, &p);
 		kern_netif_rx(s, c, &p);
 		taken++;
@@ -438,7 +433,7 @@ int64_t kern_nic_poll(struct sim *s, struct cpu *c, struct nic *n, int64_t t, ui
 		if (!nic_rx_ready(n, t))
 			break;
 		p = nic_rx_take(n);
-		t += s->prof->rx_pkt_ns + copy_ns(s, p.len);
+		t += s->prof->rx_pkt_ns + profile_copy_ns(s->prof, p.len);
 		t = deliver(s, c, &p, t + skb_alloc(s, c, &p));
 		w++;
 	}

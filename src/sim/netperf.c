@@ -31,23 +31,6 @@
 
 #include "sim/sim.h"
 
-static void np_arm(struct sim *s, struct cpu *c, enum thread_chunk what, int64_t dur)
-{
-	cpu_run(s, c, LVL_THREAD, (uint8_t)what, dur > 0 ? dur : 1);
-}
-
-static void np_sleep(struct sim *s, struct cpu *c)
-{
-	cpu_account(s, c);
-	s->thr[c->cur].runnable = false;
-	sched_pick(s, c);
-}
-
-static int64_t np_copy_ns(const struct sim *s, uint32_t bytes)
-{
-	return (int64_t)bytes * s->prof->copy_ps_per_byte / 1000;
-}
-
 static void np_queue(struct sim *s, struct cpu *c, uint16_t conn, uint8_t kind, uint32_t len)
 {
 	struct pkt p = { .t_arr = s->eng.now, .t_evt = s->eng.now, .len = len, .in_nic = conn,
@@ -73,32 +56,32 @@ static void sender_step(struct sim *s, struct cpu *c, struct np_conn *k, uint16_
 	switch ((enum np_snd_step)k->snd_step) {
 	case NS_BEGIN:
 		k->snd_step = NS_ENTER;
-		np_arm(s, c, TCH_RUN, a->netperf_work_ns);
+		thread_chunk(s, c, TCH_RUN, a->netperf_work_ns);
 		return;
 	case NS_ENTER:
 		k->snd_left = a->netperf_send;
 		k->snd_step = NS_SEGMENT;
-		np_arm(s, c, TCH_SYS, pr->syscall_ns / 2);
+		thread_chunk(s, c, TCH_SYS, pr->syscall_ns / 2);
 		return;
 	case NS_SEGMENT:
 		seg = np_room(s, k);
 		if (seg == 0) {
 			k->snd_wait = true;
-			np_sleep(s, c);
+			sched_sleep(s, c);
 			return;
 		}
 		seg = seg < a->netperf_mss ? seg : a->netperf_mss;
 		k->snd_seg = seg < k->snd_left ? seg : k->snd_left;
 		k->unacked += k->snd_seg;
 		k->snd_step = NS_XMIT;
-		np_arm(s, c, TCH_SYS, np_copy_ns(s, k->snd_seg) + pr->local_deliver_ns);
+		thread_chunk(s, c, TCH_SYS, profile_copy_ns(pr, k->snd_seg) + pr->local_deliver_ns);
 		return;
 	case NS_XMIT:
 		k->sent += k->snd_seg;
 		np_queue(s, c, id, PKT_NP_DATA, k->snd_seg);
 		k->snd_left -= k->snd_seg;
 		k->snd_step = NS_AFTER;
-		np_arm(s, c, TCH_SYS, pr->netif_rx_ns);
+		thread_chunk(s, c, TCH_SYS, pr->netif_rx_ns);
 		kern_local_bh_enable(s, c);
 		return;
 	case NS_AFTER:
@@ -108,7 +91,7 @@ static void sender_step(struct sim *s, struct cpu *c, struct np_conn *k, uint16_
 			return;
 		}
 		k->snd_step = NS_BEGIN;
-		np_arm(s, c, TCH_SYS, pr->syscall_ns - pr->syscall_ns / 2);
+		thread_chunk(s, c, TCH_SYS, pr->syscall_ns - pr->syscall_ns / 2);
 		return;
 	default:
 		sim_fail(s, "netperf sender in an unknown step", k->snd_step, id);
@@ -123,33 +106,33 @@ static void receiver_step(struct sim *s, struct cpu *c, struct np_conn *k, uint1
 	switch ((enum np_rcv_step)k->rcv_step) {
 	case NR_BEGIN:
 		k->rcv_step = NR_CHECK;
-		np_arm(s, c, TCH_SYS, pr->syscall_ns / 2);
+		thread_chunk(s, c, TCH_SYS, pr->syscall_ns / 2);
 		return;
 	case NR_CHECK:
 		if (k->unread == 0) {
 			k->rcv_wait = true;
-			np_sleep(s, c);
+			sched_sleep(s, c);
 			return;
 		}
 		k->reading = k->unread < a->netperf_recv ? k->unread : a->netperf_recv;
 		k->unread -= k->reading;
 		k->rcv_step = NR_READ;
-		np_arm(s, c, TCH_SYS, np_copy_ns(s, k->reading));
+		thread_chunk(s, c, TCH_SYS, profile_copy_ns(pr, k->reading));
 		return;
 	case NR_READ:
 		k->bytes += k->reading;
 		k->rcv_step = NR_ACK;
-		np_arm(s, c, TCH_SYS, pr->local_deliver_ns);
+		thread_chunk(s, c, TCH_SYS, pr->local_deliver_ns);
 		return;
 	case NR_ACK:
 		np_queue(s, c, id, PKT_NP_ACK, k->reading);
 		k->rcv_step = NR_USER;
-		np_arm(s, c, TCH_SYS, pr->netif_rx_ns + pr->syscall_ns - pr->syscall_ns / 2);
+		thread_chunk(s, c, TCH_SYS, pr->netif_rx_ns + pr->syscall_ns - pr->syscall_ns / 2);
 		kern_local_bh_enable(s, c);
 		return;
 	case NR_USER:
 		k->rcv_step = NR_BEGIN;
-		np_arm(s, c, TCH_RUN, a->netperf_work_ns);
+		thread_chunk(s, c, TCH_RUN, a->netperf_work_ns);
 		return;
 	default:
 		sim_fail(s, "netserver in an unknown step", k->rcv_step, id);

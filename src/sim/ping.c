@@ -52,14 +52,7 @@ static void ping_arm(struct sim *s, struct cpu *c, enum thread_chunk what, int64
 		     enum ping_step next)
 {
 	s->ping.step = (uint8_t)next;
-	cpu_run(s, c, LVL_THREAD, (uint8_t)what, dur > 0 ? dur : 1);
-}
-
-static void ping_sleep(struct sim *s, struct cpu *c)
-{
-	cpu_account(s, c);
-	s->thr[c->cur].runnable = false;
-	sched_pick(s, c);
+	thread_chunk(s, c, what, dur);
 }
 
 /* iputils: rtt += triptime - rtt/8 (rtt is 8 x the estimate). */
@@ -92,7 +85,7 @@ static void ping_step_now(struct sim *s, struct cpu *c)
 	switch ((enum ping_step)p->step) {
 	case PS_BEGIN:
 		if (p->done || p->lost) {
-			ping_sleep(s, c);
+			sched_sleep(s, c);
 			return;
 		}
 		ping_arm(s, c, TCH_RUN, s->scn->apps.ping_work_ns, PS_WORKED);
@@ -111,7 +104,7 @@ static void ping_step_now(struct sim *s, struct cpu *c)
 	case PS_SENT:
 		if (!p->ready) {
 			p->waiting = true;
-			ping_sleep(s, c);
+			sched_sleep(s, c);
 			return;
 		}
 		ping_arm(s, c, TCH_SYS, pr->syscall_ns, PS_READ);

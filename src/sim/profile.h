@@ -49,4 +49,10 @@ struct profile {
 	char description[128];
 };
 
+/* CPU time to copy (touch) @len bytes: copy-per-byte, ns. */
+static inline int64_t profile_copy_ns(const struct profile *p, uint32_t len)
+{
+	return (int64_t)len * p->copy_ps_per_byte / 1000;
+}
+
 #endif

@@ -224,10 +224,8 @@ static void run(struct sim *s, struct cpu *c, enum thread_chunk what, int64_t du
 
 static void sleep_now(struct sim *s, struct cpu *c)
 {
-	cpu_account(s, c);
 	s->sock.waiting = true;
-	s->thr[c->cur].runnable = false;
-	sched_pick(s, c);
+	sched_sleep(s, c);
 }
 
 /* Data is queued: leave the busy loop, tell epoll's suspend logic, receive. */

@@ -434,13 +434,43 @@ static void test_napi_deferral_uses_timer(void **state)
 	assert_true(def.timer_wakeups > 0);
 }
 
+/* A hybrid loop with @cfg receives 5000 packets 20 us apart; *load is read
+ * when the sender is done (with @drain, once every packet is in, up to
+ * 2 s later), *idle1 100 ms and *idle2 200 ms after that. */
+static void hybrid_phases(const struct rxl_config *cfg, bool drain, struct rxl_stats *load,
+			  struct rxl_stats *idle1, struct rxl_stats *idle2)
+{
+	struct sockaddr_in addr;
+	int fd = rx_socket(&addr);
+	char err[256];
+	struct app app = { .want = 0 };
+	app.loop = rxl_open_udp(fd, cfg, on_batch, &app, err, sizeof err);
+	assert_non_null(app.loop);
+	struct sender s = { .to = addr, .count = 5000, .gap_ns = 20000 };
+	pthread_t rx, tx;
+	pthread_create(&tx, NULL, sender_main, &s);
+	pthread_create(&rx, NULL, run_thread, app.loop);
+	pthread_join(tx, NULL);
+	rxl_stats_get(app.loop, load);
+	for (int i = 0; drain && load->packets < 5000 && i < 200; i++) {
+		sleep_ns(10000000);   /* the last nap's packets */
+		rxl_stats_get(app.loop, load);
+	}
+	sleep_ns(100000000);
+	rxl_stats_get(app.loop, idle1);
+	sleep_ns(100000000);
+	rxl_stats_get(app.loop, idle2);
+	rxl_stop(app.loop);
+	pthread_join(rx, NULL);
+	rxl_close(app.loop);
+	close(fd);
+}
+
 /* hybrid: under load it spins (empty polls between packets, few sleeps);
  * when the sender stops it goes to sleep and stops polling. */
 static void test_hybrid_spins_then_sleeps(void **state)
 {
 	(void)state;
-	struct sockaddr_in addr;
-	int fd = rx_socket(&addr);
 	struct rxl_config cfg;
 	char err[256];
 	rxl_config_default(&cfg, RXL_MODE_HYBRID);
@@ -448,24 +478,8 @@ static void test_hybrid_spins_then_sleeps(void **state)
 	 * any machine, and a nap (50 us by default) shorter than a wake-up
 	 * does not pay, so it spins rather than naps */
 	assert_int_equal(rxl_config_set(&cfg, "wake-cost", "1ms", err, sizeof err), 0);
-	struct app app = { .want = 0 };
-	app.loop = rxl_open_udp(fd, &cfg, on_batch, &app, err, sizeof err);
-	assert_non_null(app.loop);
-	struct sender s = { .to = addr, .count = 5000, .gap_ns = 20000 };
-	pthread_t rx, tx;
-	pthread_create(&tx, NULL, sender_main, &s);
-	pthread_create(&rx, NULL, run_thread, app.loop);
-	pthread_join(tx, NULL);
 	struct rxl_stats load, idle1, idle2;
-	rxl_stats_get(app.loop, &load);
-	sleep_ns(100000000);
-	rxl_stats_get(app.loop, &idle1);
-	sleep_ns(100000000);
-	rxl_stats_get(app.loop, &idle2);
-	rxl_stop(app.loop);
-	pthread_join(rx, NULL);
-	rxl_close(app.loop);
-	close(fd);
+	hybrid_phases(&cfg, false, &load, &idle1, &idle2);
 	print_message("hybrid under load: %llu packets, %llu polls, %llu sleeps\n",
 		      (unsigned long long)load.packets, (unsigned long long)load.polls,
 		      (unsigned long long)load.sleeps);
@@ -490,37 +504,14 @@ static void test_hybrid_spins_then_sleeps(void **state)
 static void test_hybrid_naps(void **state)
 {
 	(void)state;
-	struct sockaddr_in addr;
-	int fd = rx_socket(&addr);
 	struct rxl_config cfg;
 	char err[256];
 	rxl_config_default(&cfg, RXL_MODE_HYBRID);
 	assert_int_equal(rxl_config_set(&cfg, "wake-cost", "100us", err, sizeof err), 0);
 	assert_int_equal(rxl_config_set(&cfg, "nap-max", "1ms", err, sizeof err), 0);
 	assert_int_equal(rxl_config_set(&cfg, "spin-max", "0", err, sizeof err), 0);
-	struct app app = { .want = 0 };
-	app.loop = rxl_open_udp(fd, &cfg, on_batch, &app, err, sizeof err);
-	assert_non_null(app.loop);
-	struct sender s = { .to = addr, .count = 5000, .gap_ns = 20000 };
-	pthread_t rx, tx;
-	pthread_create(&tx, NULL, sender_main, &s);
-	pthread_create(&rx, NULL, run_thread, app.loop);
-	pthread_join(tx, NULL);
 	struct rxl_stats load, idle1, idle2;
-	for (int i = 0; i < 200; i++) {   /* the last nap's packets, up to 2 s */
-		rxl_stats_get(app.loop, &load);
-		if (load.packets >= 5000)
-			break;
-		sleep_ns(10000000);
-	}
-	sleep_ns(100000000);
-	rxl_stats_get(app.loop, &idle1);
-	sleep_ns(100000000);
-	rxl_stats_get(app.loop, &idle2);
-	rxl_stop(app.loop);
-	pthread_join(rx, NULL);
-	rxl_close(app.loop);
-	close(fd);
+	hybrid_phases(&cfg, true, &load, &idle1, &idle2);
 	print_message("hybrid naps: %llu packets, %llu polls, %llu sleeps, %llu timer wake-ups, "
 		      "%llu full polls\n", (unsigned long long)load.packets,
 		      (unsigned long long)load.polls, (unsigned long long)load.sleeps,

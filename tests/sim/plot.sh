@@ -47,7 +47,7 @@ for s in ("classic", "napi"):
     for (a, b), (c, e) in zip(want, got):
         assert abs(a - c) < 1e-3 * max(1, a) and abs(b - e) < 1e-3 * max(1, b), (s, want, got)
 gp = open(os.path.join(d, "nognu", "throughput.gp")).read()
-assert 'title "classic"' in gp and 'title "napi"' in gp and "offered load (kpps)" in gp, gp
+assert "title 'classic'" in gp and "title 'napi'" in gp and "offered load (kpps)" in gp, gp
 assert "set logscale x" in gp   # 50 kpps .. 1 Mpps: log spaced
 PY
 
@@ -71,7 +71,7 @@ fi
   --vary nic.eth0.rx-usecs=0,20us,50us --vary host.rxpath=classic,napi --format csv > "$tmp/usecs.csv"
 env PATH=/nonexistent RXLAB_GNUPLOT= "$rxlab" plot "$tmp/usecs.csv" --out "$tmp/usecs" 2>/dev/null
 x="$(grep -v '^#' "$tmp/usecs/data/napi.dat" | awk '{ printf "%s ", $1 }')"
-if grep -q 'set xlabel "nic.eth0.rx-usecs (us)"' "$tmp/usecs/interrupts.gp" && [ "$x" = "0 20 50 " ]; then
+if grep -q "set xlabel 'nic.eth0.rx-usecs (us)'" "$tmp/usecs/interrupts.gp" && [ "$x" = "0 20 50 " ]; then
   ok "one load: x axis is nic.eth0.rx-usecs (us), points $x"
 else
   no "one load: x axis $(grep xlabel "$tmp/usecs/interrupts.gp"), points '$x'"

@@ -885,7 +885,8 @@ static int make_stage(struct plot *pl)
 static int open_dirs(struct plot *pl)
 {
 	if (mkdir(pl->dir, 0777) && errno != EEXIST)
-		return dir_error(pl, "", "");
+		return dir_error(pl, "", errno == ENOENT ? " (its parent directory must exist)" :
+				 errno == ENOTDIR ? " (a part of the path is a file)" : "");
 	if ((pl->dir_fd = open(pl->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return dir_error(pl, "", errno == ENOTDIR ? " (a file of that name is there)" : "");
 	if (mkdirat(pl->dir_fd, "data", 0777) && errno != EEXIST)
@@ -1091,6 +1092,16 @@ int plot_rowfile(const struct rowfile *rf, const char *dir, const char *title, b
 		 char *err, size_t errlen)
 {
 	return plot_new(rf, dir, title, true, drawn, err, errlen);
+}
+
+int plot_check_dir(const char *dir, char *err, size_t errlen)
+{
+	struct plot pl = { .dir = dir, .err = err, .errlen = errlen, .dir_fd = -1, .data_fd = -1,
+			   .stage_fd = -1 };
+	int rc = open_dirs(&pl);
+
+	close_dirs(&pl, false);
+	return rc;
 }
 
 int plot_write(const struct rowfile *rf, const char *dir, const char *title, char *err,

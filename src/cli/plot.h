@@ -54,6 +54,10 @@
 int plot_rowfile(const struct rowfile *rf, const char *dir, const char *title, bool *drawn,
 		 char *err, size_t errlen);
 
+/* Make @dir (and @dir/data) if missing and check that the figures can be
+ * written there, before a long sweep: 0, or 2 with a message in @err. */
+int plot_check_dir(const char *dir, char *err, size_t errlen);
+
 /* As plot_rowfile() without running gnuplot: the data and the scripts only
  * (tests, fuzzing).  0, 1 (internal error) or 2, with a message in @err. */
 int plot_write(const struct rowfile *rf, const char *dir, const char *title, char *err,

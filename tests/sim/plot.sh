@@ -107,6 +107,17 @@ fi
 head -n -2 "$tmp/out.txt" | cmp -s - "$tmp/noplot.txt" && ok "default job: tables as with --no-plot" \
   || no "default job: figures changed the tables"
 
+# The default job whose figures fail says so after its tables and exits
+# non-zero: 1 when gnuplot fails.  (A --plot folder that cannot be made is
+# refused before the sweep: tests/bad/plot_default_dir_under_file.)
+(cd "$tmp" && RXLAB_GNUPLOT=/bin/false "$rxlab" --plot "$tmp/jobfalse" > jobfalse.txt 2> jobfalse.err); rc=$?
+if [ "$rc" -eq 1 ] && grep -q "no figures: /bin/false failed on .*throughput.gp" "$tmp/jobfalse.err" \
+   && cmp -s "$tmp/jobfalse.txt" "$tmp/noplot.txt"; then
+  ok "default job, gnuplot fails: exit 1 after the tables, $(cut -c1-60 "$tmp/jobfalse.err")..."
+else
+  no "default job, gnuplot fails: exit $rc, $(cat "$tmp/jobfalse.err")"
+fi
+
 out="$("$rxlab" plot /dev/null 2>&1)"; rc=$?
 [ "$rc" -eq 2 ] && grep -q "empty file" <<<"$out" && ok "plot of an empty file: $out" || no "plot /dev/null: $rc $out"
 "$rxlab" run livelock --set run.duration=20ms --set run.warmup=2ms --format csv > "$tmp/run.csv"

@@ -136,7 +136,9 @@ static void results(struct rowfile *rf, const char *const *field)
 	}
 }
 
-static char dir[] = "/tmp/fuzz_plot.XXXXXX";
+/* In the working directory: run.sh runs each target in a scratch one (and
+ * libFuzzer leaves by _Exit after -max_total_time, without atexit). */
+static char dir[] = "fuzz_plot.XXXXXX";
 
 static void remove_dir(void)
 {

@@ -1,7 +1,9 @@
 /* plot.c - gnuplot figures of a sweep (see plot.h).
  *
  * Roadmap: the columns of the figures; series (which rows make one line);
- * data files; scripts; running gnuplot; `rxlab plot`.
+ * files (built in memory, written to a staging directory); data files;
+ * scripts (every text through plot_text.h); the figure directory; running
+ * gnuplot; `rxlab plot`.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/plot.h"

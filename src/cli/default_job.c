@@ -113,7 +113,7 @@ int default_job(enum out_format fmt, const char *const *sets, size_t n_sets, siz
 		const char *plot_dir)
 {
 	struct vary rates;
-	struct report *rep = report_new();
+	struct report *rep;
 	struct table *all = NULL;
 	struct point_brief brief[3][SWEEP_MAX_VALUES / 64];
 	struct job_sink sink = { .wide = fmt != OUT_TABLE };
@@ -123,10 +123,12 @@ int default_job(enum out_format fmt, const char *const *sets, size_t n_sets, siz
 	if (vary_parse(&rates, livelock_rates, err, sizeof(err)) || rates.n > SWEEP_MAX_VALUES / 64)
 		return fprintf(stderr, "rxlab: %s\n", err), 1;
 	if (plot_dir && plot_check_dir(plot_dir, err, sizeof(err))) {
-		fprintf(stderr, "rxlab: --plot: %s; choose another DIR, or --no-plot for no figures\n", err);
+		fprintf(stderr, "rxlab: --plot: %s; choose another DIR, or --no-plot for no "
+			"figures\n", err);
 		vary_free(&rates);
 		return 2;
 	}
+	rep = report_new();
 	sink.fig = summary_table_new("livelock", NULL, NULL, 0, true);
 	metrics_extra_cols(sink.fig);
 	if (fmt != OUT_TABLE)

@@ -76,14 +76,16 @@ static int run_kernel(struct job_sink *sink, const char *kernel, const char *con
 
 /* The figures of @fig into @dir; the folder is named last, on stdout with
  * the text tables, on stderr with CSV or JSON (stdout stays one document).
- * A failure is a warning: the tables are the job's result. */
-static void figures(const struct table *fig, const char *dir, enum out_format fmt)
+ * A failure comes after the tables, and is the job's exit status (1 gnuplot
+ * failed, 2 the folder cannot be written): the user asked for figures. */
+static int figures(const struct table *fig, const char *dir, enum out_format fmt)
 {
 	struct rowfile rf;
 	const char *keys[128];
 	char err[1024];
 	FILE *say = fmt == OUT_TABLE ? stdout : stderr;
 	bool drawn = false;
+	int rc;
 
 	for (size_t i = 0; i < table_ncols(fig) && i < 128; i++)
 		keys[i] = table_col_key(fig, i);
@@ -92,8 +94,9 @@ static void figures(const struct table *fig, const char *dir, enum out_format fm
 	for (size_t r = 0; r < table_nrows(fig); r++)
 		rowfile_add_table_row(&rf, fig, r);
 	fflush(stdout);
-	if (plot_rowfile(&rf, dir, "Receive livelock: PIII 933 + e1000, IP forwarding of 64 B "
-			 "frames", &drawn, err, sizeof(err)))
+	rc = plot_rowfile(&rf, dir, "Receive livelock: PIII 933 + e1000, IP forwarding of 64 B "
+			  "frames", &drawn, err, sizeof(err));
+	if (rc)
 		fprintf(stderr, "rxlab: no figures: %s\n", err);
 	else if (drawn)
 		fprintf(say, "%sfigures: %s/ (throughput, interrupts, pkts-per-irq, latency, cpu-*, "
@@ -103,13 +106,14 @@ static void figures(const struct table *fig, const char *dir, enum out_format fm
 		fprintf(say, "%sfigures: %s/ (data/ and .gp scripts only: gnuplot is not "
 			"installed)\n", fmt == OUT_TABLE ? "\n" : "rxlab: ", dir);
 	rowfile_free(&rf);
+	return rc;
 }
 
 int default_job(enum out_format fmt, const char *const *sets, size_t n_sets, size_t jobs,
 		const char *plot_dir)
 {
 	struct vary rates;
-	struct report *rep = report_new();
+	struct report *rep;
 	struct table *all = NULL;
 	struct point_brief brief[3][SWEEP_MAX_VALUES / 64];
 	struct job_sink sink = { .wide = fmt != OUT_TABLE };
@@ -118,6 +122,13 @@ int default_job(enum out_format fmt, const char *const *sets, size_t n_sets, siz
 
 	if (vary_parse(&rates, livelock_rates, err, sizeof(err)) || rates.n > SWEEP_MAX_VALUES / 64)
 		return fprintf(stderr, "rxlab: %s\n", err), 1;
+	if (plot_dir && plot_check_dir(plot_dir, err, sizeof(err))) {
+		fprintf(stderr, "rxlab: --plot: %s; choose another DIR, or --no-plot for no "
+			"figures\n", err);
+		vary_free(&rates);
+		return 2;
+	}
+	rep = report_new();
 	sink.fig = summary_table_new("livelock", NULL, NULL, 0, true);
 	metrics_extra_cols(sink.fig);
 	if (fmt != OUT_TABLE)
@@ -144,9 +155,11 @@ int default_job(enum out_format fmt, const char *const *sets, size_t n_sets, siz
 			verdict(kernels[k], brief[k], rates.n);
 	}
 	if (rc == 0 && plot_dir && !rxlab_signal)
-		figures(sink.fig, plot_dir, fmt);
+		rc = figures(sink.fig, plot_dir, fmt);
+	else if (rc)
+		rc = 1;
 	table_free(sink.fig);
 	report_free(rep);
 	vary_free(&rates);
-	return rc ? 1 : 0;
+	return rc;
 }

@@ -12,8 +12,10 @@
  * with an rxpath column.  @sets are extra overrides; @jobs processes run the
  * points.  With @plot_dir (NULL: none) it also draws the sweep's figures
  * there (cli/plot.h) and names the folder last: on stdout after the text
- * tables, on stderr with CSV or JSON.  A figure that cannot be written is a
- * warning, not a failure.  Returns an exit code. */
+ * tables, on stderr with CSV or JSON.  A folder that cannot be written is
+ * refused before the sweep runs (2); a figure that cannot be written or
+ * drawn after it fails the job (2, or 1 when gnuplot fails) once the tables
+ * are printed.  Returns an exit code. */
 int default_job(enum out_format fmt, const char *const *sets, size_t n_sets, size_t jobs,
 		const char *plot_dir);
 

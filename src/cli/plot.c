@@ -1,12 +1,16 @@
 /* plot.c - gnuplot figures of a sweep (see plot.h).
  *
  * Roadmap: the columns of the figures; series (which rows make one line);
- * data files; scripts; running gnuplot; `rxlab plot`.
+ * files (built in memory, written to a staging directory); data files;
+ * scripts (every text through plot_text.h); the figure directory; running
+ * gnuplot; `rxlab plot`.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/plot.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/plot_text.h"
 #include "cli/units.h"
 #include "report/sim_report.h"
 #include "sim/results.h"
@@ -59,6 +64,12 @@ struct plot {
 	size_t n_script;
 	char *err;
 	size_t errlen;
+	char *buf;               /* the file being written (open_in) */
+	size_t buf_len;
+	int dir_fd, data_fd;     /* DIR and DIR/data; -1 until opened */
+	int stage_fd;            /* the staging directory, DIR/stage (see "files") */
+	char stage[64];
+	bool ran;                /* gnuplot ran: its scripts are kept, whatever it did */
 };
 
 /* ---- values ---------------------------------------------------------------- */
@@ -259,6 +270,14 @@ static void series_names(const struct plot *pl, size_t r, char *label, size_t ll
 	}
 }
 
+/* Series files @a and @b would collide: the same name, or one's data the
+ * other's CDF data (data/cdf-X.dat of series "X" and "cdf-X"). */
+static bool same_files(const char *a, const char *b)
+{
+	return !strcmp(a, b) || (!strncmp(a, "cdf-", 4) && !strcmp(a + 4, b)) ||
+	       (!strncmp(b, "cdf-", 4) && !strcmp(b + 4, a));
+}
+
 /* Make file names unique: "x", "x-2", "x-3". */
 static void unique_file(struct plot *pl, struct series *s)
 {
@@ -269,7 +288,7 @@ static void unique_file(struct plot *pl, struct series *s)
 		bool taken = false;
 
 		for (size_t i = 0; i < pl->n_s && !taken; i++)
-			taken = &pl->s[i] != s && !strcmp(pl->s[i].file, s->file);
+			taken = &pl->s[i] != s && same_files(pl->s[i].file, s->file);
 		if (!taken)
 			return;
 		snprintf(s->file, sizeof(s->file), "%.50s-%d", base, n);
@@ -320,33 +339,72 @@ static int group_series(struct plot *pl)
 	return 0;
 }
 
-/* ---- data files ------------------------------------------------------------ */
+/* ---- files ------------------------------------------------------------------- */
+
+/* Files are never opened by their name in DIR: a symbolic link, a FIFO or a
+ * hard link planted there would have rxlab (or gnuplot, which opens its
+ * outputs by name) write somewhere else.  Every file is built in memory,
+ * checked (a script, plot_text.h), then created exclusively in the staging
+ * directory, a fresh directory of DIR that only this process may write;
+ * gnuplot runs there; then each file is renamed into DIR or DIR/data, which
+ * replaces whatever has that name (a link itself, not its target) and
+ * follows nothing.  DIR itself is the user's choice and may be a link;
+ * DIR/data may not. */
 
 static FILE *open_in(struct plot *pl, const char *name)
 {
-	char path[4096];
-	FILE *f;
+	FILE *f = open_memstream(&pl->buf, &pl->buf_len);
 
-	snprintf(path, sizeof(path), "%s/%s", pl->dir, name);
-	f = fopen(path, "w");
 	if (!f)
-		snprintf(pl->err, pl->errlen, "cannot create %s: %s", path, strerror(errno));
+		snprintf(pl->err, pl->errlen, "cannot create %s/%s: %s", pl->dir, name,
+			 strerror(errno));
 	return f;
 }
 
-/* Close @name; a script (*.gp) joins the list gnuplot draws. */
+static int write_staged(struct plot *pl, const char *name)
+{
+	int fd = openat(pl->stage_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			0666), e = 0;
+	size_t off = 0;
+
+	while (fd >= 0 && off < pl->buf_len && !e) {
+		ssize_t n = write(fd, pl->buf + off, pl->buf_len - off);
+
+		e = n < 0 ? errno : n == 0 ? EIO : 0;
+		off += n > 0 ? (size_t)n : 0;
+	}
+	if (fd < 0 || (close(fd) && !e) || e) {
+		snprintf(pl->err, pl->errlen, "cannot write %s/%s: %s", pl->dir, name,
+			 strerror(e ? e : errno));
+		return 2;
+	}
+	return 0;
+}
+
+/* Check and write @name; a script (*.gp) joins the list gnuplot draws. */
 static int close_in(struct plot *pl, FILE *f, const char *name)
 {
 	size_t len = strlen(name);
+	bool script = len > 3 && !strcmp(name + len - 3, ".gp");
+	char why[160];
+	int rc = 0;
 
-	if (ferror(f) | fclose(f)) {
-		snprintf(pl->err, pl->errlen, "cannot write %s/%s", pl->dir, name);
-		return 2;
-	}
-	if (len > 3 && !strcmp(name + len - 3, ".gp") && pl->n_script < 2 * MAX_SERIES + 4)
+	if (ferror(f) | fclose(f))
+		rc = (snprintf(pl->err, pl->errlen, "cannot write %s/%s: out of memory", pl->dir,
+			       name), 2);
+	else if (script && !plot_text_check_script(pl->buf, pl->buf_len, why, sizeof(why)))
+		rc = (snprintf(pl->err, pl->errlen, "internal error: %s/%s would not be safe to run "
+			       "(%s): not drawn", pl->dir, name, why), 1);
+	else
+		rc = write_staged(pl, name);
+	free(pl->buf);
+	pl->buf = NULL;
+	if (!rc && script && pl->n_script < 2 * MAX_SERIES + 4)
 		snprintf(pl->script[pl->n_script++], sizeof(pl->script[0]), "%s", name);
-	return 0;
+	return rc;
 }
+
+/* ---- data files ------------------------------------------------------------ */
 
 static void put(FILE *f, double v)
 {
@@ -370,9 +428,12 @@ static int write_series(struct plot *pl, const struct series *s)
 	snprintf(name, sizeof(name), "data/%s.dat", s->file);
 	if (!(f = open_in(pl, name)))
 		return 2;
-	fprintf(f, "# %s\n# 1 x: %s; 2 output_kpps 3 rx_irqs_per_s 4 pkts_per_irq "
-		"5 hardirq_pct 6 +softirq 7 +system 8 +user 9 p50_us 10 p99_us 11 p999_us\n",
-		s->label, pl->x_label);
+	fputs("# ", f);
+	plot_text_clean(f, s->label);
+	fputs("\n# 1 x: ", f);
+	plot_text_clean(f, pl->x_label);
+	fputs("; 2 output_kpps 3 rx_irqs_per_s 4 pkts_per_irq 5 hardirq_pct 6 +softirq "
+	      "7 +system 8 +user 9 p50_us 10 p99_us 11 p999_us\n", f);
 	for (size_t i = 0; i < s->n; i++) {
 		size_t r = s->rows[i];
 		double cpu = 0;
@@ -417,7 +478,9 @@ static int write_cdf(struct plot *pl, const struct series *s, size_t *pick, size
 	snprintf(name, sizeof(name), "data/cdf-%s.dat", s->file);
 	if (!(f = open_in(pl, name)))
 		return 2;
-	fprintf(f, "# %s: latency (us) and fraction of packets at or below it\n", s->label);
+	fputs("# ", f);
+	plot_text_clean(f, s->label);
+	fputs(": latency (us) and fraction of packets at or below it\n", f);
 	for (size_t j = 0; j < n; j++) {
 		fprintf(f, "%s# offered %.0f pps\n", j ? "\n\n" : "",
 			cell_num(pl, pick[j], pl->col[C_OFFERED]));
@@ -432,16 +495,34 @@ static int write_cdf(struct plot *pl, const struct series *s, size_t *pick, size
 
 /* ---- scripts --------------------------------------------------------------- */
 
-/* @s as a gnuplot string literal. */
-static void gp_str(FILE *f, const char *s)
+/* Every string of a script, user text or not, is written by
+ * plot_text_quote() (plot_text.h): a single-quoted literal in which gnuplot
+ * expands nothing; every text also says noenhanced. */
+
+/* " title TEXT noenhanced" of a line of a plot. */
+static void gp_title(FILE *f, const char *text)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	fputs(" title ", f);
+	plot_text_quote(f, text);
+	fputs(" noenhanced", f);
+}
+
+/* "set WHAT TEXT noenhanced" */
+static void gp_set_text(FILE *f, const char *what, const char *text)
+{
+	fprintf(f, "set %s ", what);
+	plot_text_quote(f, text);
+	fputs(" noenhanced\n", f);
+}
+
+/* @sep then "'data/PREFIXFILE.dat'": a data file of the plot command. */
+static void gp_data(FILE *f, const char *sep, const char *prefix, const char *file)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "data/%s%s.dat", prefix, file);
+	fputs(sep, f);
+	plot_text_quote(f, path);
 }
 
 /* A fixed x range around a single value (gnuplot warns on an empty one). */
@@ -451,13 +532,13 @@ static void gp_range(FILE *f, double lo, double hi)
 		fprintf(f, "set xrange [%.6g:%.6g]\n", lo * 0.8, hi * 1.25);
 }
 
-/* "TITLE: LABEL" for a figure of one series. */
+/* "set title 'TITLE: LABEL'" for a figure of one series. */
 static void gp_series_title(FILE *f, const struct plot *pl, const struct series *s)
 {
 	char t[512];
 
 	snprintf(t, sizeof(t), "%s: %s", pl->title, s->label);
-	gp_str(f, t);
+	gp_set_text(f, "title", t);
 }
 
 /* Header of a script: what it draws and the settings of every figure. */
@@ -466,29 +547,40 @@ static void gp_head(const struct plot *pl, FILE *f, const char *name, const char
 {
 	fprintf(f, "# %s.gp - %s, drawn by rxlab plot from data/*.dat\n"
 		"# gnuplot %s.gp writes %s.png and %s.svg\n"
-		"reset\nset datafile missing \"?\"\nset grid\nset key outside right top noenhanced\n"
-		"set autoscale xfix\n"
-		"set title ", name, what, name, name, name);
-	gp_str(f, pl->title);
-	fputs(" noenhanced\nset xlabel ", f);
-	gp_str(f, pl->x_label);
-	fprintf(f, "\nset ylabel \"%s\"\n", ylabel);
+		"reset\nset datafile missing '?'\nset grid\nset key outside right top noenhanced\n"
+		"set autoscale xfix\n", name, what, name, name, name);
+	gp_set_text(f, "title", pl->title);
+	gp_set_text(f, "xlabel", pl->x_label);
+	gp_set_text(f, "ylabel", ylabel);
 	if (pl->log_x)
 		fputs("set logscale x\n", f);
 	gp_range(f, pl->x_lo, pl->x_hi);
 }
 
+/* "set output 'NAME.EXT'" */
+static void gp_output(FILE *f, const char *name, const char *ext)
+{
+	char out[160];
+
+	snprintf(out, sizeof(out), "%s.%s", name, ext);
+	fputs("set output ", f);
+	plot_text_quote(f, out);
+	fputc('\n', f);
+}
+
 /* The plot command is written once and drawn twice: PNG, then SVG. */
 static void gp_plot(FILE *f, const char *name)
 {
-	fprintf(f, "set terminal pngcairo size 960,600 noenhanced\nset output \"%s.png\"\n"
-		"plot ", name);
+	fputs("set terminal pngcairo size 960,600 noenhanced\n", f);
+	gp_output(f, name, "png");
+	fputs("plot ", f);
 }
 
 static void gp_tail(FILE *f, const char *name)
 {
-	fprintf(f, "set terminal svg size 960,600 dynamic noenhanced\n"
-		"set output \"%s.svg\"\nreplot\nset output\n", name);
+	fputs("set terminal svg size 960,600 dynamic noenhanced\n", f);
+	gp_output(f, name, "svg");
+	fputs("replot\nset output\n", f);
 }
 
 /* One line per series of column @col of data/SERIES.dat. */
@@ -505,12 +597,14 @@ static int gp_lines(struct plot *pl, const char *name, const char *what, const c
 	fputs(extra, f);
 	gp_plot(f, name);
 	for (size_t i = 0; i < pl->n_s; i++) {
-		fprintf(f, "%s\"data/%s.dat\" using 1:%d with linespoints title ", i ? ", \\\n  " : "",
-			pl->s[i].file, col);
-		gp_str(f, pl->s[i].label);
+		gp_data(f, i ? ", \\\n  " : "", "", pl->s[i].file);
+		fprintf(f, " using 1:%d with linespoints", col);
+		gp_title(f, pl->s[i].label);
 	}
-	if (col == 2 && pl->x_col < 0)
-		fputs(", \\\n  x with lines dashtype 2 linecolor \"gray\" title \"ideal (output = input)\"", f);
+	if (col == 2 && pl->x_col < 0) {
+		fputs(", \\\n  x with lines dashtype 2 linecolor 'gray'", f);
+		gp_title(f, "ideal (output = input)");
+	}
 	fputc('\n', f);
 	gp_tail(f, name);
 	return close_in(pl, f, file);
@@ -532,10 +626,10 @@ static int gp_latency(struct plot *pl)
 			char t[200];
 
 			snprintf(t, sizeof(t), "%s %s", pl->s[i].label, pct[k]);
-			fprintf(f, "%s\"data/%s.dat\" using 1:%d with linespoints linecolor %zu "
-				"dashtype %d title ", i || k ? ", \\\n  " : "", pl->s[i].file, 9 + k,
+			gp_data(f, i || k ? ", \\\n  " : "", "", pl->s[i].file);
+			fprintf(f, " using 1:%d with linespoints linecolor %zu dashtype %d", 9 + k,
 				i + 1, k == 0 ? 3 : k == 1 ? 1 : 2);
-			gp_str(f, t);
+			gp_title(f, t);
 		}
 	fputc('\n', f);
 	gp_tail(f, "latency");
@@ -564,13 +658,14 @@ static int gp_cpu(struct plot *pl, const struct series *s)
 		return 2;
 	gp_head(pl, f, name, "CPU time by context vs offered load (stacked)",
 		"CPU time (% of all CPUs)");
-	fputs("set yrange [0:100]\nset style fill solid 0.6 noborder\nset title ", f);
+	fputs("set yrange [0:100]\nset style fill solid 0.6 noborder\n", f);
 	gp_series_title(f, pl, s);
-	fputs(" noenhanced\n", f);
 	gp_plot(f, name);
-	for (int k = 3; k >= 0; k--)
-		fprintf(f, "%s\"data/%s.dat\" using 1:%d with filledcurves x1 title \"%s\"",
-			k < 3 ? ", \\\n  " : "", s->file, 5 + k, part[k]);
+	for (int k = 3; k >= 0; k--) {
+		gp_data(f, k < 3 ? ", \\\n  " : "", "", s->file);
+		fprintf(f, " using 1:%d with filledcurves x1", 5 + k);
+		gp_title(f, part[k]);
+	}
 	fputc('\n', f);
 	gp_tail(f, name);
 	return close_in(pl, f, file);
@@ -604,10 +699,9 @@ static int gp_cdf(struct plot *pl, const struct series *s, const size_t *pick, s
 		return 2;
 	gp_head(pl, f, name, "latency CDF, one line per offered load",
 		"fraction of packets with latency <= x");
-	fputs("set xlabel \"latency (us)\"\nset autoscale x\nset logscale x\nset yrange [0:1]\n"
-	      "set title ", f);
+	gp_set_text(f, "xlabel", "latency (us)");
+	fputs("set autoscale x\nset logscale x\nset yrange [0:1]\n", f);
 	gp_series_title(f, pl, s);
-	fputs(" noenhanced\n", f);
 	cdf_range(pl, f, pick, n);
 	gp_plot(f, name);
 	for (size_t j = 0; j < n; j++) {
@@ -618,9 +712,9 @@ static int gp_cdf(struct plot *pl, const struct series *s, const size_t *pick, s
 		else
 			snprintf(t, sizeof(t), "%s = %s", pl->rf->key[pl->x_col],
 				 cell_str(pl, pick[j], pl->x_col));
-		fprintf(f, "%s\"data/cdf-%s.dat\" index %zu using 1:2 with lines title ",
-			j ? ", \\\n  " : "", s->file, j);
-		gp_str(f, t);
+		gp_data(f, j ? ", \\\n  " : "", "cdf-", s->file);
+		fprintf(f, " index %zu using 1:2 with lines", j);
+		gp_title(f, t);
 	}
 	fputc('\n', f);
 	gp_tail(f, name);
@@ -676,7 +770,9 @@ static int write_all(struct plot *pl)
 		size_t pick[MAX_CDF_LINES], n = cdf_rows(pl, &pl->s[i], pick);
 
 		if (n)
-			rc = write_cdf(pl, &pl->s[i], pick, n) || gp_cdf(pl, &pl->s[i], pick, n) ? 2 : 0;
+			rc = write_cdf(pl, &pl->s[i], pick, n);
+		if (n && !rc)
+			rc = gp_cdf(pl, &pl->s[i], pick, n);
 	}
 	return rc;
 }
@@ -742,19 +838,6 @@ static int find_cols(struct plot *pl)
 	return 0;
 }
 
-static int make_dirs(struct plot *pl)
-{
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/data", pl->dir);
-	if ((mkdir(pl->dir, 0777) && errno != EEXIST) || (mkdir(path, 0777) && errno != EEXIST)) {
-		snprintf(pl->err, pl->errlen, "cannot create the figure directory %s: %s",
-			 errno == EEXIST ? pl->dir : path, strerror(errno));
-		return 2;
-	}
-	return 0;
-}
-
 static int write_results_csv(struct plot *pl)
 {
 	FILE *f = open_in(pl, "data/results.csv");
@@ -763,6 +846,113 @@ static int write_results_csv(struct plot *pl)
 		return 2;
 	rowfile_print_csv(pl->rf, f);
 	return close_in(pl, f, "data/results.csv");
+}
+
+/* ---- the figure directory ------------------------------------------------------ */
+
+static int dir_error(struct plot *pl, const char *what, const char *hint)
+{
+	snprintf(pl->err, pl->errlen, "cannot create the figure directory %s%s: %s%s", pl->dir,
+		 what, strerror(errno), hint);
+	return 2;
+}
+
+/* DIR/.rxlab-plot-PID-N, mode 0700, made here (mkdir fails on any name that
+ * exists, a link included), with its data/. */
+static int make_stage(struct plot *pl)
+{
+	struct stat st;
+
+	for (unsigned n = 0;; n++) {
+		snprintf(pl->stage, sizeof(pl->stage), ".rxlab-plot-%ld-%u", (long)getpid(), n);
+		if (mkdirat(pl->dir_fd, pl->stage, 0700) == 0)
+			break;
+		if (errno != EEXIST || n == 99) {
+			pl->stage[0] = '\0';
+			return dir_error(pl, "", "");
+		}
+	}
+	pl->stage_fd = openat(pl->dir_fd, pl->stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (pl->stage_fd < 0 || fstat(pl->stage_fd, &st) || mkdirat(pl->stage_fd, "data", 0700))
+		return dir_error(pl, "", "");
+	if (st.st_uid != geteuid() || (st.st_mode & 077)) {
+		errno = EPERM;
+		return dir_error(pl, "", " (someone else replaced rxlab's staging directory in it)");
+	}
+	return 0;
+}
+
+/* DIR (created if missing), DIR/data (created if missing; never a link)
+ * and the staging directory. */
+static int open_dirs(struct plot *pl)
+{
+	if (mkdir(pl->dir, 0777) && errno != EEXIST)
+		return dir_error(pl, "", errno == ENOENT ? " (its parent directory must exist)" :
+				 errno == ENOTDIR ? " (a part of the path is a file)" : "");
+	if ((pl->dir_fd = open(pl->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return dir_error(pl, "", errno == ENOTDIR ? " (a file of that name is there)" : "");
+	if (mkdirat(pl->dir_fd, "data", 0777) && errno != EEXIST)
+		return dir_error(pl, "/data", "");
+	pl->data_fd = openat(pl->dir_fd, "data", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (pl->data_fd < 0)
+		return dir_error(pl, "/data", errno == ELOOP || errno == ENOTDIR ? " (it must be a "
+				 "directory; a symbolic link there is never followed: remove it)" : "");
+	return make_stage(pl);
+}
+
+/* Rename the regular files of directory @from into @to (@sub names @to in
+ * messages) when @keep, else remove them; the first failure into pl->err. */
+static int move_files(struct plot *pl, int from, int to, const char *sub, bool keep)
+{
+	int fd = dup(from), rc = 0;
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return dir_error(pl, "", "");
+	}
+	while ((e = readdir(d))) {
+		struct stat st;
+
+		if (fstatat(from, e->d_name, &st, AT_SYMLINK_NOFOLLOW) || S_ISDIR(st.st_mode))
+			continue;
+		if (keep && S_ISREG(st.st_mode) && renameat(from, e->d_name, to, e->d_name) == 0)
+			continue;
+		if (keep && S_ISREG(st.st_mode) && !rc)
+			rc = (snprintf(pl->err, pl->errlen, "cannot write %s/%s%s: %s", pl->dir, sub,
+				       e->d_name, strerror(errno)), 2);
+		unlinkat(from, e->d_name, 0);
+	}
+	closedir(d);
+	return rc;
+}
+
+/* Move the files written (@keep) into DIR and DIR/data, or drop them; then
+ * remove the staging directory. */
+static int close_dirs(struct plot *pl, bool keep)
+{
+	int rc = 0, data;
+
+	if (pl->stage_fd >= 0) {
+		data = openat(pl->stage_fd, "data", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (data >= 0) {
+			rc = move_files(pl, data, pl->data_fd, "data/", keep);
+			close(data);
+		}
+		data = move_files(pl, pl->stage_fd, pl->dir_fd, "", keep);
+		rc = rc ? rc : data;
+		unlinkat(pl->stage_fd, "data", AT_REMOVEDIR);
+		close(pl->stage_fd);
+	}
+	if (pl->stage[0])
+		unlinkat(pl->dir_fd, pl->stage, AT_REMOVEDIR);
+	if (pl->data_fd >= 0)
+		close(pl->data_fd);
+	if (pl->dir_fd >= 0)
+		close(pl->dir_fd);
+	return rc;
 }
 
 /* ---- gnuplot ------------------------------------------------------------------- */
@@ -787,7 +977,7 @@ static bool find_gnuplot(char *buf, size_t len)
 	return false;
 }
 
-/* Run gnuplot in @pl->dir on @script; true when it succeeded. */
+/* Run gnuplot in the staging directory on @script; true when it succeeded. */
 static bool run_gnuplot(const struct plot *pl, const char *gnuplot, const char *script)
 {
 	pid_t pid;
@@ -796,11 +986,29 @@ static bool run_gnuplot(const struct plot *pl, const char *gnuplot, const char *
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
-		if (chdir(pl->dir) == 0)
+		if (fchdir(pl->stage_fd) == 0)
 			execl(gnuplot, "gnuplot", script, (char *)NULL);
 		_exit(127);
 	}
 	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* @s as one word of a shell command to copy: as it is when it is made of
+ * harmless bytes, else single-quoted (each ' as '\''). */
+static void put_shell_word(FILE *f, const char *s)
+{
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+		       "/._-+,:=@%") == strlen(s)) {
+		fputs(s, f);
+		return;
+	}
+	fputc('\'', f);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	fputc('\'', f);
 }
 
 /* One gnuplot per script, so that one failure does not cost the others. */
@@ -813,11 +1021,14 @@ static int draw(struct plot *pl, bool *drawn)
 		fprintf(stderr, "rxlab: gnuplot not found%s: wrote the data and scripts to %s/, not "
 			"the images.  Install gnuplot (Debian/Ubuntu: sudo apt-get install "
 			"gnuplot-nox; Fedora: sudo dnf install gnuplot; macOS: brew install "
-			"gnuplot) and draw them with: cd %s && gnuplot *.gp\n",
+			"gnuplot) and draw them with: cd ",
 			getenv("RXLAB_GNUPLOT") && *getenv("RXLAB_GNUPLOT") ? " at $RXLAB_GNUPLOT" :
-			" on $PATH", pl->dir, pl->dir);
+			" on $PATH", pl->dir);
+		put_shell_word(stderr, pl->dir);
+		fputs(" && gnuplot *.gp\n", stderr);
 		return 0;
 	}
+	pl->ran = true;
 	len = (size_t)snprintf(pl->err, pl->errlen, "%s failed on", gnuplot);
 	for (size_t i = 0; i < pl->n_script; i++)
 		if (!run_gnuplot(pl, gnuplot, pl->script[i]) && len < pl->errlen) {
@@ -834,8 +1045,32 @@ static int draw(struct plot *pl, bool *drawn)
 	return 0;
 }
 
-int plot_rowfile(const struct rowfile *rf, const char *dir, const char *title, bool *drawn,
-		 char *err, size_t errlen)
+/* Data and scripts into the staging directory, then (@run) gnuplot there,
+ * then every file into DIR. */
+static int plot_in(struct plot *pl, bool run, bool *drawn)
+{
+	int rc = find_cols(pl), moved;
+
+	if (!rc) {
+		choose_x(pl);
+		pick_series_cols(pl);
+		pl->log_x = log_axis(pl);
+		rc = open_dirs(pl);
+	}
+	if (!rc)
+		rc = group_series(pl);
+	if (!rc)
+		rc = write_results_csv(pl);
+	if (!rc)
+		rc = write_all(pl);
+	if (!rc && run)
+		rc = draw(pl, drawn);
+	moved = close_dirs(pl, rc == 0 || pl->ran);
+	return rc ? rc : moved;
+}
+
+static int plot_new(const struct rowfile *rf, const char *dir, const char *title, bool run,
+		    bool *drawn, char *err, size_t errlen)
 {
 	struct plot *pl = calloc(1, sizeof(*pl));
 	bool images = false;
@@ -843,24 +1078,38 @@ int plot_rowfile(const struct rowfile *rf, const char *dir, const char *title, b
 
 	if (!pl)
 		return snprintf(err, errlen, "out of memory"), 1;
-	*pl = (struct plot){ .rf = rf, .dir = dir, .title = title, .err = err, .errlen = errlen };
-	rc = find_cols(pl);
-	if (!rc) {
-		choose_x(pl);
-		pick_series_cols(pl);
-		pl->log_x = log_axis(pl);
-		rc = make_dirs(pl) ? 2 : group_series(pl);
-	}
-	if (!rc)
-		rc = write_results_csv(pl) || write_all(pl) ? 2 : 0;
-	if (!rc)
-		rc = draw(pl, &images);
+	*pl = (struct plot){ .rf = rf, .dir = dir, .title = title, .err = err, .errlen = errlen,
+			     .dir_fd = -1, .data_fd = -1, .stage_fd = -1 };
+	rc = plot_in(pl, run, &images);
 	if (drawn)
 		*drawn = images;
 	for (size_t i = 0; i < pl->n_s; i++)
 		free(pl->s[i].rows);
+	free(pl->buf);
 	free(pl);
 	return rc;
+}
+
+int plot_rowfile(const struct rowfile *rf, const char *dir, const char *title, bool *drawn,
+		 char *err, size_t errlen)
+{
+	return plot_new(rf, dir, title, true, drawn, err, errlen);
+}
+
+int plot_check_dir(const char *dir, char *err, size_t errlen)
+{
+	struct plot pl = { .dir = dir, .err = err, .errlen = errlen, .dir_fd = -1, .data_fd = -1,
+			   .stage_fd = -1 };
+	int rc = open_dirs(&pl);
+
+	close_dirs(&pl, false);
+	return rc;
+}
+
+int plot_write(const struct rowfile *rf, const char *dir, const char *title, char *err,
+	       size_t errlen)
+{
+	return plot_new(rf, dir, title, false, NULL, err, errlen);
 }
 
 /* ---- rxlab plot ----------------------------------------------------------------- */

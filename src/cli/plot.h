@@ -29,6 +29,14 @@
  * scripts are still written, and a note on stderr says how to install
  * gnuplot and draw them.  Output files are overwritten; nothing else in the
  * directory is touched.
+ *
+ * Results files come from other hosts, so nothing in them is trusted: every
+ * text of a script (titles, labels, legends, file names) is a gnuplot
+ * single-quoted literal of printable UTF-8 (plot_text.h), checked before it
+ * is written; and no file is opened by its name in the directory: each is
+ * created in a private staging directory, drawn there, then renamed into
+ * place, so a symbolic link (or FIFO, or hard link) planted at a figure's
+ * name is replaced, never written through.  DIR/data must be a directory.
  */
 #ifndef RXLAB_CLI_PLOT_H
 #define RXLAB_CLI_PLOT_H
@@ -45,6 +53,15 @@
  * rows, @dir not writable), with a message in @err. */
 int plot_rowfile(const struct rowfile *rf, const char *dir, const char *title, bool *drawn,
 		 char *err, size_t errlen);
+
+/* Make @dir (and @dir/data) if missing and check that the figures can be
+ * written there, before a long sweep: 0, or 2 with a message in @err. */
+int plot_check_dir(const char *dir, char *err, size_t errlen);
+
+/* As plot_rowfile() without running gnuplot: the data and the scripts only
+ * (tests, fuzzing).  0, 1 (internal error) or 2, with a message in @err. */
+int plot_write(const struct rowfile *rf, const char *dir, const char *title, char *err,
+	       size_t errlen);
 
 /* `rxlab plot RESULTS --out DIR`: exit status. */
 int plot_main(int argc, char **argv);

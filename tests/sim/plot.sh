@@ -47,7 +47,7 @@ for s in ("classic", "napi"):
     for (a, b), (c, e) in zip(want, got):
         assert abs(a - c) < 1e-3 * max(1, a) and abs(b - e) < 1e-3 * max(1, b), (s, want, got)
 gp = open(os.path.join(d, "nognu", "throughput.gp")).read()
-assert 'title "classic"' in gp and 'title "napi"' in gp and "offered load (kpps)" in gp, gp
+assert "title 'classic'" in gp and "title 'napi'" in gp and "offered load (kpps)" in gp, gp
 assert "set logscale x" in gp   # 50 kpps .. 1 Mpps: log spaced
 PY
 
@@ -71,7 +71,7 @@ fi
   --vary nic.eth0.rx-usecs=0,20us,50us --vary host.rxpath=classic,napi --format csv > "$tmp/usecs.csv"
 env PATH=/nonexistent RXLAB_GNUPLOT= "$rxlab" plot "$tmp/usecs.csv" --out "$tmp/usecs" 2>/dev/null
 x="$(grep -v '^#' "$tmp/usecs/data/napi.dat" | awk '{ printf "%s ", $1 }')"
-if grep -q 'set xlabel "nic.eth0.rx-usecs (us)"' "$tmp/usecs/interrupts.gp" && [ "$x" = "0 20 50 " ]; then
+if grep -q "set xlabel 'nic.eth0.rx-usecs (us)'" "$tmp/usecs/interrupts.gp" && [ "$x" = "0 20 50 " ]; then
   ok "one load: x axis is nic.eth0.rx-usecs (us), points $x"
 else
   no "one load: x axis $(grep xlabel "$tmp/usecs/interrupts.gp"), points '$x'"
@@ -106,6 +106,17 @@ fi
 "$rxlab" --no-plot > "$tmp/noplot.txt"
 head -n -2 "$tmp/out.txt" | cmp -s - "$tmp/noplot.txt" && ok "default job: tables as with --no-plot" \
   || no "default job: figures changed the tables"
+
+# The default job whose figures fail says so after its tables and exits
+# non-zero: 1 when gnuplot fails.  (A --plot folder that cannot be made is
+# refused before the sweep: tests/bad/plot_default_dir_under_file.)
+(cd "$tmp" && RXLAB_GNUPLOT=/bin/false "$rxlab" --plot "$tmp/jobfalse" > jobfalse.txt 2> jobfalse.err); rc=$?
+if [ "$rc" -eq 1 ] && grep -q "no figures: /bin/false failed on .*throughput.gp" "$tmp/jobfalse.err" \
+   && cmp -s "$tmp/jobfalse.txt" "$tmp/noplot.txt"; then
+  ok "default job, gnuplot fails: exit 1 after the tables, $(cut -c1-60 "$tmp/jobfalse.err")..."
+else
+  no "default job, gnuplot fails: exit $rc, $(cat "$tmp/jobfalse.err")"
+fi
 
 out="$("$rxlab" plot /dev/null 2>&1)"; rc=$?
 [ "$rc" -eq 2 ] && grep -q "empty file" <<<"$out" && ok "plot of an empty file: $out" || no "plot /dev/null: $rc $out"

@@ -20,6 +20,7 @@
 #include "cli/sweep.h"
 #include "cli/trace_load.h"
 #include "cli/trace_pcap.h"
+#include "cli/trace_play.h"
 #include "cli/tune_apply.h"
 #include "cli/tune_catalog.h"
 #include "cli/tune_opts.h"
@@ -97,13 +98,14 @@ static bool is_trace_name(const char *name)
 	return pcap_trace_is_capture_name(name) || (n > 4 && !strcmp(name + n - 4, ".csv"));
 }
 
-/* A trace: overrides that play it once, whole, into the base scenario. */
+/* A trace: overrides that play it into the base scenario, whole, as every
+ * command plays a trace given by --set (trace_play.h): scenario_load()
+ * gives the run the trace's length unless --set says; no warm-up. */
 static int trace_sets(struct tune_ctx *c, const struct tune_opts *o)
 {
 	const struct scn_trace *tr;
-	char err[640], dur[48];
+	char err[640], speed[48];
 	uint64_t milli = 1000;
-	int64_t span;
 
 	if (trace_load(&tr, o->target, err, sizeof(err))) {
 		fprintf(stderr, "rxlab: %s\n", err);
@@ -113,17 +115,14 @@ static int trace_sets(struct tune_ctx *c, const struct tune_opts *o)
 		if (strlen(o->speed) > 16)
 			return usage_error("--speed takes a number 0.001..1000 (2 plays the trace "
 					   "twice as fast), not", o->speed);
-		snprintf(dur, sizeof(dur), "%sus", o->speed);
-		if (unit_parse(UNIT_TIME_NS, dur, &milli, NULL, 0) || milli < 1 || milli > 1000000)
+		snprintf(speed, sizeof(speed), "%sus", o->speed);
+		if (unit_parse(UNIT_TIME_NS, speed, &milli, NULL, 0) || milli < 1 || milli > 1000000)
 			return usage_error("--speed takes a number 0.001..1000 (2 plays the trace "
 					   "twice as fast), not", o->speed);
 	}
-	span = tr->t_ns[tr->n - 1] * 1000 / (int64_t)milli;
-	snprintf(dur, sizeof(dur), "%lldus", (long long)(span / 1000 + 1001));
 	ctx_set(c, ctx_add(c, "traffic.trace=%s%s", o->target, ""));
 	ctx_set(c, ctx_add(c, "traffic.trace-speed=%s%s", o->speed ? o->speed : "1", ""));
-	ctx_set(c, ctx_add(c, "run.duration=%s%s", dur, ""));
-	ctx_set(c, "run.warmup=0");
+	ctx_set(c, "run.warmup=0");	/* also when --set run.duration cuts the trace */
 	c->scenario = o->base ? o->base : "udp-sink";
 	return 0;
 }
@@ -147,6 +146,7 @@ static int probe(struct tune_ctx *c)
 							      : scn->nic[0].name);
 	c->nic_ix = scenario_nic_index(scn, c->nic);
 	c->sink = scn->apps.sink;
+	trace_notes(stderr, scn);
 	free(scn);
 	return 0;
 }

@@ -1,8 +1,9 @@
 /* tune.c - `rxlab tune` (see tune.h).
  *
- * Roadmap: tune_opts_parse() reads the options (tune_opts.c); prepare() turns a trace into
- * scenario overrides and loads the base scenario once (the port, whether
- * a socket receives); eval_batch() hands one batch of the search to
+ * Roadmap: tune_opts_parse() reads the options (tune_opts.c); prepare()
+ * turns a trace into scenario overrides, loads the base scenario once (the
+ * port, whether a socket receives) and refuses a search with nothing to
+ * search; eval_batch() hands one batch of the search to
  * sweep_run(); the print_* functions and write_out() report.
  */
 #include "cli/tune.h"

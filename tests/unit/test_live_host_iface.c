@@ -65,6 +65,26 @@ static void test_ifname_refused(void **state)
 	refused("x>y", "byte 2 ('>')");
 }
 
+static void no_batch(void *arg, const struct rxl_pkt *pkts, size_t n)
+{
+	(void)arg;
+	(void)pkts;
+	(void)n;
+}
+
+/* The library checks a name it is given before it does anything with it. */
+static void test_open_xdp_checks_name(void **state)
+{
+	struct rxl_config c;
+
+	(void)state;
+	rxl_config_default(&c, RXL_MODE_AF_XDP);
+	assert_null(rxl_open_xdp("eth0;touch x", 0, &c, no_batch, NULL, err, sizeof(err)));
+	assert_non_null(strstr(err, "byte 5 (';') is refused"));
+	assert_null(rxl_open_xdp("../../x", 0, &c, no_batch, NULL, err, sizeof(err)));
+	assert_non_null(strstr(err, "'/' separates"));
+}
+
 /* /proc text as this kind of host shows it (TEST-NET addresses). */
 static const char route4[] =
 	"Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
@@ -144,6 +164,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ifname_accepted),
 		cmocka_unit_test(test_ifname_refused),
+		cmocka_unit_test(test_open_xdp_checks_name),
 		cmocka_unit_test(test_default_routes),
 		cmocka_unit_test(test_addresses),
 	};

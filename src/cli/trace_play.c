@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "cli/scenario_load.h"
 #include "cli/units.h"
@@ -131,9 +132,14 @@ void trace_notes(FILE *f, const struct scenario *s)
 
 void trace_notes_for(const char *scenario, const char *const *sets, size_t n_sets)
 {
-	struct scenario *scn = malloc(sizeof(*scn));
+	struct scenario *scn;
+	struct stat st;
 	char err[1024];
 
+	/* a pipe (rxlab run /dev/stdin) can be read once: the run's own load */
+	if (stat(scenario, &st) == 0 && !S_ISREG(st.st_mode))
+		return;
+	scn = malloc(sizeof(*scn));
 	if (scn && scenario_load(scn, scenario, sets, n_sets, err, sizeof(err)) == 0)
 		trace_notes(stderr, scn);
 	free(scn);

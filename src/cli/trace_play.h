@@ -48,7 +48,8 @@ void trace_notes(FILE *f, const struct scenario *s);
 
 /* trace_notes() on stderr for the scenario @scenario with @sets, for a
  * command about to run it; nothing when it does not load (the command's
- * own load reports why). */
+ * own load reports why), nor for a scenario that is not a regular file or
+ * a built-in name (a pipe can be read only once: by the run). */
 void trace_notes_for(const char *scenario, const char *const *sets, size_t n_sets);
 
 #endif

@@ -18,6 +18,7 @@
 #include "cli/goal.h"
 #include "cli/interrupt.h"
 #include "cli/scenario_load.h"
+#include "cli/shell_quote.h"
 #include "cli/sweep.h"
 #include "cli/trace_load.h"
 #include "cli/trace_pcap.h"
@@ -552,6 +553,15 @@ static int write_out(const char *dir, struct tune_ctx *c, const struct tune_stat
 	return 0;
 }
 
+/* "wrote DIR/tune-points.csv, ... (cd DIR && gnuplot tune.gp) ...": the
+ * command in it quotes DIR for the shell, as every printed command does. */
+static void wrote_line(const char *dir)
+{
+	printf("\nwrote %s/tune-points.csv, tune.dat, tune.gp (cd ", dir);
+	sh_quote(stdout, dir);
+	printf(" && gnuplot tune.gp) and apply.sh\n");
+}
+
 /* ---- main ---- */
 
 static int tune_run(struct tune_opts *o, struct tune_ctx *c)
@@ -585,8 +595,7 @@ static int tune_run(struct tune_opts *o, struct tune_ctx *c)
 	if (rc == 0 && o->out_dir)
 		rc = write_out(o->out_dir, c, &st, o);
 	if (rc == 0 && o->out_dir && o->fmt == OUT_TABLE)
-		printf("\nwrote %s/tune-points.csv, tune.dat, tune.gp (cd %s && gnuplot tune.gp) "
-		       "and apply.sh\n", o->out_dir, o->out_dir);
+		wrote_line(o->out_dir);
 	tune_state_free(&st);
 	return rc;
 }

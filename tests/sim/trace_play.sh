@@ -8,7 +8,7 @@
 # link drops is exactly the drops of the run.  The traces are CSV files
 # written here (times in us).
 set -u
-rxlab="$1"
+rxlab="$1"; src="$2"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 fails=0
 ok() { echo "ok   $*"; }
@@ -24,6 +24,12 @@ n="$(rx_ok "$tmp/whole")"
 [ "$n" = 2001 ] && ok "a 2 s trace into udp-sink (run.duration 200ms): all 2001 packets received" \
 	|| fail "a 2 s trace: RX-OK $n, want 2001 (played in part)"
 [ ! -s "$tmp/whole.err" ] && ok "played whole: nothing on stderr" || fail "stderr: $(cat "$tmp/whole.err")"
+
+# a scenario on a pipe is read once, by the run itself
+"$rxlab" run /dev/stdin --set traffic.trace="$tmp/long.csv" --format csv <"$src/scenarios/udp-sink.ini" \
+	>"$tmp/pipe" 2>"$tmp/pipe.err" || fail "pipe: exit $?: $(cat "$tmp/pipe.err")"
+n="$(rx_ok "$tmp/pipe")"
+[ "$n" = 2001 ] && ok "the same from a pipe: 2001 packets" || fail "from a pipe: RX-OK '$n', want 2001"
 
 "$rxlab" run udp-sink --set traffic.trace="$tmp/long.csv" --set run.duration=500ms --format csv \
 	>"$tmp/part" 2>"$tmp/part.err" || fail "part: exit $?"

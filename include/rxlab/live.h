@@ -234,6 +234,17 @@ typedef void (*rxl_batch_fn)(void *arg, const struct rxl_pkt *pkts, size_t n);
 
 struct rxl_loop;
 
+/* Is @name an interface name rxlab accepts?  The kernel's rule
+ * (dev_valid_name(), net/core/dev.c): 1..15 bytes (IFNAMSIZ is 16 with the
+ * NUL), not "." or "..", no '/', ':' or white space.  rxlab refuses as well
+ * the bytes a POSIX shell treats specially (| & ; < > ( ) $ ` \ " ' * ? [ ]
+ * # ~ ! { } ^ =), a leading '-' (it would read as an option of ethtool or
+ * ip) and bytes outside printable ASCII, so that a name can be shown in a
+ * message and pasted into a command.  0, or -1 with one line in @err that
+ * shows the name (unprintable bytes as \xNN) and says which byte is refused
+ * and why.  rxl_open_xdp() checks its @ifname with it. */
+int rxl_ifname_check(const char *name, char *err, size_t errlen);
+
 /* A loop on the bound UDP socket @fd (the caller keeps ownership and closes
  * it after rxl_close()).  The socket is made non-blocking (except in
  * SO_BUSY_POLL mode) and given the socket options of the mode (SO_RCVBUF,

@@ -156,9 +156,16 @@ int goal_parse(struct goal *g, const char *text, char *err, size_t errlen)
 	size_t n = 0, name_len;
 	const char *op;
 
-	for (const char *p = text; *p && n + 1 < sizeof(s); p++)
-		if (*p != ' ' && *p != '\t')
-			s[n++] = *p;
+	for (const char *p = text; *p; p++) {
+		if (*p == ' ' || *p == '\t')
+			continue;
+		if (n + 1 == sizeof(s)) {
+			snprintf(err, errlen, "--goal '%.80s...': too long (at most 63 characters "
+				 "besides blanks); %s", text, accepted);
+			return -1;
+		}
+		s[n++] = *p;
+	}
 	s[n] = '\0';
 	memset(g, 0, sizeof(*g));
 	snprintf(g->text, sizeof(g->text), "%s", s);

@@ -15,8 +15,10 @@
 #include <string.h>
 
 #include "cli/interrupt.h"
+#include "cli/profile_load.h"
 #include "cli/trace_pcap.h"
 #include "cli/units.h"
+#include "live/host_iface.h"
 
 struct live_opts {
 	enum rxl_mode modes[RXL_MODE_COUNT];
@@ -25,6 +27,8 @@ struct live_opts {
 	const char *sets[LIVE_MAX_SETS];
 	enum out_format fmt;
 	bool compare_sim, duration_given;
+	bool allow_host_iface;		/* --allow-host-iface */
+	bool profile_given;
 	const char *profile;
 	int64_t *times;			/* --pattern csv:/pcap: timeline */
 	uint32_t *lens;
@@ -57,7 +61,11 @@ static const char live_usage[] =
 	"                      napi_defer_hard_irqs, gro_flush_timeout (ns or unit),\n"
 	"                      irq-suspend-timeout, threaded (0/1/2), gro, tso\n"
 	"  --iface IFACE       receive on an existing interface instead of the test\n"
-	"                      bed (the sender runs only for lo, to 127.0.0.1)\n"
+	"                      bed (the sender runs only for lo, to 127.0.0.1); an\n"
+	"                      interface with the default route or a global address\n"
+	"                      is refused\n"
+	"  --allow-host-iface  use such an interface anyway (its settings change with\n"
+	"                      --set dev.*, af-xdp attaches an XDP program to it)\n"
 	"  --port N            UDP port (default 9000)\n"
 	"  --rx-cpu N, --tx-cpu N   CPUs of receiver and sender (default 1 and 0)\n"
 	"  --no-threaded       leave the test bed's NAPI in softirq context\n"
@@ -398,6 +406,18 @@ static int parse_sized(struct live_opts *o, const char *a, const char *v)
 	return 0;
 }
 
+static int set_iface(struct live_opts *o, const char *v)
+{
+	char err[400];
+
+	if (rxl_ifname_check(v, err, sizeof(err))) {
+		fprintf(stderr, "rxlab live: --iface: %s\n", err);
+		return 2;
+	}
+	o->job.iface = v;
+	return 0;
+}
+
 static int parse_opt(struct live_opts *o, const char *a, const char *v, bool *max)
 {
 	int rc = parse_sized(o, a, v);
@@ -410,16 +430,16 @@ static int parse_opt(struct live_opts *o, const char *a, const char *v, bool *ma
 		return parse_pattern(o, v);
 	if (!strcmp(a, "--set"))
 		return parse_set(o, v);
-	if (!strcmp(a, "--iface")) {
-		o->job.iface = v;
-		return strlen(v) >= 16 ? bad("--iface: interface names are at most 15 bytes:", v) : 0;
-	}
+	if (!strcmp(a, "--iface"))
+		return set_iface(o, v);
+	if (!strcmp(a, "--allow-host-iface"))
+		return (o->allow_host_iface = true), 0;
 	if (!strcmp(a, "--rx-cpu"))
 		return parse_cpu(a, v, &o->job.rx_cpu);
 	if (!strcmp(a, "--tx-cpu"))
 		return parse_cpu(a, v, &o->job.tx_cpu);
 	if (!strcmp(a, "--profile"))
-		return (o->profile = v), 0;
+		return (o->profile = v), (o->profile_given = true), 0;
 	if (!strcmp(a, "--format"))
 		return out_format_parse(v, &o->fmt) ? bad("--format takes table, csv or json, not", v) : 0;
 	if (!strcmp(a, "--no-threaded"))
@@ -429,6 +449,25 @@ static int parse_opt(struct live_opts *o, const char *a, const char *v, bool *ma
 	if (a[0] == '-')
 		return bad("unknown option", a);
 	return parse_modes(o, a);
+}
+
+/* --profile: only with --compare-sim, and read now, so that a missing or
+ * bad file fails before any test bed is built. */
+static int check_profile(const struct live_opts *o)
+{
+	struct profile p;
+	char err[1024];
+	int rc;
+
+	if (o->profile_given && !o->compare_sim)
+		return bad("--profile applies to --compare-sim (the simulator's cost profile)", NULL);
+	rc = profile_load(&p, o->profile, err, sizeof(err));
+	if (rc == -ENOENT)
+		fprintf(stderr, "rxlab live: --profile %s: %s (%s)\n", o->profile, strerror(ENOENT),
+			err);
+	else if (rc)
+		fprintf(stderr, "rxlab live: --profile %s: %s\n", o->profile, err);
+	return rc ? 2 : 0;
 }
 
 static int parse_args(struct live_opts *o, int argc, char **argv)
@@ -459,8 +498,11 @@ static int parse_args(struct live_opts *o, int argc, char **argv)
 		add_mode(o, RXL_MODE_NAPI);
 	if (o->job.rx_cpu == o->job.tx_cpu)
 		fprintf(stderr, "rxlab live: note: sender and receiver share CPU %d\n", o->job.rx_cpu);
-	return sender_config_check(&o->job.snd, err, sizeof(err)) ? bad(err, NULL) : 0;
+	if (sender_config_check(&o->job.snd, err, sizeof(err)))
+		return bad(err, NULL);
+	return check_profile(o);
 }
+
 
 /* ---- run and report ------------------------------------------------------- */
 
@@ -506,6 +548,29 @@ static int report(struct live_opts *o, const struct live_result *res, const stru
 	return 0;
 }
 
+/* --iface: not the host's own connection unless --allow-host-iface. */
+static int check_host_iface(const struct live_opts *o)
+{
+	char why[256];
+	int rc;
+
+	if (!o->job.iface || o->allow_host_iface)
+		return 0;
+	rc = host_iface_check(o->job.iface, why, sizeof(why));
+	if (rc == 0)
+		return 0;
+	if (rc > 0)
+		fprintf(stderr, "rxlab live: --iface %s carries %s: it looks like this host's own "
+			"network connection, whose settings --set dev.* would change and to which "
+			"af-xdp would attach an XDP program; pass --allow-host-iface to use it anyway\n",
+			o->job.iface, why);
+	else
+		fprintf(stderr, "rxlab live: --iface %s: cannot tell whether it carries the "
+			"default route or a global address: %s; pass --allow-host-iface to use it "
+			"anyway\n", o->job.iface, why);
+	return 2;
+}
+
 static void reap_log(const char *line)
 {
 	fprintf(stderr, "rxlab live: %s\n", line);
@@ -528,6 +593,8 @@ int live_main(int argc, char **argv)
 	o.job.sets = o.sets;
 	knobs_reap_stale(reap_log);
 	rc = parse_args(&o, argc, argv);
+	if (rc == 0)
+		rc = check_host_iface(&o);
 	if (rc == 0) {
 		rc = run_all(&o, res, jobs, &done);
 		if (done > 0 && report(&o, res, jobs, done) != 0 && rc == 0)

@@ -29,6 +29,7 @@
 #include "cli/validate.h"
 #include "cli/sweep.h"
 #include "cli/sweep_cmd.h"
+#include "cli/trace_play.h"
 #include "report/sim_report.h"
 #include "sim/results.h"
 
@@ -262,6 +263,7 @@ static int cmd_run(struct opts *o)
 
 	if (!o->scenario)
 		return bad("run needs a scenario: rxlab run FILE.ini (or a built-in name)", NULL);
+	trace_notes_for(o->scenario, o->sets, o->n_sets);
 	if (run_one(&r, o->scenario, o->sets, o->n_sets, err, sizeof(err))) {
 		fprintf(stderr, "rxlab: %s\n", err);
 		return strstr(err, "model error") || strstr(err, "accounting") ? 1 : 2;

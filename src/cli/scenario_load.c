@@ -30,6 +30,7 @@
 #include "cli/ini.h"
 #include "cli/profile_load.h"
 #include "cli/trace_load.h"
+#include "cli/trace_play.h"
 #include "cli/units.h"
 #include "rxlab/adaptive.h"
 #include "rxlab/bsd_poll.h"
@@ -855,6 +856,42 @@ static int check_traffic(struct sload *l)
 	return 0;
 }
 
+/* A trace given on the command line is played whole unless the command
+ * line says how long to run (the rule of trace_play.h): run.duration
+ * becomes trace_run_ns() of the longest trace and run.warmup 0 unless an
+ * override sets it.  Only when every source is a trace. */
+static int trace_run_default(struct sload *l)
+{
+	const struct ini_section *run = l->sec_of[SEC_RUN];
+	const struct ini_entry *d = run ? ini_find(run, "duration") : NULL;
+	const struct ini_entry *w = run ? ini_find(run, "warmup") : NULL;
+	bool from_set = false;
+	int64_t dur = 0;
+	char a[32];
+
+	for (uint32_t i = 0; i < l->s->n_traffic; i++) {
+		const struct scn_traffic *t = &l->s->traffic[i];
+		const struct ini_entry *e = ini_find(l->traffic[i], "trace");
+		int64_t n;
+
+		if (t->pattern != TRAFFIC_TRACE)
+			return 0;
+		from_set |= e && e->src;
+		n = trace_run_ns(t->trace, t->trace_speed_milli, t->start_ns);
+		dur = n > dur ? n : dur;
+	}
+	if (l->s->n_traffic == 0 || (d && (d->src || !from_set)))
+		return 0;
+	if ((uint64_t)dur > 3600 * SEC)
+		return bad(l, 0, NULL, "the trace lasts %s at its trace-speed, longer than a run "
+			   "can (run.duration at most 1h): --set run.duration=1h plays its first hour",
+			   unit_format(UNIT_TIME_NS, (uint64_t)dur, a, sizeof(a)));
+	l->s->run.duration_ns = dur;
+	if (!w || !w->src)
+		l->s->run.warmup_ns = 0;
+	return 0;
+}
+
 static int check_routes(struct sload *l)
 {
 	const struct scn_route *r = &l->s->route;
@@ -1095,6 +1132,8 @@ static int finish(struct sload *l)
 		return bad(l, 0, NULL, "no [nic NAME] section; a scenario needs at least one NIC, "
 		           "e.g. [nic eth0]");
 	rc = check_traffic(l);
+	if (!rc)
+		rc = trace_run_default(l);
 	if (!rc)
 		rc = check_routes(l);
 	if (!rc)

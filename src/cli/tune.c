@@ -1,8 +1,9 @@
 /* tune.c - `rxlab tune` (see tune.h).
  *
- * Roadmap: parse_args() reads the options; prepare() turns a trace into
- * scenario overrides and loads the base scenario once (the port, whether
- * a socket receives); eval_batch() hands one batch of the search to
+ * Roadmap: tune_opts_parse() reads the options (tune_opts.c); prepare()
+ * turns a trace into scenario overrides, loads the base scenario once (the
+ * port, whether a socket receives) and refuses a search with nothing to
+ * search; eval_batch() hands one batch of the search to
  * sweep_run(); the print_* functions and write_out() report.
  */
 #include "cli/tune.h"
@@ -17,47 +18,34 @@
 #include "cli/goal.h"
 #include "cli/interrupt.h"
 #include "cli/scenario_load.h"
+#include "cli/shell_quote.h"
 #include "cli/sweep.h"
 #include "cli/trace_load.h"
 #include "cli/trace_pcap.h"
+#include "cli/trace_play.h"
 #include "cli/tune_apply.h"
 #include "cli/tune_catalog.h"
+#include "cli/tune_opts.h"
 #include "cli/tune_search.h"
 #include "cli/units.h"
 #include "report/sim_report.h"
 #include "report/table.h"
+#include "rxlab/live.h"
 
-#define TUNE_MAX_GOALS 8
 #define TUNE_MAX_SETS 320
-#define TUNE_MAX_POLICIES 16
-
-struct tune_opts {
-	const char *target;              /* scenario or trace */
-	const char *base;                /* scenario a trace is played into */
-	struct goal goal[TUNE_MAX_GOALS];
-	size_t n_goals;
-	enum tune_metric objective;
-	bool maximize, objective_set;
-	bool enabled[TUNE_MAX_POLICIES];
-	const char *out_dir, *iface, *speed;
-	size_t jobs;
-	enum out_format fmt;
-	const char *user_sets[256];
-	size_t n_user_sets;
-	char seed_set[64];
-};
 
 /* What the batches share. */
 struct tune_ctx {
 	const char *scenario;
 	const char *sets[TUNE_MAX_SETS];
 	size_t n_sets;                   /* user overrides + baseline */
-	char buf[96][160];               /* storage of generated overrides */
+	char buf[96][4200];              /* storage of generated overrides (a path fits) */
 	size_t n_buf;
 	char nic[SCN_NAME_LEN];
 	int nic_ix;
 	bool sink;
 	size_t jobs;
+	bool full;                       /* an override did not fit in sets[] or buf[] */
 };
 
 static int usage_error(const char *msg, const char *arg)
@@ -67,143 +55,18 @@ static int usage_error(const char *msg, const char *arg)
 	return 2;
 }
 
-/* ---- options ---- */
-
-static int set_policies(struct tune_opts *o, const char *list)
-{
-	char buf[256], *save = NULL;
-
-	snprintf(buf, sizeof(buf), "%s", list);
-	memset(o->enabled, 0, sizeof(o->enabled));
-	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		int i = tune_policy_index(w);
-
-		if (i < 0) {
-			fprintf(stderr, "rxlab: tune: --policies: unknown policy '%s'; the policies "
-				"are coalesce, dim, itr-dynamic, itr, defer, busy-poll and suspend\n", w);
-			return 2;
-		}
-		o->enabled[i] = true;
-	}
-	return 0;
-}
-
-static int set_objective(struct tune_opts *o, const char *opt, const char *v)
-{
-	char err[256];
-	bool max;
-
-	if (objective_parse(v, &o->objective, &max, err, sizeof(err)))
-		return usage_error(err, NULL);
-	if (max != !strcmp(opt, "--maximize"))
-		return usage_error(max ? "throughput is maximised: write --maximize throughput"
-				       : "only throughput can be maximised; minimise the others:",
-				   max ? NULL : v);
-	o->maximize = max;
-	o->objective_set = true;
-	return 0;
-}
-
-static int set_jobs(struct tune_opts *o, const char *v)
-{
-	char *end;
-	long j = strtol(v, &end, 10);
-
-	if (*end || j < 1 || j > SWEEP_MAX_JOBS)
-		return usage_error("--jobs takes a number of processes in 1..256, not", v);
-	o->jobs = (size_t)j;
-	return 0;
-}
-
-static int add_goal(struct tune_opts *o, const char *v)
-{
-	char err[512];
-
-	if (o->n_goals == TUNE_MAX_GOALS)
-		return usage_error("too many --goal options (at most 8)", NULL);
-	if (goal_parse(&o->goal[o->n_goals], v, err, sizeof(err)))
-		return usage_error(err, NULL);
-	o->n_goals++;
-	return 0;
-}
-
-static int add_user_set(struct tune_opts *o, const char *v)
-{
-	if (o->n_user_sets == 256)
-		return usage_error("too many --set options (at most 256)", NULL);
-	o->user_sets[o->n_user_sets++] = v;
-	return 0;
-}
-
-/* An option with a value @v. */
-static int opt_value(struct tune_opts *o, const char *a, const char *v)
-{
-	if (!strcmp(a, "--goal"))
-		return add_goal(o, v);
-	if (!strcmp(a, "--minimize") || !strcmp(a, "--maximize"))
-		return set_objective(o, a, v);
-	if (!strcmp(a, "--policies"))
-		return set_policies(o, v);
-	if (!strcmp(a, "--jobs"))
-		return set_jobs(o, v);
-	if (!strcmp(a, "--format"))
-		return out_format_parse(v, &o->fmt) ? usage_error("--format takes table, csv or "
-								  "json, not", v) : 0;
-	if (!strcmp(a, "--set"))
-		return add_user_set(o, v);
-	if (!strcmp(a, "--seed")) {
-		snprintf(o->seed_set, sizeof(o->seed_set), "run.seed=%s", v);
-		return add_user_set(o, o->seed_set);
-	}
-	if (!strcmp(a, "--out"))
-		o->out_dir = v;
-	else if (!strcmp(a, "--iface"))
-		o->iface = v;
-	else if (!strcmp(a, "--speed"))
-		o->speed = v;
-	else if (!strcmp(a, "--base"))
-		o->base = v;
-	else
-		return usage_error("unknown option", a);
-	return 0;
-}
-
-static int parse_args(struct tune_opts *o, int argc, char **argv)
-{
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		int rc;
-
-		if (a[0] != '-') {
-			if (o->target)
-				return usage_error("more than one scenario or trace given:", a);
-			o->target = a;
-			continue;
-		}
-		if (i + 1 >= argc)
-			return usage_error("missing value after", a);
-		rc = opt_value(o, a, argv[++i]);
-		if (rc)
-			return rc;
-	}
-	if (!o->target)
-		return usage_error("needs a scenario or a trace: rxlab tune SCENARIO_OR_TRACE "
-				   "--goal 'p99<=50us' --minimize cpu", NULL);
-	if (o->n_goals == 0)
-		return usage_error("needs at least one --goal, e.g. --goal 'p99<=50us'", NULL);
-	return 0;
-}
-
 /* ---- scenario and batches ---- */
 
+/* A generated override in @c, or NULL (and c->full) when it does not fit. */
 static const char *ctx_add(struct tune_ctx *c, const char *fmt, const char *a, const char *b)
 {
 	char *s;
 
 	if (c->n_buf == sizeof(c->buf) / sizeof(c->buf[0]))
-		return NULL;
+		return c->full = true, NULL;
 	s = c->buf[c->n_buf++];
-	snprintf(s, sizeof(c->buf[0]), fmt, a, b);
+	if (snprintf(s, sizeof(c->buf[0]), fmt, a, b) >= (int)sizeof(c->buf[0]))
+		return c->full = true, NULL;
 	return s;
 }
 
@@ -216,7 +79,7 @@ static const char *port_key(struct tune_ctx *c, const char *key)
 	if (!star)
 		return key;
 	if (c->n_buf == sizeof(c->buf) / sizeof(c->buf[0]))
-		return NULL;
+		return c->full = true, NULL;
 	s = c->buf[c->n_buf++];
 	snprintf(s, sizeof(c->buf[0]), "%.*s%s%s", (int)(star - key), key, c->nic, star + 1);
 	return s;
@@ -226,6 +89,8 @@ static void ctx_set(struct tune_ctx *c, const char *set)
 {
 	if (set && c->n_sets < TUNE_MAX_SETS)
 		c->sets[c->n_sets++] = set;
+	else
+		c->full = true;
 }
 
 static bool is_trace_name(const char *name)
@@ -235,30 +100,31 @@ static bool is_trace_name(const char *name)
 	return pcap_trace_is_capture_name(name) || (n > 4 && !strcmp(name + n - 4, ".csv"));
 }
 
-/* A trace: overrides that play it once, whole, into the base scenario. */
+/* A trace: overrides that play it into the base scenario, whole, as every
+ * command plays a trace given by --set (trace_play.h): scenario_load()
+ * gives the run the trace's length unless --set says; no warm-up. */
 static int trace_sets(struct tune_ctx *c, const struct tune_opts *o)
 {
 	const struct scn_trace *tr;
-	char err[640], dur[48];
+	char err[640], speed[48];
 	uint64_t milli = 1000;
-	int64_t span;
 
 	if (trace_load(&tr, o->target, err, sizeof(err))) {
 		fprintf(stderr, "rxlab: %s\n", err);
 		return 2;
 	}
 	if (o->speed) {
-		snprintf(dur, sizeof(dur), "%sus", o->speed);
-		if (unit_parse(UNIT_TIME_NS, dur, &milli, NULL, 0) || milli < 1 || milli > 1000000)
+		if (strlen(o->speed) > 16)
+			return usage_error("--speed takes a number 0.001..1000 (2 plays the trace "
+					   "twice as fast), not", o->speed);
+		snprintf(speed, sizeof(speed), "%sus", o->speed);
+		if (unit_parse(UNIT_TIME_NS, speed, &milli, NULL, 0) || milli < 1 || milli > 1000000)
 			return usage_error("--speed takes a number 0.001..1000 (2 plays the trace "
 					   "twice as fast), not", o->speed);
 	}
-	span = tr->t_ns[tr->n - 1] * 1000 / (int64_t)milli;
-	snprintf(dur, sizeof(dur), "%lldus", (long long)(span / 1000 + 1001));
 	ctx_set(c, ctx_add(c, "traffic.trace=%s%s", o->target, ""));
 	ctx_set(c, ctx_add(c, "traffic.trace-speed=%s%s", o->speed ? o->speed : "1", ""));
-	ctx_set(c, ctx_add(c, "run.duration=%s%s", dur, ""));
-	ctx_set(c, "run.warmup=0");
+	ctx_set(c, "run.warmup=0");	/* also when --set run.duration cuts the trace */
 	c->scenario = o->base ? o->base : "udp-sink";
 	return 0;
 }
@@ -282,8 +148,41 @@ static int probe(struct tune_ctx *c)
 							      : scn->nic[0].name);
 	c->nic_ix = scenario_nic_index(scn, c->nic);
 	c->sink = scn->apps.sink;
+	trace_notes(stderr, scn);
 	free(scn);
 	return 0;
+}
+
+/* The port's name is printed into the commands when --iface does not
+ * name the real interface: it must be a name Linux accepts. */
+static int check_port_name(const struct tune_ctx *c, const struct tune_opts *o)
+{
+	char err[400];
+
+	if (o->iface || rxl_ifname_check(c->nic, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "rxlab: tune: the scenario's receiving port: %s; give the interface "
+		"the commands are for with --iface NAME\n", err);
+	return 2;
+}
+
+/* busy-poll and suspend act through the receiving socket: without one
+ * they are left out, and a search left with no policy is refused. */
+static int drop_sink_policies(const struct tune_ctx *c, struct tune_opts *o)
+{
+	bool any = false;
+
+	for (size_t p = 0; p < tune_n_policies; p++) {
+		if (tune_policies[p].needs_sink && !c->sink)
+			o->enabled[p] = false;
+		any |= o->enabled[p];
+	}
+	if (any)
+		return 0;
+	fprintf(stderr, "rxlab: tune: --policies: busy-poll and suspend act through the "
+		"receiving socket and %s has no UDP sink (apps.sink = off); choose among "
+		"coalesce, dim, itr-dynamic, itr and defer, or --set apps.sink=on\n", c->scenario);
+	return 2;
 }
 
 static int prepare(struct tune_ctx *c, struct tune_opts *o)
@@ -305,10 +204,12 @@ static int prepare(struct tune_ctx *c, struct tune_opts *o)
 		ctx_set(c, port_key(c, tune_baseline[i]));
 	for (size_t i = 0; rc == 0 && c->sink && tune_baseline_sink[i]; i++)
 		ctx_set(c, tune_baseline_sink[i]);
-	for (size_t p = 0; rc == 0 && p < tune_n_policies; p++)
-		if (tune_policies[p].needs_sink && !c->sink)
-			o->enabled[p] = false;
-	return rc;
+	if (rc == 0 && c->full)
+		return usage_error("too many or too long overrides (--set and the trace's path "
+				   "together)", NULL);
+	if (rc == 0)
+		rc = check_port_name(c, o);
+	return rc ? rc : drop_sink_policies(c, o);
 }
 
 static void metrics_of(const struct point_brief *b, struct tune_metrics *m)
@@ -453,10 +354,14 @@ static struct report *tune_report(const struct tune_state *st, const struct tune
 	for (size_t i = 0; i < n; i++)
 		point_row(t, st, front[i]);
 	report_add(rep, t);
-	snprintf(title, sizeof(title), "%s (%s)", tune_meets(st, best) ? "Best setting"
-		 : "No setting meets the goals; the closest", goals);
+	if (!best)
+		snprintf(title, sizeof(title), "No setting was evaluated (%s)", goals);
+	else
+		snprintf(title, sizeof(title), "%s (%s)", tune_meets(st, best) ? "Best setting"
+			 : "No setting meets the goals; the closest", goals);
 	t = points_table("best", title, false);
-	point_row(t, st, best);
+	if (best)
+		point_row(t, st, best);
 	report_add(rep, t);
 	return rep;
 }
@@ -491,7 +396,9 @@ static void verdict(FILE *f, const struct tune_state *st, const struct tune_opts
 	fprintf(f, "\nsearched %zu settings (%zu simulations; the full grid has %zu) in %zu "
 		"refinement round%s\n", st->n_pts, st->runs, st->grid, st->rounds,
 		st->rounds == 1 ? "" : "s");
-	if (tune_meets(st, best))
+	if (!best)
+		fprintf(f, "no setting was evaluated, so there is nothing to recommend\n");
+	else if (tune_meets(st, best))
 		fprintf(f, "best: %s %s meets %s with %s %.1f %s (%s)\n",
 			tune_policies[best->pol].name, setting_text(best, set, sizeof(set)), goals,
 			tune_metric_name(o->objective), best->m.v[o->objective],
@@ -502,14 +409,19 @@ static void verdict(FILE *f, const struct tune_state *st, const struct tune_opts
 			setting_text(best, set, sizeof(set)), 100.0 * tune_miss(st, best));
 }
 
+/* The commands that apply the best point, as a script (after its first
+ * lines, naming @target) when @target is not NULL. */
 static int print_commands(FILE *f, struct tune_ctx *c, const struct tune_state *st,
-			  const char *iface)
+			  const char *iface, const char *target)
 {
-	struct scenario *scn = malloc(sizeof(*scn));
-	int rc = scn ? point_scenario(c, tune_best(st), scn) : -1;
+	const struct tune_point *best = tune_best(st);
+	struct scenario *scn = best ? malloc(sizeof(*scn)) : NULL;
+	int rc = scn ? point_scenario(c, best, scn) : -1;
 
+	if (rc == 0 && target)
+		tune_apply_script_head(f, target);
 	if (rc == 0)
-		tune_apply_print(f, scn, c->nic_ix, iface ? iface : c->nic);
+		rc = tune_apply_print(f, scn, c->nic_ix, iface ? iface : c->nic);
 	free(scn);
 	return rc;
 }
@@ -636,10 +548,18 @@ static int write_out(const char *dir, struct tune_ctx *c, const struct tune_stat
 	fclose(f);
 	if (!(f = out_file(dir, "apply.sh", path, sizeof(path))))
 		return 2;
-	fprintf(f, "#!/bin/sh\n# rxlab tune %s: the recommended setting\nset -e\n", o->target);
-	print_commands(f, c, st, o->iface);
+	print_commands(f, c, st, o->iface, o->target);
 	fclose(f);
 	return 0;
+}
+
+/* "wrote DIR/tune-points.csv, ... (cd DIR && gnuplot tune.gp) ...": the
+ * command in it quotes DIR for the shell, as every printed command does. */
+static void wrote_line(const char *dir)
+{
+	printf("\nwrote %s/tune-points.csv, tune.dat, tune.gp (cd ", dir);
+	sh_quote(stdout, dir);
+	printf(" && gnuplot tune.gp) and apply.sh\n");
 }
 
 /* ---- main ---- */
@@ -658,6 +578,11 @@ static int tune_run(struct tune_opts *o, struct tune_ctx *c)
 		tune_state_free(&st);
 		return rxlab_signal ? 128 + rxlab_signal : strstr(err, "model error") ? 1 : 2;
 	}
+	if (st.n_pts == 0) { /* prepare() refuses an empty search: never a report without points */
+		fprintf(stderr, "rxlab: tune: no setting was evaluated (no policy to search)\n");
+		tune_state_free(&st);
+		return 2;
+	}
 	rep = tune_report(&st, o);
 	report_print(rep, stdout, o->fmt);
 	report_free(rep);
@@ -665,13 +590,12 @@ static int tune_run(struct tune_opts *o, struct tune_ctx *c)
 	if (o->fmt == OUT_TABLE) {
 		verdict(stdout, &st, o);
 		printf("\nto apply it on Linux:\n");
-		rc = print_commands(stdout, c, &st, o->iface) ? 2 : 0;
+		rc = print_commands(stdout, c, &st, o->iface, NULL) ? 2 : 0;
 	}
 	if (rc == 0 && o->out_dir)
 		rc = write_out(o->out_dir, c, &st, o);
 	if (rc == 0 && o->out_dir && o->fmt == OUT_TABLE)
-		printf("\nwrote %s/tune-points.csv, tune.dat, tune.gp (cd %s && gnuplot tune.gp) "
-		       "and apply.sh\n", o->out_dir, o->out_dir);
+		wrote_line(o->out_dir);
 	tune_state_free(&st);
 	return rc;
 }
@@ -682,14 +606,10 @@ int tune_main(int argc, char **argv)
 	static struct tune_ctx c;
 	int rc;
 
-	memset(&o, 0, sizeof(o));
+	tune_opts_init(&o, sweep_default_jobs());
 	memset(&c, 0, sizeof(c));
-	o.jobs = sweep_default_jobs();
-	o.objective = TM_CPU;
-	for (size_t p = 0; p < tune_n_policies; p++)
-		o.enabled[p] = true;
 	interrupt_install();
-	rc = parse_args(&o, argc, argv);
+	rc = tune_opts_parse(&o, argc, argv);
 	if (rc == 0)
 		rc = prepare(&c, &o);
 	if (rc == 0)

@@ -10,7 +10,8 @@
  * SCENARIO_OR_TRACE is a scenario (file or built-in name), or a trace
  * (.pcap, .pcapng, .cap or .csv; see trace_load.h) played into the --base
  * scenario (default udp-sink) for its whole length (run.duration = the
- * trace's span at --speed, plus 1 ms; no warm-up).
+ * trace's span at --speed, plus 1 ms, as cli/trace_play.h plays any
+ * trace given by --set; no warm-up).
  *
  * The search (tune_search.h) runs the points of each batch in parallel
  * with sweep_run() (cli/sweep.h), --jobs processes.  It prints the Pareto
@@ -20,6 +21,13 @@
  * writes DIR/tune-points.csv (every point), DIR/tune.dat and DIR/tune.gp
  * (gnuplot: `cd DIR && gnuplot tune.gp` draws tune.svg and tune.png) and
  * DIR/apply.sh.  The same inputs give the same bytes for any --jobs.
+ *
+ * --iface NAME (default: the scenario's port name) must pass
+ * rxl_ifname_check() (include/rxlab/live.h), and every word of the printed
+ * commands is quoted for the shell (cli/shell_quote.h).  --policies is a
+ * list of distinct known names; a search left with no policy (an empty
+ * list, or only socket policies on a scenario without a socket) is
+ * refused before anything runs (cli/tune_opts.h).
  *
  * Exit status: 0 (also when no setting meets the goals: the output says
  * so), 1 when a simulation failed, 2 for bad usage or input, 128+N after

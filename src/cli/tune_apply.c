@@ -7,46 +7,87 @@
  * Documentation/netlink/specs/netdev.yaml for napi-get / napi-set;
  * include/uapi/asm-generic/socket.h and eventpoll.h for the socket and
  * epoll options (see shared/reference/kernel-mechanisms.md sections 2-3).
+ *
+ * Every word that is not a fixed literal of this file (the interface
+ * name, the values, the sysfs paths) is printed by word(), which quotes it
+ * for the shell (cli/shell_quote.h), even though the name was checked
+ * with rxl_ifname_check() before: root runs these lines.
  */
 #include "cli/tune_apply.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
+
+#include "cli/shell_quote.h"
+#include "rxlab/live.h"
+
+/* " WORD": the word formatted from @fmt, quoted for the shell. */
+__attribute__((format(printf, 2, 3)))
+static void word(FILE *f, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fputc(' ', f);
+	sh_quote(f, buf);
+}
 
 static void ethtool_lines(FILE *f, const struct scn_nic *n, const char *iface)
 {
 	uint32_t itr = n->itr_param;
 
-	if (n->adaptive_rx == ADAPTIVE_DIM) {
-		fprintf(f, "ethtool -C %s adaptive-rx on\n", iface);
-		return;
-	}
-	if (itr == 0) {
-		fprintf(f, "ethtool -C %s adaptive-rx off rx-usecs %" PRId64 " rx-frames %u\n", iface,
-			n->rx_usecs_ns / 1000, n->rx_frames);
-		return;
-	}
 	/* e1000: InterruptThrottleRate 1/3/4 are modes, N >= 100 a fixed rate */
-	fprintf(f, "# e1000 InterruptThrottleRate=%u, set through ethtool as e1000_set_coalesce()"
-		" reads rx-usecs\n", itr);
-	fprintf(f, "ethtool -C %s rx-usecs %u\n", iface, itr <= 4 ? itr : 1000000 / itr);
-	fprintf(f, "# or when the driver loads: modprobe e1000 InterruptThrottleRate=%u\n", itr);
+	if (itr != 0 && n->adaptive_rx != ADAPTIVE_DIM)
+		fprintf(f, "# e1000 InterruptThrottleRate=%u, set through ethtool as "
+			"e1000_set_coalesce() reads rx-usecs\n", itr);
+	fputs("ethtool -C", f);
+	word(f, "%s", iface);
+	if (n->adaptive_rx == ADAPTIVE_DIM) {
+		fputs(" adaptive-rx on\n", f);
+	} else if (itr == 0) {
+		fputs(" adaptive-rx off rx-usecs", f);
+		word(f, "%" PRId64, n->rx_usecs_ns / 1000);
+		fputs(" rx-frames", f);
+		word(f, "%u", n->rx_frames);
+		fputc('\n', f);
+	} else {
+		fputs(" rx-usecs", f);
+		word(f, "%u", itr <= 4 ? itr : 1000000 / itr);
+		fputs("\n# or when the driver loads: modprobe e1000", f);
+		word(f, "InterruptThrottleRate=%u", itr);
+		fputc('\n', f);
+	}
+}
+
+/* "echo VALUE > /sys/class/net/IFACE/FILE" */
+static void sysfs_line(FILE *f, const char *iface, const char *file, uint64_t v)
+{
+	fputs("echo", f);
+	word(f, "%" PRIu64, v);
+	fputs(" >", f);
+	word(f, "/sys/class/net/%s/%s", iface, file);
+	fputc('\n', f);
 }
 
 static void napi_lines(FILE *f, const struct scn_nic *n, const char *iface)
 {
-	fprintf(f, "echo %u > /sys/class/net/%s/napi_defer_hard_irqs\n", n->napi_defer_hard_irqs,
-		iface);
-	fprintf(f, "echo %" PRId64 " > /sys/class/net/%s/gro_flush_timeout\n",
-		n->gro_flush_timeout_ns, iface);
+	static const char ynl[] = "#   tools/net/ynl/pyynl/cli.py --spec "
+				  "Documentation/netlink/specs/netdev.yaml";
+
+	sysfs_line(f, iface, "napi_defer_hard_irqs", n->napi_defer_hard_irqs);
+	sysfs_line(f, iface, "gro_flush_timeout", (uint64_t)n->gro_flush_timeout_ns);
 	fprintf(f, "# the same per NAPI instance over netlink (Linux 6.13+; irq-suspend-timeout "
 		"exists only there):\n");
-	fprintf(f, "#   tools/net/ynl/pyynl/cli.py --spec Documentation/netlink/specs/netdev.yaml "
-		"--dump napi-get --json '{\"ifindex\": '$(cat /sys/class/net/%s/ifindex)'}'\n", iface);
-	fprintf(f, "#   then for each NAPI id in that list:\n");
-	fprintf(f, "#   tools/net/ynl/pyynl/cli.py --spec Documentation/netlink/specs/netdev.yaml "
-		"--do napi-set --json '{\"id\": NAPI_ID, \"defer-hard-irqs\": %u, "
-		"\"gro-flush-timeout\": %" PRId64 ", \"irq-suspend-timeout\": %" PRId64 "}'\n",
-		n->napi_defer_hard_irqs, n->gro_flush_timeout_ns, n->irq_suspend_timeout_ns);
+	fprintf(f, "%s --dump napi-get --json '{\"ifindex\": '$(cat", ynl);
+	word(f, "/sys/class/net/%s/ifindex", iface);
+	fprintf(f, ")'}'\n#   then for each NAPI id in that list:\n%s --do napi-set --json", ynl);
+	word(f, "{\"id\": NAPI_ID, \"defer-hard-irqs\": %u, \"gro-flush-timeout\": %" PRId64
+	     ", \"irq-suspend-timeout\": %" PRId64 "}", n->napi_defer_hard_irqs,
+	     n->gro_flush_timeout_ns, n->irq_suspend_timeout_ns);
+	fputc('\n', f);
 }
 
 static void socket_lines(FILE *f, const struct scn_apps *a, const struct scn_nic *n)
@@ -76,12 +117,33 @@ static void socket_lines(FILE *f, const struct scn_apps *a, const struct scn_nic
 		a->busy_poll_budget ? a->busy_poll_budget : 8, a->prefer_busy_poll);
 }
 
-void tune_apply_print(FILE *f, const struct scenario *scn, int nic, const char *iface)
+int tune_apply_print(FILE *f, const struct scenario *scn, int nic, const char *iface)
 {
 	const struct scn_nic *n = &scn->nic[nic];
+	char err[256];
 
-	fprintf(f, "# as root on the receiving host; %s is the port the traffic arrives on\n", iface);
+	if (rxl_ifname_check(iface, err, sizeof(err)))
+		return -1;	/* the callers checked it: never print a name that fails */
+	fputs("# as root on the receiving host;", f);
+	word(f, "%s", iface);
+	fputs(" is the port the traffic arrives on\n", f);
 	ethtool_lines(f, n, iface);
 	napi_lines(f, n, iface);
 	socket_lines(f, &scn->apps, n);
+	return 0;
+}
+
+/* @s in a comment line: bytes that could end the comment or drive a
+ * terminal (control bytes, DEL) as '?'. */
+static void comment_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+}
+
+void tune_apply_script_head(FILE *f, const char *target)
+{
+	fputs("#!/bin/sh\n# rxlab tune ", f);
+	comment_text(f, target);
+	fputs(": the recommended setting\nset -e\n", f);
 }

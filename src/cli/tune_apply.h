@@ -15,7 +15,15 @@
  * application makes (SO_BUSY_POLL, SO_PREFER_BUSY_POLL,
  * SO_BUSY_POLL_BUDGET, EPIOCSPARAMS).  Every knob is written, including
  * those left at their defaults, so the result does not depend on what the
- * interface had before. */
-void tune_apply_print(FILE *f, const struct scenario *scn, int nic, const char *iface);
+ * interface had before.  Every word that is not a fixed literal is quoted
+ * for a POSIX shell (sh_quote(), cli/shell_quote.h).  @iface must pass
+ * rxl_ifname_check() (include/rxlab/live.h): 0, or -1 and nothing written
+ * when it does not. */
+int tune_apply_print(FILE *f, const struct scenario *scn, int nic, const char *iface);
+
+/* The first lines of apply.sh: "#!/bin/sh", a comment naming @target (its
+ * control bytes as '?', so that no byte of it leaves the comment) and
+ * "set -e". */
+void tune_apply_script_head(FILE *f, const char *target);
 
 #endif

@@ -166,7 +166,12 @@ static int add_point(struct tune_state *st, size_t pol, const uint8_t *ix,
 		st->pts = p;
 		st->cap = cap;
 	}
-	st->pts[st->n_pts] = (struct tune_point){ .pol = (uint16_t)pol, .m = *m, .round = round };
+	/* zeroed whole, padding included, so that equal points are equal bytes
+	 * (a compound literal leaves the padding unspecified: clang -O2 does) */
+	memset(&st->pts[st->n_pts], 0, sizeof(st->pts[0]));
+	st->pts[st->n_pts].pol = (uint16_t)pol;
+	st->pts[st->n_pts].m = *m;
+	st->pts[st->n_pts].round = round;
 	memcpy(st->pts[st->n_pts].ix, ix, TUNE_MAX_AXES);
 	st->n_pts++;
 	return 0;

@@ -27,6 +27,7 @@
 #include <linux/sockios.h>
 
 #include "live/nl.h"
+#include "rxlab/live.h"
 
 #define JOURNAL_DIR "/run/rxlab"
 
@@ -555,7 +556,8 @@ static int reap_journal(const char *path, void (*log)(const char *line))
 		enum knob k;
 
 		if (sscanf(lines[n], "%15s %d %39s %" SCNu64, d.ifname, &d.ifindex, kname, &old) != 4 ||
-		    knob_parse(kname, &k) || (int)if_nametoindex(d.ifname) != d.ifindex)
+		    knob_parse(kname, &k) || rxl_ifname_check(d.ifname, e, sizeof(e)) ||
+		    (int)if_nametoindex(d.ifname) != d.ifindex)
 			continue;
 		if (knob_put(&d, k, old, e, sizeof(e)) == 0) {
 			done++;

@@ -399,6 +399,8 @@ struct rxl_loop *rxl_open_xdp(const char *ifname, uint32_t queue, const struct r
 			 rxl_mode_name(c->mode));
 		return NULL;
 	}
+	if (rxl_ifname_check(ifname, err, errlen))
+		return NULL;
 	struct rxl_loop *l = loop_new(c, fn, arg, err, errlen);
 	if (!l)
 		return NULL;

@@ -4,7 +4,8 @@
 # seed corpus.
 #
 # Objective: no input makes the scenario loader, the unit parser, --set
-# overrides, the capture reader or the results-file reader crash, leak, hang
+# overrides, the capture reader, the results-file reader or tune's options
+# and goals crash, leak, hang
 # or hit undefined behaviour, nor the figure scripts hold an unquoted text.  libFuzzer first
 # replays every file of tests/fuzz/corpus/TARGET/ (seeds and the regression
 # inputs of past crashes), then mutates them for SECONDS.  The exit status
@@ -22,11 +23,12 @@
 # fuzz_rowfile the results-file reader of sweep --resume, merge and plot;
 # fuzz_plot the figure scripts of hostile results (no backquote, no
 # unescaped quote, nothing but single-quoted literals of printable UTF-8).
+# fuzz_tune the options and goals of rxlab tune (cli/tune_opts.c, goal.c).
 set -euo pipefail
 secs="${1:-20}"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cc="${CLANG:-clang}"
-targets=(fuzz_scenario fuzz_units fuzz_set fuzz_pcap fuzz_trace fuzz_rowfile fuzz_plot)
+targets=(fuzz_scenario fuzz_units fuzz_set fuzz_pcap fuzz_trace fuzz_rowfile fuzz_plot fuzz_tune)
 [ $# -gt 1 ] && targets=("${@:2}")
 tmp="${RXLAB_FUZZ_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/rxlab-fuzz.XXXXXX")}"
 keep=0
@@ -82,6 +84,7 @@ for t in "${targets[@]}"; do
   [ "$t" = fuzz_units ] && dict="$root/tests/fuzz/units.dict"
   [ "$t" = fuzz_rowfile ] && dict="$root/tests/fuzz/rowfile.dict"
   [ "$t" = fuzz_plot ] && dict="$root/tests/fuzz/plot.dict"
+  [ "$t" = fuzz_tune ] && dict="$root/tests/fuzz/tune.dict"
   rc=0
   (cd "$tmp/cwd" && "$tmp/$t" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
       -dict="$dict" -print_final_stats=1 -artifact_prefix="$art/" "$work" \

@@ -11,6 +11,11 @@
 #include <string.h>
 
 #include "cli/goal.h"
+#include "cli/scenario_load.h"
+#include "cli/trace_load.h"
+#include "cli/tune_apply.h"
+#include "cli/tune_catalog.h"
+#include "cli/tune_opts.h"
 #include "cli/tune_search.h"
 
 static char err[512];
@@ -53,6 +58,11 @@ static void test_goal_errors(void **state)
 	assert_non_null(strstr(err, "no value after the operator"));
 	assert_int_equal(goal_parse(&g, "cpu<=101%", err, sizeof(err)), -1);
 	assert_int_equal(goal_parse(&g, "irqs<=2.5", err, sizeof(err)), -1);
+	/* longer than the goal's text holds: refused, never cut short */
+	assert_int_equal(goal_parse(&g, "p99<=1000000000000000000000000000000000000000000000000"
+				       "000000000000000us", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "too long (at most 63 characters"));
+	assert_int_equal(goal_parse(&g, "p99      <=      50us        ", err, sizeof(err)), 0);
 }
 
 static void test_goal_judge(void **state)
@@ -236,6 +246,121 @@ static void test_front_and_determinism(void **state)
 	tune_state_free(&b);
 }
 
+
+/* No policy enabled: the search evaluates nothing and says so with an
+ * empty state (tune_best() NULL, no front), without calling the evaluator. */
+static void test_empty_search(void **state)
+{
+	static const bool off[2] = { false, false };
+	struct tune_state st = { .pol = pols, .n_pol = 2, .enabled = off, .objective = TM_CPU };
+	const struct tune_point *front[4];
+	struct fake f = { 0 };
+	struct goal g;
+
+	(void)state;
+	goal_parse(&g, "p99<=40us", err, sizeof(err));
+	st.goals = &g;
+	st.n_goals = 1;
+	assert_int_equal(tune_search(&st, fake_eval, &f, err, sizeof(err)), 0);
+	assert_int_equal(st.n_pts, 0);
+	assert_int_equal(f.calls, 0);
+	assert_null(tune_best(&st));
+	assert_int_equal(tune_front(&st, front, 4), 0);
+	tune_state_free(&st);
+}
+
+/* ---- options ---- */
+
+static int parse(struct tune_opts *o, const char *a, const char *b)
+{
+	char *argv[] = { "udp-sink", "--goal", "p99<=50us", (char *)a, (char *)b, NULL };
+
+	tune_opts_init(o, 1);
+	return tune_opts_parse(o, a ? 5 : 3, argv);
+}
+
+static void test_options_policies(void **state)
+{
+	static const char *const refused[] = { "", ",", ",,", "dim,", ",dim", "dim,,itr",
+					       "dim,dim", "coalesce,napi", NULL };
+	struct tune_opts o;
+
+	(void)state;
+	for (size_t i = 0; refused[i]; i++)
+		if (parse(&o, "--policies", refused[i]) != 2) {
+			print_error("--policies '%s' accepted\n", refused[i]);
+			fail();
+		}
+	assert_int_equal(parse(&o, "--policies", "defer,dim"), 0);
+	for (size_t p = 0; p < tune_n_policies; p++)
+		assert_int_equal(o.enabled[p], !strcmp(tune_policies[p].name, "defer") ||
+					       !strcmp(tune_policies[p].name, "dim"));
+	assert_int_equal(parse(&o, NULL, NULL), 0);      /* default: every policy */
+	for (size_t p = 0; p < tune_n_policies; p++)
+		assert_true(o.enabled[p]);
+}
+
+static void test_options_iface(void **state)
+{
+	static const char *const refused[] = { "", "eth0;touch x", "a b", "../x", "eth0:1",
+					       "abcdefghijabcdefghijabcdefghijabcdefghij",
+					       "$(id)", "-x", "a\nb", NULL };
+	struct tune_opts o;
+
+	(void)state;
+	for (size_t i = 0; refused[i]; i++)
+		if (parse(&o, "--iface", refused[i]) != 2) {
+			print_error("--iface '%s' accepted\n", refused[i]);
+			fail();
+		}
+	assert_int_equal(parse(&o, "--iface", "enp3s0f1"), 0);
+	assert_string_equal(o.iface, "enp3s0f1");
+	assert_int_equal(parse(&o, "--jobs", ""), 2);
+	assert_int_equal(parse(&o, "--seed", "123456789012345678901234567890"), 2);
+}
+
+/* ---- the commands ---- */
+
+static char *apply_text(const struct scenario *scn, const char *iface, int *rc)
+{
+	static char buf[8192];
+	FILE *f;
+
+	memset(buf, 0, sizeof(buf));
+	f = fmemopen(buf, sizeof(buf), "w");
+	assert_non_null(f);
+	*rc = tune_apply_print(f, scn, 0, iface);
+	fclose(f);
+	return buf;
+}
+
+static void test_apply_commands(void **state)
+{
+	static struct scenario scn;
+	const char *sets[] = { "nic.eth0.napi_defer_hard_irqs=5", "nic.eth0.gro_flush_timeout=50us",
+			       "nic.eth0.InterruptThrottleRate=8000" };
+	char *text;
+	int rc;
+
+	(void)state;
+	assert_int_equal(scenario_load(&scn, "udp-sink", sets, 3, err, sizeof(err)), 0);
+	text = apply_text(&scn, "enp3s0", &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(text, "# as root on the receiving host; enp3s0 is the port"));
+	assert_non_null(strstr(text, "\nethtool -C enp3s0 rx-usecs 125\n"));
+	assert_non_null(strstr(text, "modprobe e1000 InterruptThrottleRate=8000\n"));
+	assert_non_null(strstr(text, "\necho 5 > /sys/class/net/enp3s0/napi_defer_hard_irqs\n"));
+	assert_non_null(strstr(text, "\necho 50000 > /sys/class/net/enp3s0/gro_flush_timeout\n"));
+	assert_non_null(strstr(text, "'{\"ifindex\": '$(cat /sys/class/net/enp3s0/ifindex)'}'"));
+	assert_non_null(strstr(text, "--json '{\"id\": NAPI_ID, \"defer-hard-irqs\": 5, "
+			       "\"gro-flush-timeout\": 50000, \"irq-suspend-timeout\": 0}'\n"));
+	/* a name that fails rxl_ifname_check() is never printed */
+	text = apply_text(&scn, "eth0;touch x", &rc);
+	assert_int_equal(rc, -1);
+	assert_string_equal(text, "");
+	trace_cache_free();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +371,10 @@ int main(void)
 		cmocka_unit_test(test_refinement_reaches_off_grid_point),
 		cmocka_unit_test(test_unreachable_goal_gives_closest),
 		cmocka_unit_test(test_front_and_determinism),
+		cmocka_unit_test(test_empty_search),
+		cmocka_unit_test(test_options_policies),
+		cmocka_unit_test(test_options_iface),
+		cmocka_unit_test(test_apply_commands),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

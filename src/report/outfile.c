@@ -402,14 +402,18 @@ static const char *shown(const struct outfile *of)
 	return of->mode == OUTFILE_STDOUT ? "standard output" : of->path;
 }
 
-/* fflush @f and check its error flag: 0 or an errno (EIO when the flag is set
- * and the failed write's errno is gone). */
+/* fflush @f and check its error flag: 0 or an errno.  stdio keeps no errno
+ * of a write that failed earlier (fputs() of a long string writes past the
+ * buffer); a write of 0 bytes to the descriptor gives it back for a device
+ * or a bad descriptor, else EIO stands for "unknown". */
 static int stream_error(FILE *f)
 {
 	errno = 0;
-	if (fflush(f) || ferror(f))
-		return errno ? errno : EIO;
-	return 0;
+	if (fflush(f) == 0 && !ferror(f))
+		return 0;
+	if (errno == 0 && write(fileno(f), "", 0) == 0)
+		errno = EIO;
+	return errno ? errno : EIO;
 }
 
 static int write_all(int fd, const char *p, size_t n)

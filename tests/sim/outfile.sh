@@ -3,7 +3,8 @@
 # nothing (issue #14, docs/output-files.md).  Checked on `merge --out FILE`
 # (rowfile_write, as sweep --out) and `tune --out DIR` (four files):
 #   - a symlink: its target gets the result, the link stays a link;
-#   - a FIFO: a reader gets the bytes, it stays a FIFO;
+#   - a FIFO: a reader gets the bytes, it stays a FIFO; a pipe reached
+#     through /proc/self/fd/1 (/dev/stdout) gets them too;
 #   - a character device (a mknod copy of /dev/full in the scratch
 #     directory): exit 2, "cannot write PATH: No space left on device", it
 #     stays the same device, the regular files keep what they had;
@@ -60,6 +61,11 @@ wait "$reader"
 if [ "$rc" -eq 0 ] && [ -p "$d/out" ] && cmp -s "$d/got" "$tmp/whole.csv"; then
   ok "merge --out FIFO: the reader got the bytes, it stays a FIFO"
 else no "merge --out FIFO: exit $rc, $(stat -c %F "$d/out"), $(wc -c < "$d/got") bytes read"; fi
+
+# /proc/self/fd/1 (what /dev/stdout is) when stdout is a pipe: written in place
+got="$(rx "${merge[@]}" --out /proc/self/fd/1 | cat)"
+[ "$got" = "$(cat "$tmp/whole.csv")" ] && ok "merge --out /proc/self/fd/1 into a pipe: written in place" \
+  || no "merge --out /proc/self/fd/1 into a pipe: got $(wc -c <<<"$got") bytes"
 
 d="$tmp/dev"; mkdir "$d"
 if mknod_full "$d/full"; then

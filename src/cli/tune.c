@@ -18,6 +18,7 @@
 #include "cli/goal.h"
 #include "cli/interrupt.h"
 #include "cli/scenario_load.h"
+#include "cli/plot_text.h"
 #include "cli/shell_quote.h"
 #include "cli/sweep.h"
 #include "cli/trace_load.h"
@@ -28,6 +29,7 @@
 #include "cli/tune_opts.h"
 #include "cli/tune_search.h"
 #include "cli/units.h"
+#include "report/outfile.h"
 #include "report/sim_report.h"
 #include "report/table.h"
 #include "rxlab/live.h"
@@ -428,15 +430,56 @@ static int print_commands(FILE *f, struct tune_ctx *c, const struct tune_state *
 
 /* ---- --out DIR ---- */
 
-static FILE *out_file(const char *dir, const char *name, char *path, size_t len)
-{
-	FILE *f;
+/* The files of --out DIR, written through report/outfile.h.  All four are
+ * opened (and so locked) before any is written, so that a second `tune
+ * --out DIR` fails at once instead of mixing its files with ours. */
+enum { OUT_POINTS, OUT_DAT, OUT_GP, OUT_APPLY, OUT_FILES };
+static const char *const out_name[OUT_FILES] = { "tune-points.csv", "tune.dat", "tune.gp",
+						 "apply.sh" };
 
-	snprintf(path, len, "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		fprintf(stderr, "rxlab: %s: cannot write: %s\n", path, strerror(errno));
-	return f;
+static void out_abort_all(struct outfile **of)
+{
+	for (size_t i = 0; i < OUT_FILES; i++)
+		outfile_abort(of[i]);
+}
+
+static int out_open_all(const char *dir, struct outfile **of)
+{
+	char path[4096], err[1024];
+
+	for (size_t i = 0; i < OUT_FILES; i++) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, out_name[i]) >= sizeof(path))
+			snprintf(err, sizeof(err), "--out %s: path too long", dir);
+		else if (outfile_open(&of[i], path, err, sizeof(err)) == 0)
+			continue;
+		fprintf(stderr, "rxlab: %s\n", err);
+		out_abort_all(of);
+		return 2;
+	}
+	return 0;
+}
+
+/* Close every file: those written in place first (a FIFO or a device that
+ * fails cannot be undone), then the regular ones; after a failure the files
+ * not yet closed keep what they had. */
+static int out_close_all(struct outfile **of)
+{
+	char err[1024];
+
+	for (int atomic = 0; atomic < 2; atomic++)
+		for (size_t i = 0; i < OUT_FILES; i++) {
+			struct outfile *f = of[i];
+
+			if (!f || outfile_atomic(f) != atomic)
+				continue;
+			of[i] = NULL;
+			if (outfile_close(f, err, sizeof(err))) {
+				fprintf(stderr, "rxlab: %s\n", err);
+				out_abort_all(of);
+				return 2;
+			}
+		}
+	return 0;
 }
 
 static bool on_front(const struct tune_point *p, const struct tune_point *const *front, size_t n)
@@ -447,14 +490,12 @@ static bool on_front(const struct tune_point *p, const struct tune_point *const 
 	return false;
 }
 
-static int write_points(const char *dir, const struct tune_state *st)
+static void write_points(FILE *f, const struct tune_state *st)
 {
 	const struct tune_point *front[512];
 	size_t n = tune_front(st, front, 512);
 	struct report *rep = report_new();
 	struct table *t = points_table("points", NULL, true);
-	char path[4096], err[512];
-	int rc;
 
 	for (size_t i = 0; i < st->n_pts; i++) {
 		point_row(t, st, &st->pts[i]);
@@ -462,12 +503,8 @@ static int write_points(const char *dir, const struct tune_state *st)
 		table_u64(t, st->pts[i].round);
 	}
 	report_add(rep, t);
-	snprintf(path, sizeof(path), "%s/tune-points.csv", dir);
-	rc = report_write_file(rep, path, OUT_CSV, err, sizeof(err));
-	if (rc)
-		fprintf(stderr, "rxlab: %s\n", err);
+	report_print(rep, f, OUT_CSV);
 	report_free(rep);
-	return rc;
 }
 
 /* tune.dat: one gnuplot data block (index) per policy tried, then the
@@ -501,56 +538,74 @@ static size_t write_dat(FILE *f, const struct tune_state *st, const char **names
 	return blocks;
 }
 
+/* One `plot` command: the points of each policy, the front, the choice.
+ * Written out twice (SVG, PNG) rather than through a macro: a script of
+ * single-quoted literals only, as plot_text.h requires. */
+static void gp_plot_cmd(FILE *f, const char **names, size_t blocks)
+{
+	fputs("plot ", f);
+	for (size_t i = 0; i < blocks; i++) {
+		fprintf(f, "'tune.dat' index %zu using 1:2 with points title ", i);
+		plot_text_quote(f, names[i]);
+		fputs(" noenhanced, \\\n     ", f);
+	}
+	fprintf(f, "'tune.dat' index %zu using 1:2 with lines lw 2 title 'Pareto front', \\\n"
+		"     'tune.dat' index %zu using 1:2 with points pt 7 ps 2 title 'recommended'\n",
+		blocks, blocks + 1);
+}
+
+/* tune.gp: every text that comes from the user (the target's name, a goal)
+ * is a checked single-quoted literal (plot_text_quote()), so no byte of it
+ * is ever expanded by gnuplot. */
 static void write_gp(FILE *f, const struct tune_opts *o, const char **names, size_t blocks)
 {
-	fprintf(f, "# tune.gp - every setting `rxlab tune` tried, CPU vs p99 latency, with the\n"
+	fprintf(f, "# tune.gp - every setting rxlab tune tried, CPU vs p99 latency, with the\n"
 		"# Pareto front and the recommended point.  Run: gnuplot tune.gp\n"
-		"set xlabel 'CPU busy (%% of the host)'\nset ylabel 'p99 latency (us)'\n"
-		"set logscale y\nset key outside right\nset grid\n");
-	fprintf(f, "set title 'rxlab tune %s'\n", o->target);
-	for (size_t i = 0; i < o->n_goals; i++)
-		if (o->goal[i].m == TM_P99)
-			fprintf(f, "set arrow from graph 0, first %g to graph 1, first %g nohead dt 2\n"
-				"set label 'goal %s' at graph 0.02, first %g offset 0,0.7\n",
-				o->goal[i].limit, o->goal[i].limit, o->goal[i].text, o->goal[i].limit);
-	fprintf(f, "names = \"");
-	for (size_t i = 0; i < blocks; i++)
-		fprintf(f, "%s%s", i ? " " : "", names[i]);
-	fprintf(f, "\"\nplot_all = \"for [i=1:words(names)] 'tune.dat' index (i-1) using 1:2 "
-		"with points title word(names, i), 'tune.dat' index %zu using 1:2 with lines lw 2 "
-		"title 'Pareto front', 'tune.dat' index %zu using 1:2 with points pt 7 ps 2 "
-		"title 'recommended'\"\n", blocks, blocks + 1);
-	fprintf(f, "set terminal svg size 900,600\nset output 'tune.svg'\nplot @plot_all\n"
-		"set terminal png size 900,600\nset output 'tune.png'\nplot @plot_all\n");
+		"set xlabel 'CPU busy (%% of the host)' noenhanced\n"
+		"set ylabel 'p99 latency (us)' noenhanced\n"
+		"set logscale y\nset key outside right noenhanced\nset grid\n");
+	fputs("set title ", f);
+	plot_text_quote(f, "rxlab tune ");
+	fputs(" . ", f);
+	plot_text_quote(f, o->target);
+	fputs(" noenhanced\n", f);
+	for (size_t i = 0; i < o->n_goals; i++) {
+		if (o->goal[i].m != TM_P99)
+			continue;
+		fprintf(f, "set arrow from graph 0, first %g to graph 1, first %g nohead dt 2\n"
+			"set label ", o->goal[i].limit, o->goal[i].limit);
+		plot_text_quote(f, "goal ");
+		fputs(" . ", f);
+		plot_text_quote(f, o->goal[i].text);
+		fprintf(f, " at graph 0.02, first %g offset 0,0.7 noenhanced\n", o->goal[i].limit);
+	}
+	fputs("set terminal svg size 900,600 noenhanced\nset output 'tune.svg'\n", f);
+	gp_plot_cmd(f, names, blocks);
+	fputs("set terminal png size 900,600 noenhanced\nset output 'tune.png'\n", f);
+	gp_plot_cmd(f, names, blocks);
 }
 
 static int write_out(const char *dir, struct tune_ctx *c, const struct tune_state *st,
 		     const struct tune_opts *o)
 {
 	const char *names[TUNE_MAX_POLICIES];
-	char path[4096];
+	struct outfile *of[OUT_FILES] = { NULL };
 	size_t blocks;
-	FILE *f;
 
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		fprintf(stderr, "rxlab: --out %s: cannot create: %s\n", dir, strerror(errno));
 		return 2;
 	}
-	if (write_points(dir, st))
+	if (out_open_all(dir, of))
 		return 2;
-	if (!(f = out_file(dir, "tune.dat", path, sizeof(path))))
+	write_points(outfile_fp(of[OUT_POINTS]), st);
+	blocks = write_dat(outfile_fp(of[OUT_DAT]), st, names);
+	write_gp(outfile_fp(of[OUT_GP]), o, names, blocks);
+	if (print_commands(outfile_fp(of[OUT_APPLY]), c, st, o->iface, o->target)) {
+		out_abort_all(of);
 		return 2;
-	blocks = write_dat(f, st, names);
-	fclose(f);
-	if (!(f = out_file(dir, "tune.gp", path, sizeof(path))))
-		return 2;
-	write_gp(f, o, names, blocks);
-	fclose(f);
-	if (!(f = out_file(dir, "apply.sh", path, sizeof(path))))
-		return 2;
-	print_commands(f, c, st, o->iface, o->target);
-	fclose(f);
-	return 0;
+	}
+	return out_close_all(of);
 }
 
 /* "wrote DIR/tune-points.csv, ... (cd DIR && gnuplot tune.gp) ...": the

@@ -183,17 +183,45 @@ static bool linked_bad(const char *key)
 	return parts > SWEEP_MAX_LINKED;
 }
 
+/* Copy the key list s[0..n) into @key (size @len) without the blanks around
+ * each '+'-joined part, as scenario_load() ignores them: "a + b " is "a+b".
+ * false if it does not fit. */
+static bool key_trimmed(const char *s, size_t n, char *key, size_t len)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == ' ' || s[i] == '\t') {
+			size_t j = i;
+
+			while (j < n && (s[j] == ' ' || s[j] == '\t'))
+				j++;
+			/* inner blanks stay (the loader refuses them); blanks at
+			 * an end or next to '+' go */
+			if (o == 0 || key[o - 1] == '+' || j == n || s[j] == '+') {
+				i = j - 1;
+				continue;
+			}
+		}
+		if (o + 1 >= len)
+			return false;
+		key[o++] = s[i];
+	}
+	key[o] = '\0';
+	return true;
+}
+
 int vary_parse(struct vary *v, const char *arg, char *err, size_t errlen)
 {
 	const char *eq = strchr(arg, '=');
 
 	memset(v, 0, sizeof(*v));
-	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(v->key) || !eq[1]) {
+	if (!eq || !key_trimmed(arg, (size_t)(eq - arg), v->key, sizeof(v->key)) ||
+	    !v->key[0] || !eq[1]) {
 		snprintf(err, errlen, "--vary '%s': expected KEY=LIST or KEY=FROM..TO:N, "
 			 "e.g. traffic.rate=10kpps..2Mpps:20 or host.rxpath=classic,napi", arg);
 		return -1;
 	}
-	memcpy(v->key, arg, (size_t)(eq - arg));
 	if (linked_bad(v->key)) {
 		snprintf(err, errlen, "--vary '%s': keys that move together are joined by '+', "
 			 "at most %d, none empty, e.g. nic.eth0.rx-frames+nic.eth0.rx-frames-irq=5,20",
@@ -207,6 +235,63 @@ int vary_parse(struct vary *v, const char *arg, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+/* Part @i of the key list @key ("a+b+c"): its start, length in *len; NULL
+ * past the last. */
+static const char *key_part(const char *key, size_t i, size_t *len)
+{
+	for (; i > 0; i--) {
+		key = strchr(key, '+');
+		if (!key)
+			return NULL;
+		key++;
+	}
+	*len = strcspn(key, "+");
+	return key;
+}
+
+/* Where (variation, part) of the first key that comes twice, or false. */
+static bool key_twice(const struct vary *vary, size_t n_vary, size_t *k1, size_t *k2,
+		      const char **key, size_t *key_len)
+{
+	for (size_t a = 0; a < n_vary; a++)
+		for (size_t i = 0; (*key = key_part(vary[a].key, i, key_len)); i++)
+			for (size_t b = a; b < n_vary; b++)
+				for (size_t j = b == a ? i + 1 : 0;; j++) {
+					size_t len;
+					const char *other = key_part(vary[b].key, j, &len);
+
+					if (!other)
+						break;
+					if (len == *key_len && !strncmp(other, *key, len)) {
+						*k1 = a;
+						*k2 = b;
+						return true;
+					}
+				}
+	return false;
+}
+
+int vary_check_keys(const struct vary *vary, size_t n_vary, char *err, size_t errlen)
+{
+	size_t a, b, len;
+	const char *key;
+
+	if (!key_twice(vary, n_vary, &a, &b, &key, &len))
+		return 0;
+	if (a == b)
+		snprintf(err, errlen, "--vary %s: the key %.*s comes twice: each key of a '+' "
+			 "group is set once per point", vary[a].key, (int)len, key);
+	else if (!strcmp(vary[a].key, vary[b].key))
+		snprintf(err, errlen, "--vary %s comes twice: a point has one value per key (the "
+			 "second's values would run under the first's labels); put all the values "
+			 "in one --vary", vary[a].key);
+	else
+		snprintf(err, errlen, "--vary %s and --vary %s both vary %.*s: a point has one "
+			 "value per key (the second's values would run under the first's labels)",
+			 vary[a].key, vary[b].key, (int)len, key);
+	return -1;
 }
 
 void vary_free(struct vary *v)

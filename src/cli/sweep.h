@@ -39,6 +39,12 @@ struct vary {
 int vary_parse(struct vary *v, const char *arg, char *err, size_t errlen);
 void vary_free(struct vary *v);
 
+/* Each key once across the @n_vary variations and their '+' groups
+ * (vary_parse() has already dropped the blanks the loader ignores): two
+ * values for one key would run the last under the labels of both.  0, or
+ * -1 with a message naming the variations. */
+int vary_check_keys(const struct vary *vary, size_t n_vary, char *err, size_t errlen);
+
 /* Headline figures of one point, for callers that judge a sweep
  * (default job, rxlab tune).  Units as in struct results. */
 struct point_brief {

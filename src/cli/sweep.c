@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <sys/wait.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -428,14 +429,40 @@ static bool write_all(int fd, const void *buf, size_t len)
 	return true;
 }
 
+/* The worker processes of a parallel sweep, as the parent sees them.
+ *
+ * Signals.  SIGINT and SIGTERM are blocked in the parent from before the
+ * first fork to the last wait, and let in only while it waits for a worker
+ * (pselect() with @open_mask, the mask of before): a signal that comes at
+ * any other moment (while forking, while emitting a row) stays pending and
+ * the next wait returns at once with it.  Checking rxlab_signal and then
+ * blocking in read() instead would let a signal that comes between the two
+ * wait for a whole point, and one that came during the forks was never
+ * passed on at all: the workers forked before it ran every point (issue
+ * #14).  The parent passes the first signal on to every worker once (kill(1)
+ * on the parent reaches no worker; Ctrl-C on a terminal reaches them all);
+ * a worker keeps its handler for a second one (interrupt_install_worker()),
+ * so the signal passed on after a terminal's cannot kill it before it
+ * reports its partial point. */
+struct pool {
+	size_t jobs;
+	int fds[SWEEP_MAX_JOBS];       /* fds[j] reads worker j */
+	pid_t pids[SWEEP_MAX_JOBS];
+	bool dead[SWEEP_MAX_JOBS];     /* worker j's pipe ended */
+	bool forwarded;                /* the signal was passed on */
+	sigset_t open_mask;            /* the parent's mask outside the pool */
+};
+
 /* Worker @j of @jobs: todo points j, j+jobs, ... in order, into @fd.  On
  * Linux a worker dies with the parent (SIGKILL from a batch system, OOM):
  * nobody would read what it computes. */
 static void worker(int fd, size_t j, size_t jobs, const struct sweep_plan *pl, const char **all,
-		   pid_t parent)
+		   pid_t parent, const sigset_t *open_mask)
 {
 	static struct point_out o;
 
+	interrupt_install_worker();
+	sigprocmask(SIG_SETMASK, open_mask, NULL);
 #ifdef __linux__
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
 		_exit(0);
@@ -452,55 +479,82 @@ static void worker(int fd, size_t j, size_t jobs, const struct sweep_plan *pl, c
 	_exit(0);
 }
 
-/* Start @jobs workers; fds[j] reads worker j.  Returns how many started. */
-static size_t start_workers(int *fds, pid_t *pids, size_t jobs, const struct sweep_plan *pl,
-			    const char **all)
+/* Start @pool->jobs workers with SIGINT and SIGTERM blocked (see struct
+ * pool).  Returns how many started. */
+static size_t start_workers(struct pool *pool, const struct sweep_plan *pl, const char **all)
 {
 	size_t j;
 	pid_t parent = getpid();
+	sigset_t block;
 
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &pool->open_mask);
 	fflush(NULL);
-	for (j = 0; j < jobs; j++) {
+	for (j = 0; j < pool->jobs; j++) {
 		int pfd[2];
 
 		if (pipe(pfd))
 			break;
-		pids[j] = fork();
-		if (pids[j] < 0) {
+		pool->pids[j] = fork();
+		if (pool->pids[j] < 0) {
 			close(pfd[0]);
 			close(pfd[1]);
 			break;
 		}
-		if (pids[j] == 0) {
+		if (pool->pids[j] == 0) {
 			for (size_t i = 0; i < j; i++)
-				close(fds[i]);
+				close(pool->fds[i]);
 			close(pfd[0]);
-			worker(pfd[1], j, jobs, pl, all, parent);
+			worker(pfd[1], j, pool->jobs, pl, all, parent, &pool->open_mask);
 		}
 		close(pfd[1]);
-		fds[j] = pfd[0];
+		pool->fds[j] = pfd[0];
 	}
 	return j;
 }
 
-/* Read worker @j's next point.  A signal to the parent (Ctrl-C on a
- * terminal reaches the workers by itself; kill(1) on the parent does not)
- * is passed on once, so every worker ends its current point as partial. */
-static bool read_point(int *fds, const pid_t *pids, size_t jobs, size_t j,
-		       struct point_out *o, bool *forwarded)
+/* Pass a signal the parent received on to every worker, once. */
+static void forward_signal(struct pool *pool)
+{
+	if (!rxlab_signal || pool->forwarded)
+		return;
+	for (size_t i = 0; i < pool->jobs; i++)
+		kill(pool->pids[i], SIGINT);
+	pool->forwarded = true;
+}
+
+/* Wait until worker @j's pipe is readable, the only moment the parent takes
+ * signals; a signal is passed on at once. */
+static void wait_worker(struct pool *pool, size_t j)
+{
+	for (;;) {
+		fd_set rd;
+
+		forward_signal(pool);
+		FD_ZERO(&rd);
+		FD_SET(pool->fds[j], &rd);
+		if (pselect(pool->fds[j] + 1, &rd, NULL, NULL, NULL, &pool->open_mask) >= 0 ||
+		    errno != EINTR)
+			break;
+	}
+	forward_signal(pool);
+}
+
+/* Read worker @j's next point; false when its pipe ended first. */
+static bool read_point(struct pool *pool, size_t j, struct point_out *o)
 {
 	char *b = (char *)o;
 	size_t len = sizeof(*o);
 
 	while (len) {
-		ssize_t n = read(fds[j], b, len);
+		ssize_t n;
 
-		if (n < 0 && errno == EINTR) {
-			for (size_t i = 0; rxlab_signal && !*forwarded && i < jobs; i++)
-				kill(pids[i], SIGINT);
-			*forwarded = *forwarded || rxlab_signal;
+		wait_worker(pool, j);
+		n = read(pool->fds[j], b, len);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
-		}
 		if (n <= 0)
 			return false;
 		b += n;
@@ -512,17 +566,18 @@ static bool read_point(int *fds, const pid_t *pids, size_t jobs, size_t j,
 /* Collect the points in todo order, reading the i-th from worker i % jobs.
  * After a signal a worker ends after its current point: the points it did
  * not run are skipped and the other workers' finished points still come. */
-static int collect(const struct sweep_plan *pl, int *fds, const pid_t *pids, size_t jobs,
-		   sweep_emit_fn *emit, void *ctx, char *err, size_t errlen)
+static int collect(const struct sweep_plan *pl, struct pool *pool, sweep_emit_fn *emit,
+		   void *ctx, char *err, size_t errlen)
 {
 	static struct point_out o;
-	bool forwarded = false, dead[SWEEP_MAX_JOBS] = { false };
 
 	for (size_t i = 0; i < todo_count(pl); i++) {
-		if (dead[i % jobs])
+		size_t j = i % pool->jobs;
+
+		if (pool->dead[j])
 			continue;
-		if (!read_point(fds, pids, jobs, i % jobs, &o, &forwarded)) {
-			dead[i % jobs] = true;
+		if (!read_point(pool, j, &o)) {
+			pool->dead[j] = true;
 			if (rxlab_signal)
 				continue;
 			snprintf(err, errlen, "a sweep worker died");
@@ -537,30 +592,39 @@ static int collect(const struct sweep_plan *pl, int *fds, const pid_t *pids, siz
 	return 0;
 }
 
+/* End the @n workers started: closed pipes, SIGTERM when @kill_them, reaped;
+ * then the parent takes signals again (a pending one is handled here). */
+static void end_workers(struct pool *pool, size_t n, bool kill_them)
+{
+	for (size_t j = 0; j < n; j++) {
+		close(pool->fds[j]);
+		if (kill_them)
+			kill(pool->pids[j], SIGTERM);
+		while (waitpid(pool->pids[j], NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	sigprocmask(SIG_SETMASK, &pool->open_mask, NULL);
+}
+
 static int sweep_parallel(const struct sweep_plan *pl, const char **all, size_t jobs,
 			  sweep_emit_fn *emit, void *ctx, char *err, size_t errlen)
 {
-	int fds[SWEEP_MAX_JOBS];
-	pid_t pids[SWEEP_MAX_JOBS];
-	size_t started = start_workers(fds, pids, jobs, pl, all);
+	static struct pool pool;
+	size_t started;
 	int rc;
 
+	memset(&pool, 0, sizeof(pool));
+	pool.jobs = jobs;
+	started = start_workers(&pool, pl, all);
 	if (started < jobs) {
-		for (size_t j = 0; j < started; j++) {
-			close(fds[j]);
-			kill(pids[j], SIGTERM);
-			waitpid(pids[j], NULL, 0);
-		}
-		snprintf(err, errlen, "cannot start %zu sweep workers: %s", jobs, strerror(errno));
+		int e = errno;
+
+		end_workers(&pool, started, true);
+		snprintf(err, errlen, "cannot start %zu sweep workers: %s", jobs, strerror(e));
 		return -1;
 	}
-	rc = collect(pl, fds, pids, jobs, emit, ctx, err, errlen);
-	for (size_t j = 0; j < jobs; j++) {
-		close(fds[j]);
-		if (rc)
-			kill(pids[j], SIGTERM);
-		waitpid(pids[j], NULL, 0);
-	}
+	rc = collect(pl, &pool, emit, ctx, err, errlen);
+	end_workers(&pool, jobs, rc != 0);
 	return rc;
 }
 

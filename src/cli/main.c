@@ -18,6 +18,7 @@
 
 #include "cli/builtin.h"
 #include "cli/compare.h"
+#include "cli/estimate.h"
 #include "cli/interrupt.h"
 #include "cli/merge.h"
 #include "cli/plot.h"
@@ -254,6 +255,16 @@ static int show_coalesce(struct report *rep, const struct opts *o)
 	return 0;
 }
 
+/* On a terminal, before a long run: how long it will take (cli/estimate.h). */
+static void say_estimate(const struct opts *o)
+{
+	struct estimate e;
+	double min_s;
+
+	if (estimate_wanted(&min_s) && estimate_run(&e, o->scenario, o->sets, o->n_sets) == 0)
+		estimate_say_run(&e, min_s);
+}
+
 static int cmd_run(struct opts *o)
 {
 	struct results r;
@@ -262,6 +273,7 @@ static int cmd_run(struct opts *o)
 
 	if (!o->scenario)
 		return bad("run needs a scenario: rxlab run FILE.ini (or a built-in name)", NULL);
+	say_estimate(o);
 	if (run_one(&r, o->scenario, o->sets, o->n_sets, err, sizeof(err))) {
 		fprintf(stderr, "rxlab: %s\n", err);
 		return strstr(err, "model error") || strstr(err, "accounting") ? 1 : 2;

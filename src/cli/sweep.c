@@ -16,6 +16,7 @@
 #endif
 #include <unistd.h>
 
+#include "cli/estimate.h"
 #include "cli/interrupt.h"
 #include "cli/scenario_load.h"
 #include "cli/units.h"
@@ -410,6 +411,45 @@ static size_t todo_at(const struct sweep_plan *pl, size_t i)
 static size_t todo_count(const struct sweep_plan *pl)
 {
 	return pl->todo ? pl->n_todo : sweep_points(pl->vary, pl->n_vary);
+}
+
+/* Estimate point @p alone. */
+static int point_estimate(const struct sweep_plan *pl, const char **all, size_t p,
+			  struct estimate *e)
+{
+	char buf[SWEEP_MAX_VARY][160], sets[SWEEP_MAX_VARY * SWEEP_MAX_LINKED][160];
+	size_t pick[SWEEP_MAX_VARY], n;
+
+	point_sets(pl->vary, pl->n_vary, p, buf, pick);
+	n = linked_sets(pl->vary, pl->n_vary, pick, sets);
+	for (size_t k = 0; k < n; k++)
+		all[pl->n_sets + k] = sets[k];
+	return estimate_run(e, pl->name, all, pl->n_sets + n);
+}
+
+int sweep_estimate(const struct sweep_plan *pl, struct estimate *e, size_t *jobs)
+{
+	const char **all = calloc(pl->n_sets + SWEEP_MAX_VARY * SWEEP_MAX_LINKED, sizeof(*all));
+	size_t n = todo_count(pl), j = pl->jobs ? pl->jobs : 1, cpus = sweep_default_jobs();
+	struct estimate last;
+	int rc = -1;
+
+	if (!all || n == 0) {
+		free(all);
+		return -1;
+	}
+	memcpy(all, pl->sets, pl->n_sets * sizeof(*all));
+	if (point_estimate(pl, all, todo_at(pl, 0), e) == 0 &&
+	    point_estimate(pl, all, todo_at(pl, n - 1), &last) == 0) {
+		j = j < n ? j : n;
+		j = j < cpus ? j : cpus;
+		e->wall_s = (e->wall_s + last.wall_s) / 2 * (double)n / (double)j;
+		e->sim_s = e->sim_s > last.sim_s ? e->sim_s : last.sim_s;
+		*jobs = j;
+		rc = 0;
+	}
+	free(all);
+	return rc;
 }
 
 static bool write_all(int fd, const void *buf, size_t len)

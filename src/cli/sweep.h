@@ -93,6 +93,14 @@ typedef void sweep_emit_fn(void *ctx, size_t point, const struct results *r);
 int sweep_exec(const struct sweep_plan *pl, sweep_emit_fn *emit, void *ctx, char *err,
 	       size_t errlen);
 
+/* Estimate (cli/estimate.h) the sweep @pl from its first and last points
+ * (the ends of a range, often the cheapest and the dearest): their mean
+ * times the points to run, over the processes that run at once (@pl->jobs,
+ * at most the points and the online CPUs), into *jobs.  sim_s is the longer
+ * point's.  0, or -1 when a point cannot be estimated. */
+struct estimate;
+int sweep_estimate(const struct sweep_plan *pl, struct estimate *e, size_t *jobs);
+
 /* Points in the product of @vary (1 when @n_vary is 0); 0 if it does not
  * fit in a size_t. */
 size_t sweep_points(const struct vary *vary, size_t n_vary);

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/estimate.h"
 #include "cli/interrupt.h"
 #include "cli/plot.h"
 #include "cli/progress.h"
@@ -424,6 +425,17 @@ static void finish(struct sweep_state *s)
 	free(s->todo);
 }
 
+/* On a terminal, before a long sweep: how long it will take. */
+static void say_estimate(const struct sweep_plan *pl)
+{
+	struct estimate e;
+	double min_s;
+	size_t jobs;
+
+	if (estimate_wanted(&min_s) && sweep_estimate(pl, &e, &jobs) == 0)
+		estimate_say_sweep(&e, pl->n_todo, jobs, min_s);
+}
+
 static int run_points(struct sweep_state *s)
 {
 	const struct sweep_cmd *c = s->c;
@@ -432,6 +444,7 @@ static int run_points(struct sweep_state *s)
 				 .todo = s->todo, .n_todo = s->n_todo };
 	int rc;
 
+	say_estimate(&pl);
 	progress_start(&s->prog, s->n_todo,
 		       c->progress > 0 || (c->progress < 0 && isatty(1) && isatty(2)));
 	s->saved_s = now_s();

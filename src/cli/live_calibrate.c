@@ -39,7 +39,6 @@
  */
 #include "cli/live.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -48,6 +47,7 @@
 #include "cli/cost_fit.h"
 #include "cli/interrupt.h"
 #include "cli/units.h"
+#include "report/outfile.h"
 
 #define CALIB_RUNS 5
 
@@ -206,8 +206,8 @@ int live_calibrate_main(int argc, char **argv)
 	const char *out = "veth-host.ini";
 	uint64_t dur = 1000000000;
 	struct calib c;
-	char msg[256];
-	FILE *f;
+	struct outfile *of;
+	char msg[1024];
 	int rc;
 
 	for (int i = 0; i < argc; i++) {
@@ -223,13 +223,17 @@ int live_calibrate_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if ((rc = calib_measure(&c, (int64_t)dur)) != 0)
+	/* opened first: a wrong --out fails before a measurement of seconds */
+	if (outfile_open(&of, out, msg, sizeof(msg)))
+		return fprintf(stderr, "rxlab live calibrate: %s\n", msg), 2;
+	if ((rc = calib_measure(&c, (int64_t)dur)) != 0) {
+		outfile_abort(of);
 		return rxlab_signal ? 128 + rxlab_signal : rc;
-	f = strcmp(out, "-") ? fopen(out, "w") : stdout;
-	if (!f)
-		return fprintf(stderr, "rxlab live calibrate: %s: %s\n", out, strerror(errno)), 1;
-	calib_write(f, &c, "veth-host");
-	if (f != stdout && fclose(f) == 0)
+	}
+	calib_write(outfile_fp(of), &c, "veth-host");
+	if (outfile_close(of, msg, sizeof(msg)))
+		return fprintf(stderr, "rxlab live calibrate: %s\n", msg), 2;
+	if (strcmp(out, "-"))
 		fprintf(stderr, "rxlab live calibrate: wrote %s\n", out);
 	return 0;
 }

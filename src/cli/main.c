@@ -9,8 +9,9 @@
  *   rxlab scenarios            built-in scenarios
  *
  * Exit status: 0 success, 1 a run failed (model error), 2 bad usage or
- * input.
+ * input, or output that could not be written.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@
 #include "cli/validate.h"
 #include "cli/sweep.h"
 #include "cli/sweep_cmd.h"
+#include "report/outfile.h"
 #include "report/sim_report.h"
 #include "sim/results.h"
 
@@ -394,7 +396,7 @@ static int cmd_scenarios(void)
 
 #include "cli/default_job.h"
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
 	struct opts o = { .fmt = OUT_TABLE, .jobs = sweep_default_jobs(), .progress = -1,
 			  .checkpoint_s = -1 };
@@ -455,4 +457,20 @@ int main(int argc, char **argv)
 		return 128 + rxlab_signal;
 	}
 	return rc;
+}
+
+/* Every command's standard output is checked here, once: what stdio still
+ * holds is flushed, and a write that failed at any time (a full disk,
+ * /dev/full, a closed descriptor) fails the command with its reason and
+ * status 2, unless it already failed (docs/output-files.md). */
+int main(int argc, char **argv)
+{
+	int rc = run_command(argc, argv), e = outfile_stdout_error();
+
+	errno = 0;
+	if (!e && fclose(stdout) && errno != EBADF)	/* EBADF: `>&-`, nothing written */
+		e = errno ? errno : EIO;
+	if (e)
+		fprintf(stderr, "rxlab: cannot write standard output: %s\n", strerror(e));
+	return e && rc == 0 ? 2 : rc;
 }

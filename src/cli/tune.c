@@ -24,6 +24,7 @@
 #include "cli/tune_catalog.h"
 #include "cli/tune_search.h"
 #include "cli/units.h"
+#include "report/outfile.h"
 #include "report/sim_report.h"
 #include "report/table.h"
 
@@ -516,15 +517,51 @@ static int print_commands(FILE *f, struct tune_ctx *c, const struct tune_state *
 
 /* ---- --out DIR ---- */
 
-static FILE *out_file(const char *dir, const char *name, char *path, size_t len)
-{
-	FILE *f;
+/* The files of --out DIR, written through report/outfile.h.  All four are
+ * opened (and so locked) before any is written, so that a second `tune
+ * --out DIR` fails at once instead of mixing its files with ours. */
+enum { OUT_POINTS, OUT_DAT, OUT_GP, OUT_APPLY, OUT_FILES };
+static const char *const out_name[OUT_FILES] = { "tune-points.csv", "tune.dat", "tune.gp",
+						 "apply.sh" };
 
-	snprintf(path, len, "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		fprintf(stderr, "rxlab: %s: cannot write: %s\n", path, strerror(errno));
-	return f;
+static void out_abort_all(struct outfile **of)
+{
+	for (size_t i = 0; i < OUT_FILES; i++)
+		outfile_abort(of[i]);
+}
+
+static int out_open_all(const char *dir, struct outfile **of)
+{
+	char path[4096], err[1024];
+
+	for (size_t i = 0; i < OUT_FILES; i++) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, out_name[i]) >= sizeof(path))
+			snprintf(err, sizeof(err), "--out %s: path too long", dir);
+		else if (outfile_open(&of[i], path, err, sizeof(err)) == 0)
+			continue;
+		fprintf(stderr, "rxlab: %s\n", err);
+		out_abort_all(of);
+		return 2;
+	}
+	return 0;
+}
+
+/* Close every file in order; after a failure the others keep what they had. */
+static int out_close_all(struct outfile **of)
+{
+	char err[1024];
+
+	for (size_t i = 0; i < OUT_FILES; i++) {
+		struct outfile *f = of[i];
+
+		of[i] = NULL;
+		if (outfile_close(f, err, sizeof(err))) {
+			fprintf(stderr, "rxlab: %s\n", err);
+			out_abort_all(of);
+			return 2;
+		}
+	}
+	return 0;
 }
 
 static bool on_front(const struct tune_point *p, const struct tune_point *const *front, size_t n)
@@ -535,14 +572,12 @@ static bool on_front(const struct tune_point *p, const struct tune_point *const 
 	return false;
 }
 
-static int write_points(const char *dir, const struct tune_state *st)
+static void write_points(FILE *f, const struct tune_state *st)
 {
 	const struct tune_point *front[512];
 	size_t n = tune_front(st, front, 512);
 	struct report *rep = report_new();
 	struct table *t = points_table("points", NULL, true);
-	char path[4096], err[512];
-	int rc;
 
 	for (size_t i = 0; i < st->n_pts; i++) {
 		point_row(t, st, &st->pts[i]);
@@ -550,12 +585,8 @@ static int write_points(const char *dir, const struct tune_state *st)
 		table_u64(t, st->pts[i].round);
 	}
 	report_add(rep, t);
-	snprintf(path, sizeof(path), "%s/tune-points.csv", dir);
-	rc = report_write_file(rep, path, OUT_CSV, err, sizeof(err));
-	if (rc)
-		fprintf(stderr, "rxlab: %s\n", err);
+	report_print(rep, f, OUT_CSV);
 	report_free(rep);
-	return rc;
 }
 
 /* tune.dat: one gnuplot data block (index) per policy tried, then the
@@ -616,7 +647,7 @@ static int write_out(const char *dir, struct tune_ctx *c, const struct tune_stat
 		     const struct tune_opts *o)
 {
 	const char *names[TUNE_MAX_POLICIES];
-	char path[4096];
+	struct outfile *of[OUT_FILES] = { NULL };
 	size_t blocks;
 	FILE *f;
 
@@ -624,22 +655,18 @@ static int write_out(const char *dir, struct tune_ctx *c, const struct tune_stat
 		fprintf(stderr, "rxlab: --out %s: cannot create: %s\n", dir, strerror(errno));
 		return 2;
 	}
-	if (write_points(dir, st))
+	if (out_open_all(dir, of))
 		return 2;
-	if (!(f = out_file(dir, "tune.dat", path, sizeof(path))))
-		return 2;
-	blocks = write_dat(f, st, names);
-	fclose(f);
-	if (!(f = out_file(dir, "tune.gp", path, sizeof(path))))
-		return 2;
-	write_gp(f, o, names, blocks);
-	fclose(f);
-	if (!(f = out_file(dir, "apply.sh", path, sizeof(path))))
-		return 2;
+	write_points(outfile_fp(of[OUT_POINTS]), st);
+	blocks = write_dat(outfile_fp(of[OUT_DAT]), st, names);
+	write_gp(outfile_fp(of[OUT_GP]), o, names, blocks);
+	f = outfile_fp(of[OUT_APPLY]);
 	fprintf(f, "#!/bin/sh\n# rxlab tune %s: the recommended setting\nset -e\n", o->target);
-	print_commands(f, c, st, o->iface);
-	fclose(f);
-	return 0;
+	if (print_commands(f, c, st, o->iface)) {
+		out_abort_all(of);
+		return 2;
+	}
+	return out_close_all(of);
 }
 
 /* ---- main ---- */

@@ -5,6 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "report/rowfile.h"
+#include "report/outfile.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -212,38 +213,12 @@ void rowfile_print_csv(const struct rowfile *rf, FILE *f)
 
 int rowfile_write(const struct rowfile *rf, const char *path, char *err, size_t errlen)
 {
-	size_t n = strlen(path);
-	char *tmp;
-	FILE *f;
-	int e = 0;
+	struct outfile *of;
 
-	if (!strcmp(path, "-")) {
-		rowfile_print(rf, stdout);
-		return fflush(stdout) ? (snprintf(err, errlen, "cannot write stdout: %s",
-						  strerror(errno)), -1) : 0;
-	}
-	tmp = xrealloc(NULL, n + 5);
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", 5);
-	f = fopen(tmp, "w");
-	if (!f) {
-		snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
-		free(tmp);
+	if (outfile_open(&of, path, err, errlen))
 		return -1;
-	}
-	rowfile_print(rf, f);
-	if (fflush(f) || ferror(f) || fsync(fileno(f)))
-		e = errno ? errno : EIO;
-	if (fclose(f) && !e)
-		e = errno ? errno : EIO;
-	if (!e && rename(tmp, path))
-		e = errno;
-	if (e) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(e));
-		remove(tmp);
-	}
-	free(tmp);
-	return e ? -1 : 0;
+	rowfile_print(rf, outfile_fp(of));
+	return outfile_close(of, err, errlen);
 }
 
 /* ---- reading: common ----------------------------------------------------- */

@@ -6,20 +6,15 @@
  * quote each kind and where they put separators, so each is a short loop
  * over the same cell array.
  */
-#ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L	/* fileno(), fsync() */
-#endif
-
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "report/table.h"
+#include "report/outfile.h"
 
 enum cell_kind {
 	CELL_MISSING,	/* NaN, infinity or NULL string: "-" / "" / null */
@@ -568,65 +563,13 @@ void report_print(const struct report *r, FILE *f, enum out_format fmt)
 
 /* ---- files ------------------------------------------------------------ */
 
-static int file_error(char *err, size_t errlen, int errnum, const char *what,
-		      const char *path)
-{
-	if (err && errlen)
-		snprintf(err, errlen, "%s %s: %s", what, path,
-			 strerror(errnum ? errnum : EIO));
-	return -1;
-}
-
-/* Print @r into the open file @f and make it durable; errno-style code or 0.
- * Always closes @f. */
-static int write_and_close(const struct report *r, FILE *f,
-			   enum out_format fmt)
-{
-	int errnum = 0;
-
-	errno = 0;
-	report_print(r, f, fmt);
-	if (fflush(f) != 0 || ferror(f))
-		errnum = errno ? errno : EIO;
-	else if (fsync(fileno(f)) != 0)
-		errnum = errno;
-	if (fclose(f) != 0 && !errnum)
-		errnum = errno ? errno : EIO;
-	return errnum;
-}
-
 int report_write_file(const struct report *r, const char *path,
 		      enum out_format fmt, char *err, size_t errlen)
 {
-	size_t n = strlen(path);
-	char *tmp = xrealloc(NULL, n + sizeof(".tmp"));
-	FILE *f;
-	int errnum;
+	struct outfile *of;
 
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", sizeof(".tmp"));
-	f = fopen(tmp, "w");
-	if (!f) {
-		errnum = errno;
-		file_error(err, errlen, errnum, "cannot create", tmp);
-		goto err_free;
-	}
-	errnum = write_and_close(r, f, fmt);
-	if (errnum) {
-		file_error(err, errlen, errnum, "cannot write", tmp);
-		goto err_remove;
-	}
-	if (rename(tmp, path) != 0) {
-		errnum = errno;
-		file_error(err, errlen, errnum, "cannot rename to", path);
-		goto err_remove;
-	}
-	free(tmp);
-	return 0;
-
-err_remove:
-	remove(tmp);
-err_free:
-	free(tmp);
-	return -1;
+	if (outfile_open(&of, path, err, errlen))
+		return -1;
+	report_print(r, outfile_fp(of), fmt);
+	return outfile_close(of, err, errlen);
 }

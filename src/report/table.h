@@ -107,11 +107,12 @@ void report_add(struct report *r, struct table *t);
  * form an object {"name": [...], ...} in order. */
 void report_print(const struct report *r, FILE *f, enum out_format fmt);
 
-/* Write @r to @path atomically: print to "@path.tmp", flush and fsync it,
- * then rename() it over @path, so a crash never leaves a half-written file.
- * 0 on success; -1 on failure with a message naming the file and the
- * strerror() text in @err (@errlen bytes; @err may be NULL), and no
- * temporary file left behind. */
+/* Write @r to @path as outfile_open() does (report/outfile.h): where the
+ * shell's `> PATH` would, atomically (temporary file, fsync, rename) when
+ * @path is absent or a regular file, in place when it is a FIFO or a
+ * device; "-" is stdout.  0 on success; -1 on failure with a message naming
+ * the file and the strerror() text in @err (@errlen bytes; @err may be
+ * NULL), the target as it was and no temporary file left behind. */
 int report_write_file(const struct report *r, const char *path,
 		      enum out_format fmt, char *err, size_t errlen);
 

@@ -402,15 +402,50 @@ static void run_point(const struct sweep_plan *pl, const char **all, size_t p,
 	}
 }
 
-/* The @i-th point to run. */
-static size_t todo_at(const struct sweep_plan *pl, size_t i)
+/* A walk over the points of a plan, in order: the i-th point to run is p. */
+struct todo {
+	const struct sweep_plan *pl;
+	size_t i, p, total;
+};
+
+static size_t plan_stride(const struct sweep_plan *pl)
 {
-	return pl->todo ? pl->todo[i] : i;
+	return pl->stride ? pl->stride : 1;
 }
 
-static size_t todo_count(const struct sweep_plan *pl)
+/* From point @p on, the first not skipped; false past the end. */
+static bool todo_seek(struct todo *t, size_t p)
 {
-	return pl->todo ? pl->n_todo : sweep_points(pl->vary, pl->n_vary);
+	for (; p < t->total; p += plan_stride(t->pl))
+		if (!sweep_bit(t->pl->skip, p)) {
+			t->p = p;
+			return true;
+		}
+	return false;
+}
+
+static bool todo_first(struct todo *t, const struct sweep_plan *pl)
+{
+	t->pl = pl;
+	t->i = 0;
+	t->total = sweep_points(pl->vary, pl->n_vary);
+	return todo_seek(t, pl->first);
+}
+
+static bool todo_next(struct todo *t)
+{
+	t->i++;
+	return todo_seek(t, t->p + plan_stride(t->pl));
+}
+
+size_t sweep_todo_count(const struct sweep_plan *pl)
+{
+	struct todo t;
+	size_t n = 0;
+
+	for (bool ok = todo_first(&t, pl); ok; ok = todo_next(&t))
+		n++;
+	return n;
 }
 
 /* Estimate point @p alone. */
@@ -430,17 +465,22 @@ static int point_estimate(const struct sweep_plan *pl, const char **all, size_t 
 int sweep_estimate(const struct sweep_plan *pl, struct estimate *e, size_t *jobs)
 {
 	const char **all = calloc(pl->n_sets + SWEEP_MAX_VARY * SWEEP_MAX_LINKED, sizeof(*all));
-	size_t n = todo_count(pl), j = pl->jobs ? pl->jobs : 1, cpus = sweep_default_jobs();
+	size_t n = 0, j = pl->jobs ? pl->jobs : 1, cpus = sweep_default_jobs(), first = 0, last_p = 0;
 	struct estimate last;
+	struct todo t;
 	int rc = -1;
 
+	for (bool ok = todo_first(&t, pl); ok; ok = todo_next(&t), n++) {
+		first = n ? first : t.p;
+		last_p = t.p;
+	}
 	if (!all || n == 0) {
 		free(all);
 		return -1;
 	}
 	memcpy(all, pl->sets, pl->n_sets * sizeof(*all));
-	if (point_estimate(pl, all, todo_at(pl, 0), e) == 0 &&
-	    point_estimate(pl, all, todo_at(pl, n - 1), &last) == 0) {
+	if (point_estimate(pl, all, first, e) == 0 &&
+	    point_estimate(pl, all, last_p, &last) == 0) {
 		j = j < n ? j : n;
 		j = j < cpus ? j : cpus;
 		e->wall_s = (e->wall_s + last.wall_s) / 2 * (double)n / (double)j;
@@ -510,8 +550,12 @@ static void worker(int fd, size_t j, size_t jobs, const struct sweep_plan *pl, c
 	(void)parent;
 #endif
 
-	for (size_t i = j; i < todo_count(pl) && !rxlab_signal; i += jobs) {
-		run_point(pl, all, todo_at(pl, i), &o);
+	struct todo t;
+
+	for (bool ok = todo_first(&t, pl); ok && !rxlab_signal; ok = todo_next(&t)) {
+		if (t.i % jobs != j)
+			continue;
+		run_point(pl, all, t.p, &o);
 		if (!write_all(fd, &o, sizeof(o)) || o.rc)
 			break;
 	}
@@ -610,9 +654,10 @@ static int collect(const struct sweep_plan *pl, struct pool *pool, sweep_emit_fn
 		   void *ctx, char *err, size_t errlen)
 {
 	static struct point_out o;
+	struct todo t;
 
-	for (size_t i = 0; i < todo_count(pl); i++) {
-		size_t j = i % pool->jobs;
+	for (bool ok = todo_first(&t, pl); ok; ok = todo_next(&t)) {
+		size_t j = t.i % pool->jobs;
 
 		if (pool->dead[j])
 			continue;
@@ -627,7 +672,7 @@ static int collect(const struct sweep_plan *pl, struct pool *pool, sweep_emit_fn
 			snprintf(err, errlen, "%s", o.err);
 			return -1;
 		}
-		emit(ctx, todo_at(pl, i), &o.r);
+		emit(ctx, t.p, &o.r);
 	}
 	return 0;
 }
@@ -672,14 +717,15 @@ static int sweep_serial(const struct sweep_plan *pl, const char **all, sweep_emi
 			void *ctx, char *err, size_t errlen)
 {
 	static struct point_out o;
+	struct todo t;
 
-	for (size_t i = 0; i < todo_count(pl) && !rxlab_signal; i++) {
-		run_point(pl, all, todo_at(pl, i), &o);
+	for (bool ok = todo_first(&t, pl); ok && !rxlab_signal; ok = todo_next(&t)) {
+		run_point(pl, all, t.p, &o);
 		if (o.rc) {
 			snprintf(err, errlen, "%s", o.err);
 			return -1;
 		}
-		emit(ctx, todo_at(pl, i), &o.r);
+		emit(ctx, t.p, &o.r);
 	}
 	return 0;
 }
@@ -688,7 +734,7 @@ int sweep_exec(const struct sweep_plan *pl, sweep_emit_fn *emit, void *ctx, char
 	       size_t errlen)
 {
 	const char **all = calloc(pl->n_sets + SWEEP_MAX_VARY * SWEEP_MAX_LINKED, sizeof(*all));
-	size_t jobs = pl->jobs ? pl->jobs : 1, n = todo_count(pl);
+	size_t jobs = pl->jobs ? pl->jobs : 1, n = sweep_todo_count(pl);
 	int rc;
 
 	if (!all) {

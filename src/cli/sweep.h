@@ -77,9 +77,22 @@ struct sweep_plan {
 	const struct vary *vary;         /* the product; first varies slowest */
 	size_t n_vary;
 	size_t jobs;                     /* worker processes (0 or 1: none) */
-	const size_t *todo;              /* points to run, ascending; NULL: all */
-	size_t n_todo;
+	/* The points to run, ascending: first, first + stride, ... below
+	 * sweep_points() (a shard's slice; stride 0 means 1), minus those
+	 * whose bit is set in @skip (bit p % 8 of byte p / 8; NULL: none).
+	 * No list of points: a plan's memory does not grow with its points. */
+	size_t first, stride;
+	const unsigned char *skip;
 };
+
+/* Whether bit @p of the bitmap @bits is set. */
+static inline bool sweep_bit(const unsigned char *bits, size_t p)
+{
+	return bits && (bits[p / 8] >> (p % 8) & 1);
+}
+
+/* The points @pl runs (a walk over its slice: O(points), no memory). */
+size_t sweep_todo_count(const struct sweep_plan *pl);
 
 /* Called in the calling process, in ascending point order, once per point
  * that finished (@r's pointer members are NULL). */

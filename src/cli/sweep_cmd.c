@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -64,6 +65,7 @@ struct sweep_state {
 	size_t n_todo;
 	struct outfile *of;            /* the results file (CSV/JSON): --out or stdout */
 	struct rowstream rs;
+	bool flush_rows;               /* a pipe, FIFO or terminal: each row flushed */
 	struct progress prog;
 	double saved_s;                /* CLOCK_MONOTONIC of the last checkpoint */
 	char id[24];
@@ -206,7 +208,8 @@ static void checkpoint(struct sweep_state *s)
 	if (!s->of)
 		return;
 	if (!outfile_atomic(s->of)) {
-		fflush(outfile_fp(s->of));
+		if (s->flush_rows)
+			fflush(outfile_fp(s->of));
 		return;
 	}
 	if (!s->c->out || s->c->checkpoint_s < 0 || rxlab_signal)
@@ -520,17 +523,22 @@ static struct sweep_plan plan_of(const struct sweep_state *s)
  * writer of the same --out, a directory, a missing one fail now. */
 static int open_output(struct sweep_state *s)
 {
+	struct stat st;
+
 	if (s->text)
 		return 0;
 	if (outfile_open(&s->of, s->c->out ? s->c->out : "-", s->err, sizeof(s->err)))
 		return 2;
 	rowstream_begin(&s->rs, outfile_fp(s->of), &s->frame);
+	s->flush_rows = !outfile_atomic(s->of) &&
+			!(fstat(fileno(outfile_fp(s->of)), &st) == 0 && S_ISREG(st.st_mode));
 	return 0;
 }
 
 /* After the points: every kept row still to come, the tail, and the file
  * into place; or, when a point failed (@ok false), the target untouched
- * (atomic) or what was written so far (in place). */
+ * (atomic) or what was written so far (in place).  0, or -1 with s->err
+ * (only when @ok). */
 static int close_output(struct sweep_state *s, bool ok)
 {
 	struct outfile *of = s->of;
@@ -555,7 +563,7 @@ static int close_output(struct sweep_state *s, bool ok)
 	}
 	if (ok)
 		rowstream_end(&s->rs);
-	return outfile_close(of, ok ? s->err : NULL, ok ? sizeof(s->err) : 0) && ok ? 2 : 0;
+	return ok ? outfile_close(of, s->err, sizeof(s->err)) : outfile_close(of, NULL, 0);
 }
 
 static void finish(struct sweep_state *s)
@@ -628,16 +636,9 @@ int sweep_cmd_run(const struct sweep_cmd *c)
 	if (rc == 0)
 		rc = open_output(s);
 	if (rc == 0) {
-		char err[sizeof(s->err)];
-		int wrc;
-
 		rc = run_points(s);
-		memcpy(err, s->err, sizeof(err));
-		wrc = close_output(s, rc == 0);
-		if (rc)
-			memcpy(s->err, err, sizeof(err));
-		else
-			rc = wrc;
+		if (close_output(s, rc == 0) && rc == 0)	/* after a failure: s->err kept */
+			rc = 2;
 	}
 	if (rc == 0 && c->plot_dir && !rxlab_signal)
 		rc = plot(s);

@@ -546,21 +546,26 @@ static int out_open_all(const char *dir, struct outfile **of)
 	return 0;
 }
 
-/* Close every file in order; after a failure the others keep what they had. */
+/* Close every file: those written in place first (a FIFO or a device that
+ * fails cannot be undone), then the regular ones; after a failure the files
+ * not yet closed keep what they had. */
 static int out_close_all(struct outfile **of)
 {
 	char err[1024];
 
-	for (size_t i = 0; i < OUT_FILES; i++) {
-		struct outfile *f = of[i];
+	for (int atomic = 0; atomic < 2; atomic++)
+		for (size_t i = 0; i < OUT_FILES; i++) {
+			struct outfile *f = of[i];
 
-		of[i] = NULL;
-		if (outfile_close(f, err, sizeof(err))) {
-			fprintf(stderr, "rxlab: %s\n", err);
-			out_abort_all(of);
-			return 2;
+			if (!f || outfile_atomic(f) != atomic)
+				continue;
+			of[i] = NULL;
+			if (outfile_close(f, err, sizeof(err))) {
+				fprintf(stderr, "rxlab: %s\n", err);
+				out_abort_all(of);
+				return 2;
+			}
 		}
-	}
 	return 0;
 }
 

@@ -234,10 +234,10 @@ static void random_name(char *s, size_t n)
  * owner (chown first: it clears set-id bits, which we never copy). */
 static void copy_owner_mode(int fd, const struct stat *st)
 {
-	if (geteuid() == 0 && fchown(fd, st->st_uid, st->st_gid))
-		(void)0;	/* keep ours: the content matters more than the owner */
-	if (fchmod(fd, st->st_mode & 0777))
-		(void)0;
+	int rc = geteuid() == 0 ? fchown(fd, st->st_uid, st->st_gid) : 0;
+
+	rc |= fchmod(fd, st->st_mode & 0777);
+	(void)rc;	/* a failure keeps ours: the content matters more than the mode */
 }
 
 /* Create "BASE.XXXXXXXXXX.tmp" in the target's directory, exclusively and
@@ -322,12 +322,13 @@ static int open_in_place(struct outfile *of, char *err, size_t errlen)
 
 static int open_atomic(struct outfile *of, char *err, size_t errlen)
 {
+	int fd;
+
 	of->mode = OUTFILE_ATOMIC;
 	of->tmp_fd = make_temp(of, of->tmp, err, errlen);
 	if (of->tmp_fd < 0)
 		return -1;
-	int fd = dup(of->tmp_fd);
-
+	fd = dup(of->tmp_fd);
 	if (fd >= 0 && !(of->fp = fdopen(fd, "w")))
 		close(fd);
 	if (!of->fp) {

@@ -39,12 +39,15 @@ static const struct scheme schemes[] = {
 
 #define N_SCHEMES (sizeof(schemes) / sizeof(schemes[0]))
 
-static struct table *compare_table(const char *name)
+/* With --vary, the varied key is the second column: without it the rows of
+ * one scheme would not say which value they ran. */
+static struct table *compare_table(const struct vary *vary)
 {
 	struct table *t = table_new("compare", "Moderation schemes on a request/response server");
 
-	(void)name;
 	table_add_col(t, "scheme", "scheme", -1);
+	if (vary)
+		table_add_col(t, vary->key, vary->key, -1);
 	table_add_col(t, "offered_pps", "offered/s", 0);
 	table_add_col(t, "served_pps", "served/s", 0);
 	table_add_col(t, "lat_p50_us", "p50us", 1);
@@ -55,10 +58,13 @@ static struct table *compare_table(const char *name)
 	return t;
 }
 
-static void compare_row(struct table *t, const char *scheme, const struct results *r)
+static void compare_row(struct table *t, const char *scheme, const char *label,
+			const struct results *r)
 {
 	table_row(t);
 	table_str(t, scheme);
+	if (label)
+		table_str(t, label);
 	table_dbl(t, r->offered_pps);
 	table_dbl(t, r->replied_pps);
 	table_dbl(t, r->lat_p50_us);
@@ -68,9 +74,27 @@ static void compare_row(struct table *t, const char *scheme, const struct result
 	table_u64(t, r->drops_total);
 }
 
-/* One (scheme, rate) point. */
+/* "a+b=v" as the overrides "a=v" and "b=v" into @out (SWEEP_MAX_LINKED
+ * entries); returns how many. */
+static size_t vary_sets(const struct vary *vary, size_t i, char out[][160])
+{
+	const char *key = vary->key;
+	size_t n = 0;
+
+	while (*key && n < SWEEP_MAX_LINKED) {
+		size_t len = strcspn(key, "+");
+
+		snprintf(out[n++], 160, "%.*s=%s", (int)len, key, vary->val[i]);
+		key += len + (key[len] == '+');
+	}
+	return n;
+}
+
+/* One (scheme, value) point: @var_sets[0..n_var) set the value, @label
+ * names it in the row (NULL: no label column). */
 static int compare_point(struct table *t, const char *name, const struct scheme *sc,
-			 const char *rate_set, const char *const *sets, size_t n_sets)
+			 const char *label, char var_sets[][160], size_t n_var,
+			 const char *const *sets, size_t n_sets)
 {
 	const char *all[64];
 	char err[1024];
@@ -81,12 +105,13 @@ static int compare_point(struct table *t, const char *name, const struct scheme 
 		all[n++] = sets[i];
 	for (size_t i = 0; sc->sets[i]; i++)
 		all[n++] = sc->sets[i];
-	all[n++] = rate_set;
+	for (size_t i = 0; i < n_var; i++)
+		all[n++] = var_sets[i];
 	if (run_one(&r, name, all, n, err, sizeof(err))) {
-		fprintf(stderr, "rxlab: compare %s %s: %s\n", sc->name, rate_set, err);
+		fprintf(stderr, "rxlab: compare %s %s: %s\n", sc->name, var_sets[0], err);
 		return -1;
 	}
-	compare_row(t, sc->name, &r);
+	compare_row(t, sc->name, label, &r);
 	results_free(&r);
 	return 0;
 }
@@ -96,19 +121,20 @@ int compare_run(const char *name, const struct vary *rates, const char *const *s
 {
 	static const char *const dflt[] = { "traffic.rate=10kpps", "traffic.rate=60kpps",
 					    "traffic.rate=150kpps" };
-	struct table *t = compare_table(name);
+	struct table *t = compare_table(rates);
 	struct report *rep = report_new();
-	size_t n_rates = rates ? rates->n : 3;
-	char set[160];
+	size_t n_rates = rates ? rates->n : 3, n_var = 1;
+	char set[SWEEP_MAX_LINKED][160];
 	int rc = 0;
 
 	for (size_t k = 0; k < N_SCHEMES && rc == 0; k++) {
 		for (size_t i = 0; i < n_rates && rc == 0; i++) {
 			if (rates)
-				snprintf(set, sizeof(set), "%s=%s", rates->key, rates->val[i]);
+				n_var = vary_sets(rates, i, set);
 			else
-				snprintf(set, sizeof(set), "%s", dflt[i]);
-			rc = compare_point(t, name, &schemes[k], set, sets, n_sets);
+				snprintf(set[0], sizeof(set[0]), "%s", dflt[i]);
+			rc = compare_point(t, name, &schemes[k], rates ? rates->val[i] : NULL, set,
+					   n_var, sets, n_sets);
 		}
 	}
 	report_add(rep, t);

@@ -12,4 +12,11 @@ extern volatile sig_atomic_t rxlab_signal;
 /* Install the handlers (no SA_RESTART; a second signal kills at once). */
 void interrupt_install(void);
 
+/* In a sweep worker: the same flag, but every signal is caught (no
+ * SA_RESETHAND).  A worker gets Ctrl-C from the terminal and the parent's
+ * forwarded SIGINT too; the second must not kill it before it reports its
+ * partial point.  A second Ctrl-C ends the parent, and a worker dies with
+ * it (PR_SET_PDEATHSIG, Linux). */
+void interrupt_install_worker(void);
+
 #endif

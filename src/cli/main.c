@@ -19,6 +19,7 @@
 
 #include "cli/builtin.h"
 #include "cli/compare.h"
+#include "cli/estimate.h"
 #include "cli/interrupt.h"
 #include "cli/merge.h"
 #include "cli/plot.h"
@@ -89,7 +90,7 @@ static const char usage[] =
 	"                      'rxlab live --help' and docs/live.md)\n"
 	"  live calibrate      measure this machine's veth costs into a profile\n"
 	"  scenarios           list built-in scenarios\n"
-	"  seeds               list the seed experiments (shared/seeds) built in\n"
+	"  seeds [SEED]        list the seed experiments (shared/seeds) built in\n"
 	"  validate [SEED]     run the seed experiments; print each reported figure\n"
 	"                      beside the simulated one (exit 0 only if all agree)\n"
 	"  help                this text\n"
@@ -257,6 +258,16 @@ static int show_coalesce(struct report *rep, const struct opts *o)
 	return 0;
 }
 
+/* On a terminal, before a long run: how long it will take (cli/estimate.h). */
+static void say_estimate(const struct opts *o)
+{
+	struct estimate e;
+	double min_s;
+
+	if (estimate_wanted(&min_s) && estimate_run(&e, o->scenario, o->sets, o->n_sets) == 0)
+		estimate_say_run(&e, min_s);
+}
+
 static int cmd_run(struct opts *o)
 {
 	struct results r;
@@ -266,6 +277,7 @@ static int cmd_run(struct opts *o)
 	if (!o->scenario)
 		return bad("run needs a scenario: rxlab run FILE.ini (or a built-in name)", NULL);
 	trace_notes_for(o->scenario, o->sets, o->n_sets);
+	say_estimate(o);
 	if (run_one(&r, o->scenario, o->sets, o->n_sets, err, sizeof(err))) {
 		fprintf(stderr, "rxlab: %s\n", err);
 		return strstr(err, "model error") || strstr(err, "accounting") ? 1 : 2;
@@ -284,6 +296,7 @@ static int cmd_run(struct opts *o)
 
 static int cmd_sweep(struct opts *o)
 {
+	char err[512];
 	struct sweep_cmd c = {
 		.scenario = o->scenario, .sets = o->sets, .n_sets = o->n_sets, .vary = o->vary,
 		.n_vary = o->n_vary, .jobs = o->jobs, .fmt = o->fmt, .shard_k = o->shard_k,
@@ -296,7 +309,67 @@ static int cmd_sweep(struct opts *o)
 		return bad("sweep needs a scenario: rxlab sweep FILE.ini --vary KEY=SPEC", NULL);
 	if (o->n_vary == 0)
 		return bad("sweep needs at least one --vary KEY=SPEC", NULL);
+	if (vary_check_keys(o->vary, o->n_vary, err, sizeof(err)))
+		return bad(err, NULL);
 	return sweep_cmd_run(&c);
+}
+
+/* compare runs every scheme at each value of one --vary (a row per scheme
+ * and value, labelled with the value). */
+static int cmd_compare(struct opts *o)
+{
+	char err[512];
+
+	if (o->n_vary > 1)
+		return bad("compare takes one --vary (its values label the rows); for a product "
+			   "of variations use rxlab sweep", NULL);
+	if (vary_check_keys(o->vary, o->n_vary, err, sizeof(err)))
+		return bad(err, NULL);
+	return compare_run(o->scenario ? o->scenario : "moderation-compare",
+			   o->n_vary ? &o->vary[0] : NULL, o->sets, o->n_sets, o->fmt);
+}
+
+/* The seed experiments whose name starts with @seed ("001", "seeds/001-napi-
+ * router" or "001-napi-router"), or all with no @seed. */
+static bool seed_matches(const char *name, const char *seed)
+{
+	const char *base = name + strlen("seeds/");
+
+	return !seed || !strncmp(base, seed, strlen(seed)) || !strncmp(name, seed, strlen(seed));
+}
+
+/* `rxlab seeds [SEED]`: the list, or the experiments of one seed; an
+ * unknown one is refused with the names that exist. */
+static int cmd_seeds(const struct opts *o)
+{
+	char names[1024] = "";
+	bool any = false;
+
+	for (const struct builtin_file *f = builtin_files; f->name; f++) {
+		if (strncmp(f->name, "seeds/", 6))
+			continue;
+		any = any || seed_matches(f->name, o->scenario);
+		if (strlen(names) + strlen(f->name) + 3 < sizeof(names))
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 names[0] ? ", " : "", f->name + 6);
+	}
+	if (!o->scenario)
+		return seeds_list();
+	if (!any || !o->scenario[0]) {
+		fprintf(stderr, "rxlab: seeds: no seed experiment '%s'; the seeds are %s\n",
+			o->scenario, names);
+		return 2;
+	}
+	for (const struct builtin_file *f = builtin_files; f->name; f++) {
+		const char *d = f->text;
+
+		if (strncmp(f->name, "seeds/", 6) || !seed_matches(f->name, o->scenario))
+			continue;
+		if (*d == '#')
+			d += 1 + strspn(d + 1, " ");
+		printf("%-28s %.*s\n", f->name, (int)strcspn(d, "\n"), d);
+	}
+	return 0;
 }
 
 /* Options that only `sweep` (and --plot/--no-plot the default job) reads. */
@@ -365,12 +438,11 @@ static int run_command(int argc, char **argv)
 		else if (!strcmp(cmd, "sweep"))
 			rc = cmd_sweep(&o);
 		else if (!strcmp(cmd, "compare"))
-			rc = compare_run(o.scenario ? o.scenario : "moderation-compare",
-					 o.n_vary ? &o.vary[0] : NULL, o.sets, o.n_sets, o.fmt);
+			rc = cmd_compare(&o);
 		else if (!strcmp(cmd, "validate"))
 			rc = validate_run(o.scenario, o.sets, o.n_sets, o.fmt);
 		else if (!strcmp(cmd, "seeds"))
-			rc = seeds_list();
+			rc = cmd_seeds(&o);
 		else if (!strcmp(cmd, "scenarios"))
 			rc = cmd_scenarios();
 		else if (!strcmp(cmd, "help"))

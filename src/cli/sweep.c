@@ -9,12 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <sys/wait.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
 #include <unistd.h>
 
+#include "cli/estimate.h"
 #include "cli/interrupt.h"
 #include "cli/scenario_load.h"
 #include "cli/units.h"
@@ -183,17 +185,45 @@ static bool linked_bad(const char *key)
 	return parts > SWEEP_MAX_LINKED;
 }
 
+/* Copy the key list s[0..n) into @key (size @len) without the blanks around
+ * each '+'-joined part, as scenario_load() ignores them: "a + b " is "a+b".
+ * false if it does not fit. */
+static bool key_trimmed(const char *s, size_t n, char *key, size_t len)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == ' ' || s[i] == '\t') {
+			size_t j = i;
+
+			while (j < n && (s[j] == ' ' || s[j] == '\t'))
+				j++;
+			/* inner blanks stay (the loader refuses them); blanks at
+			 * an end or next to '+' go */
+			if (o == 0 || key[o - 1] == '+' || j == n || s[j] == '+') {
+				i = j - 1;
+				continue;
+			}
+		}
+		if (o + 1 >= len)
+			return false;
+		key[o++] = s[i];
+	}
+	key[o] = '\0';
+	return true;
+}
+
 int vary_parse(struct vary *v, const char *arg, char *err, size_t errlen)
 {
 	const char *eq = strchr(arg, '=');
 
 	memset(v, 0, sizeof(*v));
-	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(v->key) || !eq[1]) {
+	if (!eq || !key_trimmed(arg, (size_t)(eq - arg), v->key, sizeof(v->key)) ||
+	    !v->key[0] || !eq[1]) {
 		snprintf(err, errlen, "--vary '%s': expected KEY=LIST or KEY=FROM..TO:N, "
 			 "e.g. traffic.rate=10kpps..2Mpps:20 or host.rxpath=classic,napi", arg);
 		return -1;
 	}
-	memcpy(v->key, arg, (size_t)(eq - arg));
 	if (linked_bad(v->key)) {
 		snprintf(err, errlen, "--vary '%s': keys that move together are joined by '+', "
 			 "at most %d, none empty, e.g. nic.eth0.rx-frames+nic.eth0.rx-frames-irq=5,20",
@@ -207,6 +237,63 @@ int vary_parse(struct vary *v, const char *arg, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+/* Part @i of the key list @key ("a+b+c"): its start, length in *len; NULL
+ * past the last. */
+static const char *key_part(const char *key, size_t i, size_t *len)
+{
+	for (; i > 0; i--) {
+		key = strchr(key, '+');
+		if (!key)
+			return NULL;
+		key++;
+	}
+	*len = strcspn(key, "+");
+	return key;
+}
+
+/* Where (variation, part) of the first key that comes twice, or false. */
+static bool key_twice(const struct vary *vary, size_t n_vary, size_t *k1, size_t *k2,
+		      const char **key, size_t *key_len)
+{
+	for (size_t a = 0; a < n_vary; a++)
+		for (size_t i = 0; (*key = key_part(vary[a].key, i, key_len)); i++)
+			for (size_t b = a; b < n_vary; b++)
+				for (size_t j = b == a ? i + 1 : 0;; j++) {
+					size_t len;
+					const char *other = key_part(vary[b].key, j, &len);
+
+					if (!other)
+						break;
+					if (len == *key_len && !strncmp(other, *key, len)) {
+						*k1 = a;
+						*k2 = b;
+						return true;
+					}
+				}
+	return false;
+}
+
+int vary_check_keys(const struct vary *vary, size_t n_vary, char *err, size_t errlen)
+{
+	size_t a, b, len;
+	const char *key;
+
+	if (!key_twice(vary, n_vary, &a, &b, &key, &len))
+		return 0;
+	if (a == b)
+		snprintf(err, errlen, "--vary %s: the key %.*s comes twice: each key of a '+' "
+			 "group is set once per point", vary[a].key, (int)len, key);
+	else if (!strcmp(vary[a].key, vary[b].key))
+		snprintf(err, errlen, "--vary %s comes twice: a point has one value per key (the "
+			 "second's values would run under the first's labels); put all the values "
+			 "in one --vary", vary[a].key);
+	else
+		snprintf(err, errlen, "--vary %s and --vary %s both vary %.*s: a point has one "
+			 "value per key (the second's values would run under the first's labels)",
+			 vary[a].key, vary[b].key, (int)len, key);
+	return -1;
 }
 
 void vary_free(struct vary *v)
@@ -315,15 +402,94 @@ static void run_point(const struct sweep_plan *pl, const char **all, size_t p,
 	}
 }
 
-/* The @i-th point to run. */
-static size_t todo_at(const struct sweep_plan *pl, size_t i)
+/* A walk over the points of a plan, in order: the i-th point to run is p. */
+struct todo {
+	const struct sweep_plan *pl;
+	size_t i, p, total;
+};
+
+static size_t plan_stride(const struct sweep_plan *pl)
 {
-	return pl->todo ? pl->todo[i] : i;
+	return pl->stride ? pl->stride : 1;
 }
 
-static size_t todo_count(const struct sweep_plan *pl)
+/* From point @p on, the first not skipped; false past the end. */
+static bool todo_seek(struct todo *t, size_t p)
 {
-	return pl->todo ? pl->n_todo : sweep_points(pl->vary, pl->n_vary);
+	for (; p < t->total; p += plan_stride(t->pl))
+		if (!sweep_bit(t->pl->skip, p)) {
+			t->p = p;
+			return true;
+		}
+	return false;
+}
+
+static bool todo_first(struct todo *t, const struct sweep_plan *pl)
+{
+	t->pl = pl;
+	t->i = 0;
+	t->total = sweep_points(pl->vary, pl->n_vary);
+	return todo_seek(t, pl->first);
+}
+
+static bool todo_next(struct todo *t)
+{
+	t->i++;
+	return todo_seek(t, t->p + plan_stride(t->pl));
+}
+
+size_t sweep_todo_count(const struct sweep_plan *pl)
+{
+	struct todo t;
+	size_t n = 0;
+
+	for (bool ok = todo_first(&t, pl); ok; ok = todo_next(&t))
+		n++;
+	return n;
+}
+
+/* Estimate point @p alone. */
+static int point_estimate(const struct sweep_plan *pl, const char **all, size_t p,
+			  struct estimate *e)
+{
+	char buf[SWEEP_MAX_VARY][160], sets[SWEEP_MAX_VARY * SWEEP_MAX_LINKED][160];
+	size_t pick[SWEEP_MAX_VARY], n;
+
+	point_sets(pl->vary, pl->n_vary, p, buf, pick);
+	n = linked_sets(pl->vary, pl->n_vary, pick, sets);
+	for (size_t k = 0; k < n; k++)
+		all[pl->n_sets + k] = sets[k];
+	return estimate_run(e, pl->name, all, pl->n_sets + n);
+}
+
+int sweep_estimate(const struct sweep_plan *pl, struct estimate *e, size_t *jobs)
+{
+	const char **all = calloc(pl->n_sets + SWEEP_MAX_VARY * SWEEP_MAX_LINKED, sizeof(*all));
+	size_t n = 0, j = pl->jobs ? pl->jobs : 1, cpus = sweep_default_jobs(), first = 0, last_p = 0;
+	struct estimate last;
+	struct todo t;
+	int rc = -1;
+
+	for (bool ok = todo_first(&t, pl); ok; ok = todo_next(&t), n++) {
+		first = n ? first : t.p;
+		last_p = t.p;
+	}
+	if (!all || n == 0) {
+		free(all);
+		return -1;
+	}
+	memcpy(all, pl->sets, pl->n_sets * sizeof(*all));
+	if (point_estimate(pl, all, first, e) == 0 &&
+	    point_estimate(pl, all, last_p, &last) == 0) {
+		j = j < n ? j : n;
+		j = j < cpus ? j : cpus;
+		e->wall_s = (e->wall_s + last.wall_s) / 2 * (double)n / (double)j;
+		e->sim_s = e->sim_s > last.sim_s ? e->sim_s : last.sim_s;
+		*jobs = j;
+		rc = 0;
+	}
+	free(all);
+	return rc;
 }
 
 static bool write_all(int fd, const void *buf, size_t len)
@@ -343,14 +509,40 @@ static bool write_all(int fd, const void *buf, size_t len)
 	return true;
 }
 
+/* The worker processes of a parallel sweep, as the parent sees them.
+ *
+ * Signals.  SIGINT and SIGTERM are blocked in the parent from before the
+ * first fork to the last wait, and let in only while it waits for a worker
+ * (pselect() with @open_mask, the mask of before): a signal that comes at
+ * any other moment (while forking, while emitting a row) stays pending and
+ * the next wait returns at once with it.  Checking rxlab_signal and then
+ * blocking in read() instead would let a signal that comes between the two
+ * wait for a whole point, and one that came during the forks was never
+ * passed on at all: the workers forked before it ran every point (issue
+ * #14).  The parent passes the first signal on to every worker once (kill(1)
+ * on the parent reaches no worker; Ctrl-C on a terminal reaches them all);
+ * a worker keeps its handler for a second one (interrupt_install_worker()),
+ * so the signal passed on after a terminal's cannot kill it before it
+ * reports its partial point. */
+struct pool {
+	size_t jobs;
+	int fds[SWEEP_MAX_JOBS];       /* fds[j] reads worker j */
+	pid_t pids[SWEEP_MAX_JOBS];
+	bool dead[SWEEP_MAX_JOBS];     /* worker j's pipe ended */
+	bool forwarded;                /* the signal was passed on */
+	sigset_t open_mask;            /* the parent's mask outside the pool */
+};
+
 /* Worker @j of @jobs: todo points j, j+jobs, ... in order, into @fd.  On
  * Linux a worker dies with the parent (SIGKILL from a batch system, OOM):
  * nobody would read what it computes. */
 static void worker(int fd, size_t j, size_t jobs, const struct sweep_plan *pl, const char **all,
-		   pid_t parent)
+		   pid_t parent, const sigset_t *open_mask)
 {
 	static struct point_out o;
 
+	interrupt_install_worker();
+	sigprocmask(SIG_SETMASK, open_mask, NULL);
 #ifdef __linux__
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
 		_exit(0);
@@ -358,8 +550,12 @@ static void worker(int fd, size_t j, size_t jobs, const struct sweep_plan *pl, c
 	(void)parent;
 #endif
 
-	for (size_t i = j; i < todo_count(pl) && !rxlab_signal; i += jobs) {
-		run_point(pl, all, todo_at(pl, i), &o);
+	struct todo t;
+
+	for (bool ok = todo_first(&t, pl); ok && !rxlab_signal; ok = todo_next(&t)) {
+		if (t.i % jobs != j)
+			continue;
+		run_point(pl, all, t.p, &o);
 		if (!write_all(fd, &o, sizeof(o)) || o.rc)
 			break;
 	}
@@ -367,55 +563,82 @@ static void worker(int fd, size_t j, size_t jobs, const struct sweep_plan *pl, c
 	_exit(0);
 }
 
-/* Start @jobs workers; fds[j] reads worker j.  Returns how many started. */
-static size_t start_workers(int *fds, pid_t *pids, size_t jobs, const struct sweep_plan *pl,
-			    const char **all)
+/* Start @pool->jobs workers with SIGINT and SIGTERM blocked (see struct
+ * pool).  Returns how many started. */
+static size_t start_workers(struct pool *pool, const struct sweep_plan *pl, const char **all)
 {
 	size_t j;
 	pid_t parent = getpid();
+	sigset_t block;
 
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &pool->open_mask);
 	fflush(NULL);
-	for (j = 0; j < jobs; j++) {
+	for (j = 0; j < pool->jobs; j++) {
 		int pfd[2];
 
 		if (pipe(pfd))
 			break;
-		pids[j] = fork();
-		if (pids[j] < 0) {
+		pool->pids[j] = fork();
+		if (pool->pids[j] < 0) {
 			close(pfd[0]);
 			close(pfd[1]);
 			break;
 		}
-		if (pids[j] == 0) {
+		if (pool->pids[j] == 0) {
 			for (size_t i = 0; i < j; i++)
-				close(fds[i]);
+				close(pool->fds[i]);
 			close(pfd[0]);
-			worker(pfd[1], j, jobs, pl, all, parent);
+			worker(pfd[1], j, pool->jobs, pl, all, parent, &pool->open_mask);
 		}
 		close(pfd[1]);
-		fds[j] = pfd[0];
+		pool->fds[j] = pfd[0];
 	}
 	return j;
 }
 
-/* Read worker @j's next point.  A signal to the parent (Ctrl-C on a
- * terminal reaches the workers by itself; kill(1) on the parent does not)
- * is passed on once, so every worker ends its current point as partial. */
-static bool read_point(int *fds, const pid_t *pids, size_t jobs, size_t j,
-		       struct point_out *o, bool *forwarded)
+/* Pass a signal the parent received on to every worker, once. */
+static void forward_signal(struct pool *pool)
+{
+	if (!rxlab_signal || pool->forwarded)
+		return;
+	for (size_t i = 0; i < pool->jobs; i++)
+		kill(pool->pids[i], SIGINT);
+	pool->forwarded = true;
+}
+
+/* Wait until worker @j's pipe is readable, the only moment the parent takes
+ * signals; a signal is passed on at once. */
+static void wait_worker(struct pool *pool, size_t j)
+{
+	for (;;) {
+		fd_set rd;
+
+		forward_signal(pool);
+		FD_ZERO(&rd);
+		FD_SET(pool->fds[j], &rd);
+		if (pselect(pool->fds[j] + 1, &rd, NULL, NULL, NULL, &pool->open_mask) >= 0 ||
+		    errno != EINTR)
+			break;
+	}
+	forward_signal(pool);
+}
+
+/* Read worker @j's next point; false when its pipe ended first. */
+static bool read_point(struct pool *pool, size_t j, struct point_out *o)
 {
 	char *b = (char *)o;
 	size_t len = sizeof(*o);
 
 	while (len) {
-		ssize_t n = read(fds[j], b, len);
+		ssize_t n;
 
-		if (n < 0 && errno == EINTR) {
-			for (size_t i = 0; rxlab_signal && !*forwarded && i < jobs; i++)
-				kill(pids[i], SIGINT);
-			*forwarded = *forwarded || rxlab_signal;
+		wait_worker(pool, j);
+		n = read(pool->fds[j], b, len);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
-		}
 		if (n <= 0)
 			return false;
 		b += n;
@@ -427,17 +650,19 @@ static bool read_point(int *fds, const pid_t *pids, size_t jobs, size_t j,
 /* Collect the points in todo order, reading the i-th from worker i % jobs.
  * After a signal a worker ends after its current point: the points it did
  * not run are skipped and the other workers' finished points still come. */
-static int collect(const struct sweep_plan *pl, int *fds, const pid_t *pids, size_t jobs,
-		   sweep_emit_fn *emit, void *ctx, char *err, size_t errlen)
+static int collect(const struct sweep_plan *pl, struct pool *pool, sweep_emit_fn *emit,
+		   void *ctx, char *err, size_t errlen)
 {
 	static struct point_out o;
-	bool forwarded = false, dead[SWEEP_MAX_JOBS] = { false };
+	struct todo t;
 
-	for (size_t i = 0; i < todo_count(pl); i++) {
-		if (dead[i % jobs])
+	for (bool ok = todo_first(&t, pl); ok; ok = todo_next(&t)) {
+		size_t j = t.i % pool->jobs;
+
+		if (pool->dead[j])
 			continue;
-		if (!read_point(fds, pids, jobs, i % jobs, &o, &forwarded)) {
-			dead[i % jobs] = true;
+		if (!read_point(pool, j, &o)) {
+			pool->dead[j] = true;
 			if (rxlab_signal)
 				continue;
 			snprintf(err, errlen, "a sweep worker died");
@@ -447,35 +672,44 @@ static int collect(const struct sweep_plan *pl, int *fds, const pid_t *pids, siz
 			snprintf(err, errlen, "%s", o.err);
 			return -1;
 		}
-		emit(ctx, todo_at(pl, i), &o.r);
+		emit(ctx, t.p, &o.r);
 	}
 	return 0;
+}
+
+/* End the @n workers started: closed pipes, SIGTERM when @kill_them, reaped;
+ * then the parent takes signals again (a pending one is handled here). */
+static void end_workers(struct pool *pool, size_t n, bool kill_them)
+{
+	for (size_t j = 0; j < n; j++) {
+		close(pool->fds[j]);
+		if (kill_them)
+			kill(pool->pids[j], SIGTERM);
+		while (waitpid(pool->pids[j], NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	sigprocmask(SIG_SETMASK, &pool->open_mask, NULL);
 }
 
 static int sweep_parallel(const struct sweep_plan *pl, const char **all, size_t jobs,
 			  sweep_emit_fn *emit, void *ctx, char *err, size_t errlen)
 {
-	int fds[SWEEP_MAX_JOBS];
-	pid_t pids[SWEEP_MAX_JOBS];
-	size_t started = start_workers(fds, pids, jobs, pl, all);
+	static struct pool pool;
+	size_t started;
 	int rc;
 
+	memset(&pool, 0, sizeof(pool));
+	pool.jobs = jobs;
+	started = start_workers(&pool, pl, all);
 	if (started < jobs) {
-		for (size_t j = 0; j < started; j++) {
-			close(fds[j]);
-			kill(pids[j], SIGTERM);
-			waitpid(pids[j], NULL, 0);
-		}
-		snprintf(err, errlen, "cannot start %zu sweep workers: %s", jobs, strerror(errno));
+		int e = errno;
+
+		end_workers(&pool, started, true);
+		snprintf(err, errlen, "cannot start %zu sweep workers: %s", jobs, strerror(e));
 		return -1;
 	}
-	rc = collect(pl, fds, pids, jobs, emit, ctx, err, errlen);
-	for (size_t j = 0; j < jobs; j++) {
-		close(fds[j]);
-		if (rc)
-			kill(pids[j], SIGTERM);
-		waitpid(pids[j], NULL, 0);
-	}
+	rc = collect(pl, &pool, emit, ctx, err, errlen);
+	end_workers(&pool, jobs, rc != 0);
 	return rc;
 }
 
@@ -483,14 +717,15 @@ static int sweep_serial(const struct sweep_plan *pl, const char **all, sweep_emi
 			void *ctx, char *err, size_t errlen)
 {
 	static struct point_out o;
+	struct todo t;
 
-	for (size_t i = 0; i < todo_count(pl) && !rxlab_signal; i++) {
-		run_point(pl, all, todo_at(pl, i), &o);
+	for (bool ok = todo_first(&t, pl); ok && !rxlab_signal; ok = todo_next(&t)) {
+		run_point(pl, all, t.p, &o);
 		if (o.rc) {
 			snprintf(err, errlen, "%s", o.err);
 			return -1;
 		}
-		emit(ctx, todo_at(pl, i), &o.r);
+		emit(ctx, t.p, &o.r);
 	}
 	return 0;
 }
@@ -499,7 +734,7 @@ int sweep_exec(const struct sweep_plan *pl, sweep_emit_fn *emit, void *ctx, char
 	       size_t errlen)
 {
 	const char **all = calloc(pl->n_sets + SWEEP_MAX_VARY * SWEEP_MAX_LINKED, sizeof(*all));
-	size_t jobs = pl->jobs ? pl->jobs : 1, n = todo_count(pl);
+	size_t jobs = pl->jobs ? pl->jobs : 1, n = sweep_todo_count(pl);
 	int rc;
 
 	if (!all) {

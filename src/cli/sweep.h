@@ -39,6 +39,12 @@ struct vary {
 int vary_parse(struct vary *v, const char *arg, char *err, size_t errlen);
 void vary_free(struct vary *v);
 
+/* Each key once across the @n_vary variations and their '+' groups
+ * (vary_parse() has already dropped the blanks the loader ignores): two
+ * values for one key would run the last under the labels of both.  0, or
+ * -1 with a message naming the variations. */
+int vary_check_keys(const struct vary *vary, size_t n_vary, char *err, size_t errlen);
+
 /* Headline figures of one point, for callers that judge a sweep
  * (default job, rxlab tune).  Units as in struct results. */
 struct point_brief {
@@ -71,9 +77,22 @@ struct sweep_plan {
 	const struct vary *vary;         /* the product; first varies slowest */
 	size_t n_vary;
 	size_t jobs;                     /* worker processes (0 or 1: none) */
-	const size_t *todo;              /* points to run, ascending; NULL: all */
-	size_t n_todo;
+	/* The points to run, ascending: first, first + stride, ... below
+	 * sweep_points() (a shard's slice; stride 0 means 1), minus those
+	 * whose bit is set in @skip (bit p % 8 of byte p / 8; NULL: none).
+	 * No list of points: a plan's memory does not grow with its points. */
+	size_t first, stride;
+	const unsigned char *skip;
 };
+
+/* Whether bit @p of the bitmap @bits is set. */
+static inline bool sweep_bit(const unsigned char *bits, size_t p)
+{
+	return bits && (bits[p / 8] >> (p % 8) & 1);
+}
+
+/* The points @pl runs (a walk over its slice: O(points), no memory). */
+size_t sweep_todo_count(const struct sweep_plan *pl);
 
 /* Called in the calling process, in ascending point order, once per point
  * that finished (@r's pointer members are NULL). */
@@ -86,6 +105,14 @@ typedef void sweep_emit_fn(void *ctx, size_t point, const struct results *r);
  * gaps.  0, or -1 with a message naming the point that failed. */
 int sweep_exec(const struct sweep_plan *pl, sweep_emit_fn *emit, void *ctx, char *err,
 	       size_t errlen);
+
+/* Estimate (cli/estimate.h) the sweep @pl from its first and last points
+ * (the ends of a range, often the cheapest and the dearest): their mean
+ * times the points to run, over the processes that run at once (@pl->jobs,
+ * at most the points and the online CPUs), into *jobs.  sim_s is the longer
+ * point's.  0, or -1 when a point cannot be estimated. */
+struct estimate;
+int sweep_estimate(const struct sweep_plan *pl, struct estimate *e, size_t *jobs);
 
 /* Points in the product of @vary (1 when @n_vary is 0); 0 if it does not
  * fit in a size_t. */

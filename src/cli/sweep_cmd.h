@@ -4,12 +4,15 @@
  * Columns of a CSV/JSON results file, in order: the varied keys, then
  * "scenario" and every --set key (the inputs: `rxlab run SCENARIO --set
  * ...` with a row's inputs runs that point), then every output metric (the
- * wide summary, then metrics_extra_cols()).  Rows are in point order.  The
- * text form (--format table) keeps the narrow summary of a terminal.
+ * wide summary, then metrics_extra_cols()).  Rows are in point order,
+ * streamed as the points finish (memory does not grow with the points).
+ * The text form (--format table) keeps the narrow summary of a terminal.
  *
- * With --out, the file is rewritten (atomically) with the finished rows
- * every --checkpoint seconds, so that a machine that dies, or a batch
- * system's SIGKILL, loses at most that much work: --resume takes it up.
+ * The file goes through report/outfile.h (--out, or stdout).  With --out,
+ * every --checkpoint seconds the target becomes the rows so far, the rows
+ * --resume keeps that are still ahead, and the end of the file, so that a
+ * machine that dies, or a batch system's SIGKILL, loses at most that much
+ * work: --resume takes it up.
  *
  * Shard K of N (--shard K/N) runs the points p with p % N == K - 1, so
  * every shard gets a share of the cheap and the expensive points, and

@@ -154,6 +154,51 @@ static void test_shards_partition_the_points(void **state)
 	assert_int_equal(shard_points(10, 2, 4), 3); /* points 1, 5, 9 */
 }
 
+/* vary_check_keys() over the variations parsed from @args (NULL-terminated):
+ * 0 when each key comes once. */
+static int check_keys(const char *first, ...)
+{
+	struct vary v[SWEEP_MAX_VARY];
+	char err[512] = "";
+	size_t n = 0;
+	va_list ap;
+	int rc;
+
+	va_start(ap, first);
+	for (const char *a = first; a; a = va_arg(ap, const char *)) {
+		assert_true(n < SWEEP_MAX_VARY);
+		assert_int_equal(vary_parse(&v[n], a, err, sizeof(err)), 0);
+		n++;
+	}
+	va_end(ap);
+	rc = vary_check_keys(v, n, err, sizeof(err));
+	assert_true(rc == 0 || err[0] != '\0');
+	for (size_t k = 0; k < n; k++)
+		vary_free(&v[k]);
+	return rc;
+}
+
+static void test_each_key_once(void **state)
+{
+	struct vary v;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(check_keys("traffic.rate=1kpps,2kpps", "host.cpus=1,2", NULL), 0);
+	assert_int_equal(check_keys("a.b+a.c=1,2", "a.d=3", NULL), 0);
+	/* prefixes of each other are other keys */
+	assert_int_equal(check_keys("nic.eth0.rx-frames=1", "nic.eth0.rx-frames-irq=2", NULL), 0);
+	assert_int_equal(check_keys("traffic.rate=1kpps,2kpps", "traffic.rate=3kpps", NULL), -1);
+	assert_int_equal(check_keys("a.b+a.c=1,2", "a.c=3", NULL), -1);
+	assert_int_equal(check_keys("a.x=1", "a.b+a.c+a.x=1,2", NULL), -1);
+	assert_int_equal(check_keys("a.b+a.b=1,2", NULL), -1);
+	/* blanks the loader ignores are dropped, so they hide nothing */
+	assert_int_equal(check_keys("traffic.rate=1kpps", " traffic.rate =3kpps", NULL), -1);
+	assert_int_equal(vary_parse(&v, " a.b + a.c =1", err, sizeof(err)), 0);
+	assert_string_equal(v.key, "a.b+a.c");
+	vary_free(&v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_points_and_values),
 		cmocka_unit_test(test_shard_parse),
 		cmocka_unit_test(test_shards_partition_the_points),
+		cmocka_unit_test(test_each_key_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -457,6 +457,13 @@ static int check_usage(struct sweep_state *s)
 	if (c->shard_n > s->total)
 		return fail(s, 2, "--shard %u/%u: the sweep has only %zu points", c->shard_k,
 			    c->shard_n, s->total);
+	/* a figures folder that cannot be written fails now, not after the sweep */
+	if (c->plot_dir) {
+		char why[sizeof(s->err) - 64];
+
+		if (plot_check_dir(c->plot_dir, why, sizeof(why)))
+			return fail(s, 2, "--plot: %s; choose another DIR", why);
+	}
 	return 0;
 }
 

@@ -267,6 +267,9 @@ int linein_next(struct linein *r, size_t *len, char *err, size_t errlen)
 					 size_text(r->lim.total_max, b, sizeof(b)));
 		if (ch == '\0')
 			return line_fail(r, err, errlen, "contains a NUL byte; expected a text line");
+		if (ch < 0x20 && ch != '\t' && ch != '\r') /* binary data, not a text line */
+			return line_fail(r, err, errlen, "contains the control character 0x%02x; "
+					 "expected a text line", (unsigned)ch);
 		if (n > 0 && r->buf[n - 1] == '\r')
 			return line_fail(r, err, errlen, INFILE_CR_ONLY);
 		if (r->lim.line_max && n >= r->lim.line_max && ch != '\r')

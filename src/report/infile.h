@@ -95,7 +95,8 @@ void linein_init(struct linein *r, FILE *f, const char *name, const struct infil
 /* The next line in r->buf, NUL-terminated, without its LF or CRLF; its
  * length in *@len (may be NULL).  1, 0 at the end, or -1 with one line in
  * @err: "NAME:LINE: line longer than N characters; EXPECT", "NAME:LINE:
- * contains a NUL byte; expected a text line", "NAME:LINE: CR-only line
+ * contains a NUL byte; expected a text line" (or another control
+ * character but tab and CR: binary data), "NAME:LINE: CR-only line
  * ends ...", "NAME:LINE: more than N bytes in the file (the limit)", or
  * "NAME: read error: ...". */
 int linein_next(struct linein *r, size_t *len, char *err, size_t errlen);

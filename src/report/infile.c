@@ -116,8 +116,7 @@ bool infile_lone_cr(const char *buf, size_t len)
 	return false;
 }
 
-/* "1 GiB", "4 KiB", "300 bytes": a limit as a person writes it. */
-static const char *size_text(uint64_t n, char *buf, size_t len)
+const char *infile_size_text(uint64_t n, char *buf, size_t len)
 {
 	if (n >= (1ull << 30) && n % (1ull << 30) == 0)
 		snprintf(buf, len, "%llu GiB", (unsigned long long)(n >> 30));
@@ -150,7 +149,7 @@ static int scan_chunk(const char *p, size_t n, unsigned long *line, size_t *col,
 		}
 		if (lim->line_max && ++*col > lim->line_max) {
 			snprintf(err, errlen, "%s:%lu: line longer than %s (the limit of %s)", name,
-				 *line, size_text(lim->line_max, b, sizeof(b)), what);
+				 *line, infile_size_text(lim->line_max, b, sizeof(b)), what);
 			return -E2BIG;
 		}
 	}
@@ -182,6 +181,8 @@ int infile_slurp(FILE *f, const char *name, const struct infile_limits *lim, con
 
 		if (cap - *len < 65536) {
 			cap = cap ? 2 * cap : 65536;
+			if (lim->total_max && cap > lim->total_max + 65536) /* one chunk past it */
+				cap = (size_t)lim->total_max + 65536;
 			p = realloc(*buf, cap + 1);
 			if (!p)
 				return slurp_fail(-ENOMEM, buf, err, errlen, "%s: out of memory%s%s",
@@ -195,7 +196,7 @@ int infile_slurp(FILE *f, const char *name, const struct infile_limits *lim, con
 		*len += n;
 		if (lim->total_max && *len > lim->total_max)
 			return slurp_fail(-EFBIG, buf, err, errlen, "%s: file is too large (more than %s; the "
-					  "limit of %s)", name, size_text(lim->total_max, b, sizeof(b)),
+					  "limit of %s)", name, infile_size_text(lim->total_max, b, sizeof(b)),
 					  what);
 	} while (n > 0);
 	if (ferror(f))
@@ -264,7 +265,7 @@ int linein_next(struct linein *r, size_t *len, char *err, size_t errlen)
 	while ((ch = getc(r->f)) != EOF && ch != '\n') {
 		if (++r->bytes > r->lim.total_max && r->lim.total_max)
 			return line_fail(r, err, errlen, "file is too large (more than %s)",
-					 size_text(r->lim.total_max, b, sizeof(b)));
+					 infile_size_text(r->lim.total_max, b, sizeof(b)));
 		if (ch == '\0')
 			return line_fail(r, err, errlen, "contains a NUL byte; expected a text line");
 		if (ch < 0x20 && ch != '\t' && ch != '\r') /* binary data, not a text line */

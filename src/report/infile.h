@@ -56,6 +56,9 @@ bool infile_lone_cr(const char *buf, size_t len);
 #define INFILE_CR_ONLY "CR-only line ends (a carriage return without a line feed); " \
 	"save the file with LF or CRLF line ends"
 
+/* "1 GiB", "4 KiB", "300 bytes": a limit as a person writes it, in @buf. */
+const char *infile_size_text(uint64_t n, char *buf, size_t len);
+
 /* Limits of one reader.  0 means no limit (tests only). */
 struct infile_limits {
 	size_t line_max;    /* bytes of one line, without its line end */

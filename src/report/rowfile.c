@@ -465,7 +465,8 @@ static int csv_read(struct rowfile *rf, struct reader *rd)
 		return rd->pos < rd->len ? fail_at(rd, rd->pos, "text after a blank line "
 						   "(a results file is one table)") : 0;
 	}
-	if (rd->len < 8 || strncmp(rd->buf, "# shard\n", 8))
+	if ((rd->len < 8 || strncmp(rd->buf, "# shard\n", 8)) &&
+	    (rd->len < 9 || strncmp(rd->buf, "# shard\r\n", 9))) /* LF or CRLF */
 		return fail_at(rd, 0, "a report of several tables; expected a sweep's results "
 			       "(one table) or a shard of one");
 	rowfile_init(&meta, OUT_CSV);

@@ -1100,8 +1100,10 @@ int replay_coalesce_pcap(const struct replay_opts *o, FILE *f, const char *name,
 	int rc;
 
 	*out = NULL;
-	if (coal_config(o, &p, err, errlen) || pcap_trace_open(&tr, f, name, err, errlen))
+	if (coal_config(o, &p, err, errlen) || pcap_trace_open(&tr, f, name, err, errlen)) {
+		fclose(f); /* libpcap did not take it */
 		return -1;
+	}
 	*out = coal_table_new();
 	coal_init(&h.c, &p);
 	while ((rc = pcap_trace_next(tr, &tn, &len, err, errlen)) == 1) {

@@ -19,12 +19,14 @@
 #
 # fuzz_pcap covers the capture reader (libpcap underneath); fuzz_trace the
 # trace reader of the simulator (CSV timelines and captures, cli/trace_load.c);
-# fuzz_rowfile the results-file reader of sweep --resume, merge and plot.
+# fuzz_rowfile the results-file reader of sweep --resume, merge and plot
+# (with its line, size and row limits); fuzz_replay the readers of rxlab
+# replay (the CSV rows of each mechanism, and captures).
 set -euo pipefail
 secs="${1:-20}"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cc="${CLANG:-clang}"
-targets=(fuzz_scenario fuzz_units fuzz_set fuzz_pcap fuzz_trace fuzz_rowfile)
+targets=(fuzz_scenario fuzz_units fuzz_set fuzz_pcap fuzz_trace fuzz_rowfile fuzz_replay)
 [ $# -gt 1 ] && targets=("${@:2}")
 tmp="${RXLAB_FUZZ_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/rxlab-fuzz.XXXXXX")}"
 keep=0
@@ -79,6 +81,7 @@ for t in "${targets[@]}"; do
   dict="$root/tests/fuzz/scenario.dict"
   [ "$t" = fuzz_units ] && dict="$root/tests/fuzz/units.dict"
   [ "$t" = fuzz_rowfile ] && dict="$root/tests/fuzz/rowfile.dict"
+  [ "$t" = fuzz_replay ] && dict="$root/tests/fuzz/replay.dict"
   rc=0
   (cd "$tmp/cwd" && "$tmp/$t" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
       -dict="$dict" -print_final_stats=1 -artifact_prefix="$art/" "$work" \

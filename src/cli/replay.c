@@ -662,14 +662,30 @@ struct itr_wd {
 	uint64_t tx_bytes, rx_bytes;
 };
 
+static int64_t add_sat(int64_t a, int64_t b)
+{
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+/* The watchdog runs due by @t_ns.  After two runs in a row the bytes are
+ * zero and every further run sets the same rate (itr_simplified(0, 0)):
+ * only the core's run counter would tell them apart, so a long gap in the
+ * recording is skipped in one step instead of one run per 2 s (a gap of
+ * years was billions of runs).  Times saturate at INT64_MAX. */
 static void itr_watchdogs(struct itr *s, struct itr_wd *w, int64_t t_ns)
 {
+	int runs = 0;
+
 	if (w->next_ns == NEVER)
-		w->next_ns = t_ns + ITR_WATCHDOG_NS;
-	while (w->next_ns <= t_ns) {
-		itr_on_watchdog(s, w->tx_bytes, w->rx_bytes);
-		w->tx_bytes = w->rx_bytes = 0;
-		w->next_ns += ITR_WATCHDOG_NS;
+		w->next_ns = add_sat(t_ns, ITR_WATCHDOG_NS);
+	while (w->next_ns <= t_ns && w->next_ns != NEVER) {
+		if (runs++ == 2) {
+			w->next_ns += (t_ns - w->next_ns) / ITR_WATCHDOG_NS * ITR_WATCHDOG_NS;
+		} else {
+			itr_on_watchdog(s, w->tx_bytes, w->rx_bytes);
+			w->tx_bytes = w->rx_bytes = 0;
+		}
+		w->next_ns = add_sat(w->next_ns, ITR_WATCHDOG_NS);
 	}
 }
 

@@ -651,6 +651,7 @@ static int json_array(struct rowfile *rf, struct reader *rd)
 	if (eat(rd, ']'))
 		return 0;
 	do {
+		ws(rd); /* so that the message names the row's line */
 		if (rf->nrows == rd->rows_max)
 			return fail_at(rd, rd->pos, "more than %zu rows (the limit of a results file)",
 				       rd->rows_max);

@@ -1153,9 +1153,10 @@ static int replay_file(const struct replay_opts *o, const char *file, char *err,
 	struct report *rep;
 	int rc;
 	/* a FIFO is a stream like standard input (it waits for its writer);
-	 * a device (/dev/zero) or a socket is refused before any read */
+	 * a character device is read bounded (/dev/zero stops at its first
+	 * byte), a block device or a socket is refused before any read */
 	FILE *f = stdin_ ? stdin : infile_open(file, INFILE_STREAM, "a replay input is a regular "
-					       "file, a FIFO or - (standard input)", NULL, err,
+					       "file or a stream (a pipe, a FIFO, -)", NULL, err,
 					       errlen);
 
 	if (!f)

@@ -39,7 +39,7 @@ const char *infile_type_name(unsigned mode)
 
 static bool type_ok(mode_t m, enum infile_kind kind)
 {
-	return S_ISREG(m) || (kind == INFILE_STREAM && S_ISFIFO(m));
+	return S_ISREG(m) || (kind == INFILE_STREAM && (S_ISFIFO(m) || S_ISCHR(m)));
 }
 
 /* @fd, opened O_NONBLOCK, as a blocking stream; a FIFO of a stream reader
@@ -76,6 +76,11 @@ FILE *infile_open(const char *path, enum infile_kind kind, const char *accepted,
 
 	rc = rc ? rc : &dummy;
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0 && errno == ENXIO && stat(path, &st) == 0 && S_ISSOCK(st.st_mode)) {
+		*rc = -ENOTSUP; /* open() of a socket fails "No such device or address" */
+		snprintf(err, errlen, "%s: is a socket, not a regular file; %s", path, accepted);
+		return NULL;
+	}
 	if (fd < 0 || fstat(fd, &st)) {
 		*rc = -errno;
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
@@ -144,7 +149,7 @@ static int scan_chunk(const char *p, size_t n, unsigned long *line, size_t *col,
 			continue;
 		}
 		if (p[i] == '\0' && nul_msg) {
-			snprintf(err, errlen, "%s:%lu: %s", name, *line, nul_msg);
+			snprintf(err, errlen, "%s: %s", name, nul_msg);
 			return -EILSEQ;
 		}
 		if (lim->line_max && ++*col > lim->line_max) {

@@ -8,7 +8,9 @@
  *     opened O_NONBLOCK, its type checked on the open descriptor, and a
  *     FIFO, device or socket refused ("PATH: is a FIFO, not a regular
  *     file; ...").  Readers of streams also take FIFOs and pipes
- *     (`<(cmd)`), which wait for their writer as cat does.
+ *     (`<(cmd)`), which wait for their writer as cat does, and character
+ *     devices (/dev/stdin on a terminal; /dev/zero stops at its first
+ *     byte on the limits below).
  *   - A UTF-8 byte order mark (EF BB BF) before the first line is skipped.
  *   - Lines end in LF or CRLF; a carriage return alone ("CR-only line
  *     ends", old Mac files) is refused with a message that says so.
@@ -31,7 +33,8 @@
 enum infile_kind {
 	INFILE_REGULAR, /* regular files only; FIFOs, devices and sockets refused
 	                 * without blocking */
-	INFILE_STREAM,  /* regular files, FIFOs and pipes; devices and sockets refused */
+	INFILE_STREAM,  /* regular files, FIFOs, pipes and character devices;
+	                 * block devices and sockets refused */
 };
 
 /* Open @path for reading ("rb").  @accepted ends the refusal of a file of
@@ -70,7 +73,7 @@ struct infile_limits {
  * infile_bom()).  Reading stops as soon as a limit is passed: "NAME: file
  * is too large (more than 1 GiB; the limit of WHAT)", "NAME:LINE: line
  * longer than 1 MiB (the limit of WHAT)", or, when @nul_msg is not NULL, at
- * a NUL byte: "NAME:LINE: NUL_MSG".  @what names the kind of file ("a
+ * a NUL byte: "NAME: NUL_MSG".  @what names the kind of file ("a
  * results file").  Does not close @f.  0, or with one line in @err a
  * negative errno: -EFBIG (file), -E2BIG (line), -EILSEQ (NUL), -ENOMEM or
  * -EIO. */

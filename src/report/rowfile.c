@@ -767,10 +767,11 @@ int rowfile_read(struct rowfile *rf, const char *path, char *err, size_t errlen)
 	char *buf;
 	size_t len;
 	int rc;
-	/* a pipe (`<(ssh host cat res.csv)`) is fine; /dev/zero is refused
-	 * before any read, and a stream stops at the first byte past a limit */
-	FILE *f = infile_open(path, INFILE_STREAM, "a results file is a regular file or a FIFO",
-			      &rc, err, errlen);
+	/* a pipe (`<(ssh host cat res.csv)`) and /dev/stdin are fine; a
+	 * stream stops at its first NUL byte or the first byte past a limit,
+	 * so /dev/zero fails at once */
+	FILE *f = infile_open(path, INFILE_STREAM, "a results file is a regular file or a stream "
+			      "(a pipe, a FIFO, /dev/stdin)", &rc, err, errlen);
 
 	rowfile_init(rf, OUT_CSV);
 	if (!f) {

@@ -50,7 +50,7 @@ expect_msg "replay --pcap - < /dev/zero" \
   "rxlab: <stdin>: not a pcap or pcapng capture (libpcap: unknown file format)" \
   "$rxlab" replay coalesce --pcap - < /dev/zero
 expect_msg "merge <(cat /dev/zero)" \
-  "rxlab: /dev/fd/63:1: binary data (a NUL byte); expected CSV or JSON text" \
+  "rxlab: /dev/fd/63: binary data (a NUL byte); expected CSV or JSON text" \
   bash -c "exec \"$rxlab\" merge <(cat /dev/zero)"
 got="$(timeout -s KILL 20 bash -c "exec \"$rxlab\" merge <(tr '\\0' a < /dev/zero)" 2>&1 >/dev/null)"; rc=$?
 [ "$rc" -eq 2 ] && [ "$got" = "rxlab: /dev/fd/63:1: line longer than 1 MiB (the limit of a results file)" ] \

@@ -21,6 +21,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
 #include "report/rowfile.h"
 #include "report/table.h"
 
@@ -279,17 +283,27 @@ static void test_limits(void **state)
 #undef LIMITED
 }
 
-/* rowfile_read() refuses a device and a FIFO without a writer at once,
- * and stops a stream at the first NUL byte. */
+/* rowfile_read() stops a stream (/dev/zero) at its first NUL byte and
+ * refuses a socket before reading. */
 static void test_read_file_types(void **state)
 {
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct rowfile rf;
-	char err[256] = "";
+	char err[256] = "", want[256];
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
 
 	(void)state;
 	assert_int_equal(rowfile_read(&rf, "/dev/zero", err, sizeof(err)), -1);
-	assert_string_equal(err, "/dev/zero: is a character device, not a regular file; a results "
-			    "file is a regular file or a FIFO");
+	assert_string_equal(err, "/dev/zero: binary data (a NUL byte); expected CSV or JSON text");
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "/tmp/rxlab-rowfile-%d.sock", (int)getpid());
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(rowfile_read(&rf, sa.sun_path, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s: is a socket, not a regular file; a results file is a "
+		 "regular file or a stream (a pipe, a FIFO, /dev/stdin)", sa.sun_path);
+	assert_string_equal(err, want);
+	unlink(sa.sun_path);
+	close(fd);
 	assert_int_equal(rowfile_read(&rf, "/nonexistent/r.csv", err, sizeof(err)), -1);
 	assert_string_equal(err, "cannot open /nonexistent/r.csv: No such file or directory");
 }

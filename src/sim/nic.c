@@ -48,17 +48,23 @@ static int64_t wire_ps_trace(uint32_t len, uint64_t speed_bps)
 
 /* ---- traffic sources ---- */
 
-/* start + t * 1000 / milli without overflow: t * 1000 wrapped for a trace
- * of more than 106 days (2^63 ps).  q * 1000 + r * 1000 / milli is the
- * same quotient, exactly; an offer past INT64_MAX ns is past any run's end
- * (the loader keeps traces to 1000 h; this guards other callers). */
+/* Offers later than this are never reached: the link works in
+ * picoseconds (ns x 1000, rx_next_arrival(), link_step()), which must fit
+ * in int64, and a run lasts at most an hour.  About 53 days. */
+#define OFFER_MAX_NS (INT64_MAX / 1000 / 2)
+
+/* start + t * 1000 / milli without overflow, or INT64_MAX ("never") past
+ * OFFER_MAX_NS: t * 1000 wrapped for a trace of more than 106 days.
+ * q * 1000 + r * 1000 / milli is the same quotient, exactly.  The loader
+ * keeps traces to 1000 h; this guards every other caller. */
 static int64_t trace_offset_ns(int64_t start, int64_t t, uint32_t milli)
 {
-	int64_t q = t / milli, r = t % milli;
+	int64_t q = t / milli, r = t % milli, v;
 
-	if (q > (INT64_MAX - start) / 1000 - 1)
+	if (q > OFFER_MAX_NS / 1000)
 		return INT64_MAX;
-	return start + q * 1000 + r * 1000 / milli;
+	v = start + q * 1000 + r * 1000 / milli;
+	return v > OFFER_MAX_NS ? INT64_MAX : v;
 }
 
 /* Offer @k of a trace source: its capture time scaled by trace-speed; the

@@ -926,7 +926,7 @@ static int coal_replay(struct csv *c, const struct replay_opts *o, struct table 
 {
 	struct coal_params p;
 	struct coal_host h = { .service_ns = (int64_t)o->service_ns, .now_ns = INT64_MIN };
-	int64_t tn;
+	int64_t tn = 0;
 	int rc;
 
 	if (coal_config(o, &p, err, errlen))
@@ -1011,7 +1011,7 @@ static const char *defer_finish(struct defer_host *h, int64_t t_ns, uint32_t wor
 static int defer_replay(struct csv *c, const struct replay_opts *o, struct table *t)
 {
 	struct defer_host h = { .irq_armed = true, .timer_ns = NEVER };
-	int64_t tn;
+	int64_t tn = 0;
 	uint64_t work;
 	int rc;
 

@@ -197,7 +197,7 @@ static int next_line(struct csvr *c, char **out)
 
 static int csv_header(struct csvr *c)
 {
-	char *s, *comma, *a, *b;
+	char *s = NULL, *comma, *a, *b;
 	int rc = next_line(c, &s);
 
 	if (rc <= 0) {
@@ -268,7 +268,7 @@ static int csv_rows(struct tbuf *b, struct csvr *c)
 	int64_t t = 0, t0 = 0, prev = 0;
 	unsigned long prev_line = 0, first_line = 0;
 	uint32_t len = 0;
-	char *s;
+	char *s = NULL;
 	int rc;
 
 	while ((rc = next_line(c, &s)) == 1) {

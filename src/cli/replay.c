@@ -700,7 +700,7 @@ static int itr_replay(struct csv *c, const struct replay_opts *o, struct table *
 		uint64_t v[4];
 		uint32_t before = s.itr;
 		struct itr_decision d;
-		int64_t tn;
+		int64_t tn = 0;
 
 		if (csv_time(c, 0, &tn))
 			return -1;

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "report/infile.h"
+
 static const char malformed[] = "expected 'key = value' or '[section]'";
 
 static char *dup_n(const char *s, size_t n)
@@ -345,16 +347,20 @@ int ini_parse(struct ini_doc *d, const char *text, const char *origin, char *err
 
 	memset(d, 0, sizeof(*d));
 	d->origin = origin;
+	p += infile_bom(p, strlen(p)); /* a UTF-8 BOM, as Windows editors write */
 	while (*p && rc == 0) {
-		size_t n = strcspn(p, "\n");
+		size_t n = strcspn(p, "\n"), len = n;
 		char *line = dup_n(p, n);
 
 		r.line++;
 		if (!line)
 			return oom(&r);
-		if (n > 0 && line[n - 1] == '\r')
-			line[n - 1] = '\0';
-		rc = parse_line(&r, line);
+		if (len > 0 && line[len - 1] == '\r')
+			line[--len] = '\0';
+		if (memchr(line, '\r', len))
+			rc = fail(&r, "%s", INFILE_CR_ONLY);
+		else
+			rc = parse_line(&r, line);
 		free(line);
 		p += n;
 		if (*p == '\n')
@@ -408,11 +414,20 @@ const char *ini_suggest(const char *word, const char *const *cands)
 	return best;
 }
 
-/* Scenario and profile files are a few kilobytes; a megabyte is a mistake. */
+/* Scenario and profile files are a few kilobytes and their lines short; a
+ * megabyte, or a line of 4 KiB, is a mistake. */
 #define INI_MAX_FILE (1 << 20)
+#define INI_MAX_LINE 4096
+
+static int read_fail(int rc, char *err, size_t errlen, const char *path, const char *what)
+{
+	snprintf(err, errlen, "%s: %s", path, what);
+	return rc;
+}
 
 int ini_read_file(const char *path, char **text, char *err, size_t errlen)
 {
+	static const struct infile_limits lim = { INI_MAX_LINE, INI_MAX_FILE };
 	struct stat st;
 	FILE *f;
 	char *buf;
@@ -425,47 +440,32 @@ int ini_read_file(const char *path, char **text, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		return rc;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "%s: is a directory, not a file", path);
-		return -EISDIR;
-	}
 	if (S_ISREG(st.st_mode) && st.st_size > INI_MAX_FILE) { /* say so without reading it */
 		snprintf(err, errlen, "%s: file is too large (%lld bytes; at most 1 MiB)", path,
 		         (long long)st.st_size);
 		return -EFBIG;
 	}
-	f = fopen(path, "rb");
+	/* a FIFO or a device is refused before it is read: a FIFO without a
+	 * writer would block, /dev/zero never ends */
+	f = infile_open(path, INFILE_REGULAR, "scenarios and profiles must be regular files", &rc,
+	                err, errlen);
 	if (!f) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		if (rc != -ENOTSUP && rc != -EISDIR)
+			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(-rc));
 		return rc;
 	}
-	buf = malloc(INI_MAX_FILE + 1);
-	if (!buf) {
-		fclose(f);
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
-	}
-	n = fread(buf, 1, INI_MAX_FILE + 1, f);
-	rc = ferror(f) ? -EIO : 0;
+	rc = infile_slurp(f, path, &lim, "a scenario or profile", NULL, &buf, &n, err, errlen);
 	fclose(f);
-	if (rc) {
-		snprintf(err, errlen, "%s: cannot read: I/O error", path);
-	} else if (n > INI_MAX_FILE) {
-		snprintf(err, errlen, "%s: file is too large (more than 1 MiB)", path);
-		rc = -EFBIG;
-	} else if (n == 0) {
-		snprintf(err, errlen, "%s: file is empty", path);
-		rc = -ENODATA;
-	} else if (memchr(buf, '\0', n)) {
-		snprintf(err, errlen, "%s: contains a NUL byte (not a text file?)", path);
-		rc = -EILSEQ;
-	}
+	if (rc)
+		return rc;
+	if (n == 0)
+		rc = read_fail(-ENODATA, err, errlen, path, "file is empty");
+	else if (memchr(buf, '\0', n))
+		rc = read_fail(-EILSEQ, err, errlen, path, "contains a NUL byte (not a text file?)");
 	if (rc) {
 		free(buf);
 		return rc;
 	}
-	buf[n] = '\0';
 	*text = buf;
 	return 0;
 }

@@ -8,6 +8,9 @@
  *   # comment         '#' or ';' at line start or after a blank starts a
  *   ; comment         comment; "rate = 5Mpps # line rate" is fine
  *
+ * A UTF-8 byte order mark at the start is skipped; lines end in LF or
+ * CRLF (a lone CR is refused as "CR-only line ends").
+ *
  * The reader rejects malformed lines, a key outside any section, an empty
  * value, a key set twice in one section and a section (kind + name) given
  * twice.  Every error is one line, "origin:line: message".
@@ -86,12 +89,18 @@ int ini_edit_distance(const char *a, const char *b);
  * NULL-terminated. */
 const char *ini_suggest(const char *word, const char *const *cands);
 
-/* Read a whole file into a NUL-terminated malloc'd string.  Errors name
- * the path: "PATH: is a directory", "PATH: file is empty", "PATH: cannot
- * read: Permission denied", "PATH: contains a NUL byte (not a text file?)".
- * Returns 0 or a negative errno: the stat()/fopen() errno, -EISDIR,
- * -ENODATA (empty), -EILSEQ (NUL byte), -EFBIG (over 1 MiB), -EIO, -ENOMEM;
- * never -EINVAL, which the loaders keep for errors in the contents. */
+/* Read a whole file into a NUL-terminated malloc'd string.  Only a regular
+ * file is read (a FIFO or a device is refused before any read, so a FIFO
+ * without a writer cannot block), of at most 1 MiB and lines of at most
+ * 4096 bytes.  Errors name the path: "PATH: is a directory, not a file",
+ * "PATH: is a FIFO, not a regular file; ...", "PATH: file is empty",
+ * "PATH: cannot read: Permission denied", "PATH: contains a NUL byte (not
+ * a text file?)", "PATH:LINE: line longer than 4 KiB (...)".
+ * Returns 0 or a negative errno: the stat()/open() errno, -EISDIR,
+ * -ENOTSUP (not a regular file), -ENODATA (empty), -EILSEQ (NUL byte),
+ * -EFBIG (over 1 MiB), -E2BIG (a line too long), -EIO, -ENOMEM; never
+ * -EINVAL, which the loaders keep for errors in the contents.  A UTF-8 BOM
+ * is left in the text: ini_parse() skips it. */
 int ini_read_file(const char *path, char **text, char *err, size_t errlen);
 
 #endif

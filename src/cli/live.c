@@ -19,6 +19,7 @@
 #include "cli/trace_pcap.h"
 #include "cli/units.h"
 #include "live/host_iface.h"
+#include "report/infile.h"
 
 struct live_opts {
 	enum rxl_mode modes[RXL_MODE_COUNT];
@@ -227,17 +228,23 @@ static int timeline_push(struct live_opts *o, size_t *cap, int64_t t, uint32_t l
  * that is not a number are skipped; times must not go back. */
 static int load_csv(struct live_opts *o, FILE *f, const char *path)
 {
-	char line[256];
+	/* bounded like every reader (report/infile.h): 256-byte lines, 1 GiB */
+	static const struct infile_limits lim = { 255, 1ull << 30 };
+	struct linein in;
 	size_t cap = 0, lineno = 0;
 	int64_t last = 0;
+	char err[512];
+	int rc;
 
-	while (fgets(line, sizeof(line), f)) {
+	linein_init(&in, f, path, &lim, "expected TIME_US[,BYTES]");
+	while ((rc = linein_next(&in, NULL, err, sizeof(err))) == 1) {
+		const char *line = in.buf;
 		double us;
 		unsigned bytes = o->job.snd.payload_bytes;
 		int k;
 
 		lineno++;
-		if (line[0] == '#' || line[0] == '\n')
+		if (line[0] == '#' || line[0] == '\0')
 			continue;
 		k = sscanf(line, "%lf,%u", &us, &bytes);
 		if (k < 1 && lineno == 1)
@@ -245,12 +252,18 @@ static int load_csv(struct live_opts *o, FILE *f, const char *path)
 		if (k < 1 || us < 0 || (int64_t)(us * 1000) < last || bytes < 24 || bytes > 1472) {
 			fprintf(stderr, "rxlab live: %s:%zu: expected TIME_US[,BYTES] with times "
 				"not going back and 24..1472 bytes\n", path, lineno);
+			linein_free(&in);
 			return 2;
 		}
 		last = (int64_t)(us * 1000);
-		if (timeline_push(o, &cap, last, bytes))
+		if (timeline_push(o, &cap, last, bytes)) {
+			linein_free(&in);
 			return bad("timeline too long (at most 10 million packets):", path);
+		}
 	}
+	linein_free(&in);
+	if (rc < 0)
+		return fprintf(stderr, "rxlab live: %s\n", err), 2;
 	return 0;
 }
 
@@ -284,11 +297,16 @@ static int load_pcap(struct live_opts *o, FILE *f, const char *path)
 
 static int load_timeline(struct live_opts *o, const char *path, bool pcap)
 {
-	FILE *f = fopen(path, "rb");
+	char err[512];
 	int rc;
+	/* a FIFO without a writer would block, a device never ends */
+	FILE *f = infile_open(path, INFILE_REGULAR, "a timeline is a CSV or pcap file", &rc, err,
+			      sizeof(err));
 
 	if (!f) {
-		fprintf(stderr, "rxlab live: %s: %s\n", path, strerror(errno));
+		if (rc != -ENOTSUP && rc != -EISDIR)
+			snprintf(err, sizeof(err), "%s: %s", path, strerror(-rc));
+		fprintf(stderr, "rxlab live: %s\n", err);
 		return 2;
 	}
 	if (pcap) {

@@ -27,6 +27,7 @@
 
 #include "cli/trace_pcap.h"
 #include "cli/units.h"
+#include "report/infile.h"
 #include "rxlab/adaptive.h"
 #include "rxlab/napi.h"
 
@@ -41,17 +42,26 @@
 
 /* ---- the CSV reader ---------------------------------------------------- */
 
+/* Reader limits (docs/replay.md): a row is at most 8 numbers, so 4 KiB a
+ * line is generous; the decisions are kept in memory until printed (about
+ * 200 bytes a row), so at most 10 million rows (or packets of a capture)
+ * and 1 GiB of input. */
+#define REPLAY_LINE_MAX 4096
+#define REPLAY_MAX_BYTES (1ull << 30)
+#define REPLAY_MAX_ROWS 10000000ull
+
 /* Invariants: line is the number of the last line read (1-based); field[]
- * points into buf after csv_next() returned 1; prev_t / prev_line are the
- * time and line of the last row that passed csv_time(). */
+ * points into buf after csv_next() returned 1; rows counts the rows read
+ * (not the header); prev_t / prev_line are the time and line of the last
+ * row that passed csv_time(). */
 struct csv {
-	FILE *f;
+	struct linein in;
 	const char *name;
 	const char *const *cols;   /* expected header, NULL-terminated */
 	size_t ncols;
 	unsigned long line;
+	uint64_t rows;
 	char *buf;
-	size_t cap;
 	char *field[CSV_MAX_COLS];
 	int64_t prev_t;
 	unsigned long prev_line;
@@ -99,20 +109,15 @@ static char *trim(char *s)
  * 1, 0 at the end, -1 on error. */
 static int csv_getline(struct csv *c)
 {
-	ssize_t n;
+	int rc;
 
-	while ((n = getline(&c->buf, &c->cap, c->f)) >= 0) {
-		c->line++;
-		if (memchr(c->buf, '\0', (size_t)n))
-			return csv_fail(c, "contains a NUL byte; expected a text line");
-		while (n > 0 && (c->buf[n - 1] == '\n' || c->buf[n - 1] == '\r'))
-			c->buf[--n] = '\0';
+	while ((rc = linein_next(&c->in, NULL, c->err, c->errlen)) == 1) {
+		c->line = c->in.line;
+		c->buf = c->in.buf;
 		if (*trim(c->buf) && *trim(c->buf) != '#')
 			return 1;
 	}
-	if (ferror(c->f))
-		return csv_fail(c, "read error: %s", strerror(errno));
-	return 0;
+	return rc;
 }
 
 /* Split buf at commas into field[]; exactly ncols fields. */
@@ -157,8 +162,10 @@ static int csv_open(struct csv *c, FILE *f, const char *name, const char *const 
 	char hdr[128];
 	int rc;
 
+	static const struct infile_limits lim = { REPLAY_LINE_MAX, REPLAY_MAX_BYTES };
+
 	memset(c, 0, sizeof(*c));
-	c->f = f;
+	linein_init(&c->in, f, name, &lim, "a row is a few decimal integers (docs/replay.md)");
 	c->name = name;
 	c->cols = cols;
 	c->err = err;
@@ -182,7 +189,7 @@ static int csv_open(struct csv *c, FILE *f, const char *name, const char *const 
 
 static void csv_close(struct csv *c)
 {
-	free(c->buf);
+	linein_free(&c->in);
 	c->buf = NULL;
 }
 
@@ -193,6 +200,9 @@ static int csv_next(struct csv *c)
 
 	if (rc <= 0)
 		return rc;
+	if (++c->rows > REPLAY_MAX_ROWS)
+		return csv_fail(c, "more than %llu rows; a replay keeps its decisions in memory: "
+				"split the input", REPLAY_MAX_ROWS);
 	return csv_split(c) ? -1 : 1;
 }
 
@@ -652,14 +662,30 @@ struct itr_wd {
 	uint64_t tx_bytes, rx_bytes;
 };
 
+static int64_t add_sat(int64_t a, int64_t b)
+{
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+/* The watchdog runs due by @t_ns.  After two runs in a row the bytes are
+ * zero and every further run sets the same rate (itr_simplified(0, 0)):
+ * only the core's run counter would tell them apart, so a long gap in the
+ * recording is skipped in one step instead of one run per 2 s (a gap of
+ * years was billions of runs).  Times saturate at INT64_MAX. */
 static void itr_watchdogs(struct itr *s, struct itr_wd *w, int64_t t_ns)
 {
+	int runs = 0;
+
 	if (w->next_ns == NEVER)
-		w->next_ns = t_ns + ITR_WATCHDOG_NS;
-	while (w->next_ns <= t_ns) {
-		itr_on_watchdog(s, w->tx_bytes, w->rx_bytes);
-		w->tx_bytes = w->rx_bytes = 0;
-		w->next_ns += ITR_WATCHDOG_NS;
+		w->next_ns = add_sat(t_ns, ITR_WATCHDOG_NS);
+	while (w->next_ns <= t_ns && w->next_ns != NEVER) {
+		if (runs++ == 2) {
+			w->next_ns += (t_ns - w->next_ns) / ITR_WATCHDOG_NS * ITR_WATCHDOG_NS;
+		} else {
+			itr_on_watchdog(s, w->tx_bytes, w->rx_bytes);
+			w->tx_bytes = w->rx_bytes = 0;
+		}
+		w->next_ns = add_sat(w->next_ns, ITR_WATCHDOG_NS);
 	}
 }
 
@@ -674,7 +700,7 @@ static int itr_replay(struct csv *c, const struct replay_opts *o, struct table *
 		uint64_t v[4];
 		uint32_t before = s.itr;
 		struct itr_decision d;
-		int64_t tn;
+		int64_t tn = 0;
 
 		if (csv_time(c, 0, &tn))
 			return -1;
@@ -900,7 +926,7 @@ static int coal_replay(struct csv *c, const struct replay_opts *o, struct table 
 {
 	struct coal_params p;
 	struct coal_host h = { .service_ns = (int64_t)o->service_ns, .now_ns = INT64_MIN };
-	int64_t tn;
+	int64_t tn = 0;
 	int rc;
 
 	if (coal_config(o, &p, err, errlen))
@@ -985,7 +1011,7 @@ static const char *defer_finish(struct defer_host *h, int64_t t_ns, uint32_t wor
 static int defer_replay(struct csv *c, const struct replay_opts *o, struct table *t)
 {
 	struct defer_host h = { .irq_armed = true, .timer_ns = NEVER };
-	int64_t tn;
+	int64_t tn = 0;
 	uint64_t work;
 	int rc;
 
@@ -1084,16 +1110,26 @@ int replay_coalesce_pcap(const struct replay_opts *o, FILE *f, const char *name,
 	struct coal_host h = { .service_ns = (int64_t)o->service_ns, .now_ns = INT64_MIN };
 	struct pcap_trace *tr;
 	struct coal_params p;
+	uint64_t n = 0;
 	uint32_t len;
 	int64_t tn;
 	int rc;
 
 	*out = NULL;
-	if (coal_config(o, &p, err, errlen) || pcap_trace_open(&tr, f, name, err, errlen))
+	if (coal_config(o, &p, err, errlen) || pcap_trace_open(&tr, f, name, err, errlen)) {
+		fclose(f); /* libpcap did not take it */
 		return -1;
+	}
 	*out = coal_table_new();
 	coal_init(&h.c, &p);
 	while ((rc = pcap_trace_next(tr, &tn, &len, err, errlen)) == 1) {
+		if (++n > REPLAY_MAX_ROWS) {
+			snprintf(err, errlen, "%s: packet %llu (byte offset %ld): more than %llu packets; "
+				 "a replay keeps its decisions in memory: split the capture", name,
+				 (unsigned long long)n, pcap_trace_offset(tr), REPLAY_MAX_ROWS);
+			rc = -1;
+			break;
+		}
 		coal_run_until(&h, *out, tn);
 		coal_complete(&h.c, tn);
 		h.now_ns = tn;
@@ -1113,15 +1149,18 @@ static int replay_file(const struct replay_opts *o, const char *file, char *err,
 {
 	bool stdin_ = !strcmp(file, "-");
 	bool capture = o->kind == REPLAY_COALESCE && (o->pcap || pcap_trace_is_capture_name(file));
-	FILE *f = stdin_ ? stdin : fopen(file, capture ? "rb" : "r");
 	struct table *t = NULL;
 	struct report *rep;
 	int rc;
+	/* a FIFO is a stream like standard input (it waits for its writer);
+	 * a character device is read bounded (/dev/zero stops at its first
+	 * byte), a block device or a socket is refused before any read */
+	FILE *f = stdin_ ? stdin : infile_open(file, INFILE_STREAM, "a replay input is a regular "
+					       "file or a stream (a pipe, a FIFO, -)", NULL, err,
+					       errlen);
 
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: %s", file, strerror(errno));
+	if (!f)
 		return -1;
-	}
 	if (capture) {
 		rc = replay_coalesce_pcap(o, f, stdin_ ? "<stdin>" : file, &t, err, errlen);
 	} else {

@@ -15,10 +15,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/trace_pcap.h"
 #include "cli/units.h"
+#include "report/infile.h"
 
 /* Arrays being filled. */
 struct tbuf {
@@ -57,6 +57,18 @@ static int add_pkt(struct tbuf *b, int64_t t_ns, uint32_t wire_len)
 	b->bytes += frame;
 	b->n++;
 	return 0;
+}
+
+/* The span a trace may have: the longest a run can play (run.duration at
+ * most 3600 s, trace-speed at most 1000), which also keeps the simulator's
+ * picosecond arithmetic (src/sim/nic.c: ns x 1000) far from overflow. */
+#define TRACE_MAX_SPAN_NS (3600ll * 1000 * 1000000000ll)
+#define TRACE_SPAN_TEXT "accepted a trace of at most 1000 h (3600000 s: run.duration 3600 s " \
+	"at trace-speed 1000)"
+
+static bool span_ok(int64_t t_rel_ns)
+{
+	return t_rel_ns <= TRACE_MAX_SPAN_NS;
 }
 
 static bool is_capture_magic(const unsigned char m[4])
@@ -101,6 +113,13 @@ static int read_capture(struct tbuf *b, FILE *f, const char *name, char *err, si
 			rc = -1;
 			break;
 		}
+		if (!span_ok(t)) {
+			snprintf(err, errlen, "%s: packet %llu (byte offset %ld): %lld s after the first "
+				 "packet; %s", name, (unsigned long long)b->n + 1, pcap_trace_offset(p),
+				 (long long)(t / 1000000000), TRACE_SPAN_TEXT);
+			rc = -1;
+			break;
+		}
 		if (b->n == TRACE_MAX_PKTS || add_pkt(b, t, len)) {
 			snprintf(err, errlen, "%s: packet %llu: too many packets (at most %u) or out "
 				 "of memory", name, (unsigned long long)b->n + 1, TRACE_MAX_PKTS);
@@ -114,14 +133,15 @@ static int read_capture(struct tbuf *b, FILE *f, const char *name, char *err, si
 
 /* ---- CSV timelines ---- */
 
-/* Longest CSV line accepted: "time_us,length" rows are short. */
+/* Longest CSV line accepted: "time_us,length" rows are short; and the
+ * most bytes a CSV trace may have (TRACE_MAX_PKTS rows of up to 64 bytes). */
 #define CSV_LINE_MAX 256
+#define CSV_MAX_BYTES (1ull << 32)
 
 struct csvr {
-	FILE *f;
+	struct linein in;
 	const char *name;
 	unsigned long line;
-	char buf[CSV_LINE_MAX + 2];
 	char *err;
 	size_t errlen;
 };
@@ -140,29 +160,6 @@ static int csv_fail(struct csvr *c, const char *fmt, ...)
 	vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-/* One raw line into c->buf, bounded: 1, 0 at the end of the file, -1 with
- * a message (a NUL byte, a line too long, a read error). */
-static int read_line(struct csvr *c)
-{
-	size_t n = 0;
-	int ch;
-
-	while ((ch = getc(c->f)) != EOF && ch != '\n') {
-		if (ch == '\0')
-			return csv_fail(c, "contains a NUL byte; expected a text line");
-		if (n == CSV_LINE_MAX)
-			return csv_fail(c, "line longer than %d characters; expected time_us,length",
-					CSV_LINE_MAX);
-		c->buf[n++] = (char)ch;
-	}
-	c->buf[n] = '\0';
-	if (ferror(c->f)) {
-		snprintf(c->err, c->errlen, "%s: read error: %s", c->name, strerror(errno));
-		return -1;
-	}
-	return ch == EOF && n == 0 ? 0 : 1;
 }
 
 /* Trim blanks at both ends in place. */
@@ -186,11 +183,11 @@ static int next_line(struct csvr *c, char **out)
 		int rc;
 		char *s;
 
-		c->line++;
-		rc = read_line(c);
+		rc = linein_next(&c->in, NULL, c->err, c->errlen);
+		c->line = c->in.line;
 		if (rc != 1)
 			return rc;
-		s = trim(c->buf);
+		s = trim(c->in.buf);
 		if (*s && *s != '#') {
 			*out = s;
 			return 1;
@@ -200,7 +197,7 @@ static int next_line(struct csvr *c, char **out)
 
 static int csv_header(struct csvr *c)
 {
-	char *s, *comma, *a, *b;
+	char *s = NULL, *comma, *a, *b;
 	int rc = next_line(c, &s);
 
 	if (rc <= 0) {
@@ -269,16 +266,22 @@ static int csv_row(struct csvr *c, char *s, int64_t *t_ns, uint32_t *len)
 static int csv_rows(struct tbuf *b, struct csvr *c)
 {
 	int64_t t = 0, t0 = 0, prev = 0;
-	unsigned long prev_line = 0;
+	unsigned long prev_line = 0, first_line = 0;
 	uint32_t len = 0;
-	char *s;
+	char *s = NULL;
 	int rc;
 
 	while ((rc = next_line(c, &s)) == 1) {
 		if (csv_row(c, s, &t, &len))
 			return -1;
-		if (b->n == 0)
+		if (b->n == 0) {
 			t0 = prev = t;
+			first_line = c->line;
+		}
+		if (!span_ok(t - t0))
+			return csv_fail(c, "column 'time_us': %lld s after the first packet (line %lu); "
+					"%s", (long long)((t - t0) / 1000000000), first_line,
+					TRACE_SPAN_TEXT);
 		if (t < prev)
 			return csv_fail(c, "column 'time_us': %.3f is earlier than %.3f on line %lu; "
 					"accepted rows in time order", (double)t / 1e3,
@@ -295,11 +298,15 @@ static int csv_rows(struct tbuf *b, struct csvr *c)
 
 static int read_csv(struct tbuf *b, FILE *f, const char *name, char *err, size_t errlen)
 {
-	struct csvr c = { .f = f, .name = name, .err = err, .errlen = errlen };
-	int rc = csv_header(&c);
+	static const struct infile_limits lim = { CSV_LINE_MAX, CSV_MAX_BYTES };
+	struct csvr c = { .name = name, .err = err, .errlen = errlen };
+	int rc;
 
+	linein_init(&c.in, f, name, &lim, "expected time_us,length");
+	rc = csv_header(&c);
 	if (rc == 0)
 		rc = csv_rows(b, &c);
+	linein_free(&c.in);
 	return rc;
 }
 
@@ -370,7 +377,6 @@ static size_t n_cached;
 
 int trace_load(const struct scn_trace **out, const char *path, char *err, size_t errlen)
 {
-	struct stat st;
 	FILE *f;
 	int rc;
 
@@ -385,18 +391,12 @@ int trace_load(const struct scn_trace **out, const char *path, char *err, size_t
 			 path, TRACE_CACHE_MAX);
 		return -EINVAL;
 	}
-	f = fopen(path, "rb");
-	if (!f) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		return rc;
-	}
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file; a trace is a pcap, pcapng or CSV "
-			 "file", path);
-		fclose(f);
-		return -EINVAL;
-	}
+	/* regular files only, checked before any read: a FIFO without a
+	 * writer would block, a device never ends, and the reader seeks */
+	f = infile_open(path, INFILE_REGULAR, "a trace is a pcap, pcapng or CSV file", &rc, err,
+			errlen);
+	if (!f)
+		return rc == -ENOTSUP || rc == -EISDIR ? -EINVAL : rc;
 	rc = trace_read(&cache[n_cached].tr, f, path, err, errlen);
 	if (rc)
 		return -EINVAL;

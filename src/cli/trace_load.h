@@ -15,6 +15,13 @@
  * magic numbers), not by its name, except that a file named .pcap,
  * .pcapng or .cap must be a capture.
  *
+ * The file must be regular (a FIFO or a device is refused before it is
+ * read, report/infile.h).  A CSV timeline may start with a UTF-8 BOM and
+ * use CRLF line ends (CR-only line ends are refused by name); its lines
+ * are at most 256 bytes.  A trace spans at most 1000 h from its first
+ * packet (the longest a run can play).  A pcap record with caplen > len
+ * is refused; pcap's 32-bit seconds are unsigned (past 2038 is later).
+ *
  * Either way a packet becomes an arrival at its time minus the first
  * packet's and a frame of max(64, length + 4) bytes (the 4-byte FCS that
  * captures leave out; runts padded to the Ethernet minimum).

@@ -2,6 +2,7 @@
 #include "cli/trace_pcap.h"
 
 #include <pcap/pcap.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@ struct pcap_trace {
 	uint64_t n;        /* packets read */
 	long off;          /* byte offset of the record being read, -1 if unknown */
 	int64_t t0, prev;  /* first and previous absolute times, ns */
+	int classic;       /* a pcap file (not pcapng): 32-bit unsigned seconds */
 };
 
 int pcap_trace_open(struct pcap_trace **tr, FILE *f, const char *name, char *err, size_t errlen)
@@ -29,7 +31,31 @@ int pcap_trace_open(struct pcap_trace **tr, FILE *f, const char *name, char *err
 		return -1;
 	}
 	t->name = name;
+	t->classic = pcap_major_version(t->p) == 2; /* pcapng reads as 1.0 */
 	*tr = t;
+	return 0;
+}
+
+/* The record's absolute time in ns.  A pcap file's ts_sec is an unsigned
+ * 32-bit field (draft-ietf-opsawg-pcap section 5), which libpcap 1.10
+ * reads as signed: seconds from 2^31 (January 2038) on come out negative
+ * and are put back here.  pcapng's 64-bit stamps can exceed int64 ns. */
+static int packet_time(struct pcap_trace *tr, const struct pcap_pkthdr *h, int64_t *abs,
+		       char *err, size_t errlen)
+{
+	int64_t sec = (int64_t)h->ts.tv_sec;
+
+	if (tr->classic && sec < 0 && sec >= -(1ll << 31))
+		sec += 1ll << 32;
+	if (sec < 0 || sec >= INT64_MAX / 1000000000 || h->ts.tv_usec < 0 ||
+	    h->ts.tv_usec >= 1000000000) {
+		snprintf(err, errlen, "%s: packet %llu (byte offset %ld): timestamp %lld.%09ld s is "
+			 "out of range; accepted 0..%lld s", tr->name, (unsigned long long)tr->n + 1,
+			 tr->off, (long long)h->ts.tv_sec, (long)h->ts.tv_usec,
+			 (long long)(INT64_MAX / 1000000000 - 1));
+		return -1;
+	}
+	*abs = sec * 1000000000 + (int64_t)h->ts.tv_usec;
 	return 0;
 }
 
@@ -50,7 +76,14 @@ int pcap_trace_next(struct pcap_trace *tr, int64_t *t_ns, uint32_t *len, char *e
 			 (unsigned long long)tr->n + 1, tr->off, pcap_geterr(tr->p));
 		return -1;
 	}
-	abs = (int64_t)h->ts.tv_sec * 1000000000 + (int64_t)h->ts.tv_usec;
+	if (h->caplen > h->len) {
+		snprintf(err, errlen, "%s: packet %llu (byte offset %ld): captured length %u is larger "
+			 "than the packet's length %u; the record is invalid (accepted caplen <= len)",
+			 tr->name, (unsigned long long)tr->n + 1, tr->off, h->caplen, h->len);
+		return -1;
+	}
+	if (packet_time(tr, h, &abs, err, errlen))
+		return -1;
 	if (tr->n == 0)
 		tr->t0 = tr->prev = abs;
 	if (abs < tr->prev) {

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/infile.h"
+
 static void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
@@ -230,7 +232,10 @@ struct reader {
 	size_t errlen;
 	size_t lpos;        /* line_at() cache: line lno starts at or before lpos */
 	unsigned lno;
+	size_t rows_max;
 };
+
+const struct rowfile_limits rowfile_limits_default = { 1u << 20, 1ull << 30, 10000000u };
 
 /* 1-based line of byte @pos; rows are read in order, so counting on from
  * the last answer keeps reading linear in the file size. */
@@ -391,6 +396,9 @@ static int csv_table(struct rowfile *rf, struct reader *rd)
 	while (next_line(rd, &s, &len, &at) && len) {
 		struct rowfile_row *row;
 
+		if (rf->nrows == rd->rows_max)
+			return fail_at(rd, at, "more than %zu rows (the limit of a results file)",
+				       rd->rows_max);
 		if (csv_split(s, len, &cells, &n, why, sizeof(why)))
 			return fail_at(rd, at, "%s", why);
 		if (n != rf->ncols) {
@@ -432,7 +440,8 @@ static int csv_read(struct rowfile *rf, struct reader *rd)
 		return rd->pos < rd->len ? fail_at(rd, rd->pos, "text after a blank line "
 						   "(a results file is one table)") : 0;
 	}
-	if (rd->len < 8 || strncmp(rd->buf, "# shard\n", 8))
+	if ((rd->len < 8 || strncmp(rd->buf, "# shard\n", 8)) &&
+	    (rd->len < 9 || strncmp(rd->buf, "# shard\r\n", 9))) /* LF or CRLF */
 		return fail_at(rd, 0, "a report of several tables; expected a sweep's results "
 			       "(one table) or a shard of one");
 	rowfile_init(&meta, OUT_CSV);
@@ -617,6 +626,10 @@ static int json_array(struct rowfile *rf, struct reader *rd)
 	if (eat(rd, ']'))
 		return 0;
 	do {
+		ws(rd); /* so that the message names the row's line */
+		if (rf->nrows == rd->rows_max)
+			return fail_at(rd, rd->pos, "more than %zu rows (the limit of a results file)",
+				       rd->rows_max);
 		if (json_row(rf, rd))
 			return -1;
 	} while (eat(rd, ','));
@@ -663,15 +676,42 @@ static int json_read(struct rowfile *rf, struct reader *rd)
 
 /* ---- reading: entry points ------------------------------------------------ */
 
-int rowfile_parse(struct rowfile *rf, const char *name, const char *buf, size_t len,
-		  char *err, size_t errlen)
+/* The limits and line ends of @len bytes at @buf (BOM skipped): 0, or -1. */
+static int check_text(struct reader *rd, const struct rowfile_limits *lim, bool csv)
 {
-	struct reader rd = { name, buf, len, 0, err, errlen, 0, 0 };
-	size_t i = 0;
+	size_t start = 0;
+	char b[32];
+
+	if (lim->total_max && rd->len > lim->total_max)
+		return fail_at(rd, 0, "file is too large (more than %s; the limit of a results file)",
+			       infile_size_text(lim->total_max, b, sizeof(b)));
+	for (size_t i = 0; i <= rd->len && lim->line_max; i++) {
+		if (i < rd->len && rd->buf[i] != '\n')
+			continue;
+		if (i - start > lim->line_max + (i > start && rd->buf[i - 1] == '\r'))
+			return fail_at(rd, start, "line longer than %s (the limit of a results file)",
+				       infile_size_text(lim->line_max, b, sizeof(b)));
+		start = i + 1;
+	}
+	/* an old Mac file is one long line of CSV: say why */
+	if (csv && !memchr(rd->buf, '\n', rd->len) && infile_lone_cr(rd->buf, rd->len))
+		return fail_at(rd, 0, "%s", INFILE_CR_ONLY);
+	return 0;
+}
+
+int rowfile_parse_limited(struct rowfile *rf, const char *name, const char *buf, size_t len,
+			  const struct rowfile_limits *lim, char *err, size_t errlen)
+{
+	struct reader rd;
+	size_t i;
 	int rc;
 
-	while (i < len && strchr(" \t\r\n", buf[i]))
-		i++;
+	i = infile_bom(buf, len); /* a UTF-8 BOM, as spreadsheets write */
+	buf += i;
+	len -= i;
+	rd = (struct reader){ name, buf, len, 0, err, errlen, 0, 0, lim->rows_max };
+	for (i = 0; i < len && strchr(" \t\r\n", buf[i]); i++)
+		;
 	rowfile_init(rf, i < len && (buf[i] == '[' || buf[i] == '{') ? OUT_JSON : OUT_CSV);
 	if (i == len) {
 		snprintf(err, errlen, "%s: empty file; expected a sweep's results (CSV or JSON)", name);
@@ -681,37 +721,44 @@ int rowfile_parse(struct rowfile *rf, const char *name, const char *buf, size_t 
 		snprintf(err, errlen, "%s: binary data (a NUL byte); expected CSV or JSON text", name);
 		return -1;
 	}
+	if (check_text(&rd, lim, rf->fmt == OUT_CSV))
+		return -1;
 	rc = rf->fmt == OUT_JSON ? json_read(rf, &rd) : csv_read(rf, &rd);
 	if (rc)
 		rowfile_free(rf);
 	return rc;
 }
 
+int rowfile_parse(struct rowfile *rf, const char *name, const char *buf, size_t len,
+		  char *err, size_t errlen)
+{
+	return rowfile_parse_limited(rf, name, buf, len, &rowfile_limits_default, err, errlen);
+}
+
 int rowfile_read(struct rowfile *rf, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
+	const struct rowfile_limits *lim = &rowfile_limits_default;
+	const struct infile_limits in = { lim->line_max, lim->total_max };
+	char *buf;
+	size_t len;
 	int rc;
+	/* a pipe (`<(ssh host cat res.csv)`) and /dev/stdin are fine; a
+	 * stream stops at its first NUL byte or the first byte past a limit,
+	 * so /dev/zero fails at once */
+	FILE *f = infile_open(path, INFILE_STREAM, "a results file is a regular file or a stream "
+			      "(a pipe, a FIFO, /dev/stdin)", &rc, err, errlen);
 
 	rowfile_init(rf, OUT_CSV);
 	if (!f) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		if (rc != -ENOTSUP && rc != -EISDIR)
+			snprintf(err, errlen, "cannot open %s: %s", path, strerror(-rc));
 		return -1;
 	}
-	do {
-		if (cap - len < 65536)
-			buf = xrealloc(buf, cap = cap ? 2 * cap : 65536);
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n > 0);
-	rc = ferror(f);
+	rc = infile_slurp(f, path, &in, "a results file", "binary data (a NUL byte); expected CSV "
+			  "or JSON text", &buf, &len, err, errlen);
 	fclose(f);
-	if (rc) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
-		free(buf);
+	if (rc)
 		return -1;
-	}
 	rc = rowfile_parse(rf, path, buf, len, err, errlen);
 	free(buf);
 	return rc;

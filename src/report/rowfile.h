@@ -60,13 +60,31 @@ void rowfile_add(struct rowfile *rf, const char *text, const char *const *cell);
  * and as cells. */
 void rowfile_add_table_row(struct rowfile *rf, const struct table *t, size_t r);
 
-/* Read @path (format detected from its first byte: '[' or '{' JSON, else
- * CSV) into @rf (initialised here).  0, or -1 with "PATH:LINE: what" in @err. */
+/* What the reader takes (docs/sweeps.md, "Reading results files"): a
+ * line of at most 1 MiB, a file of at most 1 GiB (a million-point sweep
+ * is about 250 MB of CSV) and at most 10 million rows (a sweep's most
+ * points).  Shards keep bigger sweeps under the limits, file by file. */
+struct rowfile_limits {
+	size_t line_max;     /* bytes of a line without its line end */
+	uint64_t total_max;  /* bytes of the file */
+	size_t rows_max;     /* rows of the table 'sweep' */
+};
+extern const struct rowfile_limits rowfile_limits_default;
+
+/* Read @path (format detected from its first byte after blanks and a
+ * UTF-8 BOM: '[' or '{' JSON, else CSV) into @rf (initialised here).  A
+ * regular file or a stream (a pipe, `<(cmd)`, a FIFO, /dev/stdin); a
+ * block device or a socket is refused before any read, and reading stops
+ * at the first NUL byte or the first byte past a limit.  0, or -1 with "PATH:LINE: what" in @err. */
 int rowfile_read(struct rowfile *rf, const char *path, char *err, size_t errlen);
 
 /* As rowfile_read() on @len bytes at @buf; @name names them in messages. */
 int rowfile_parse(struct rowfile *rf, const char *name, const char *buf, size_t len,
 		  char *err, size_t errlen);
+
+/* As rowfile_parse() under the limits @lim (tests and fuzzing use small ones). */
+int rowfile_parse_limited(struct rowfile *rf, const char *name, const char *buf, size_t len,
+			  const struct rowfile_limits *lim, char *err, size_t errlen);
 
 /* Index of column @key, or -1. */
 int rowfile_col(const struct rowfile *rf, const char *key);

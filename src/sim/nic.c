@@ -48,6 +48,25 @@ static int64_t wire_ps_trace(uint32_t len, uint64_t speed_bps)
 
 /* ---- traffic sources ---- */
 
+/* Offers later than this are never reached: the link works in
+ * picoseconds (ns x 1000, rx_next_arrival(), link_step()), which must fit
+ * in int64, and a run lasts at most an hour.  About 53 days. */
+#define OFFER_MAX_NS (INT64_MAX / 1000 / 2)
+
+/* start + t * 1000 / milli without overflow, or INT64_MAX ("never") past
+ * OFFER_MAX_NS: t * 1000 wrapped for a trace of more than 106 days.
+ * q * 1000 + r * 1000 / milli is the same quotient, exactly.  The loader
+ * keeps traces to 1000 h; this guards every other caller. */
+static int64_t trace_offset_ns(int64_t start, int64_t t, uint32_t milli)
+{
+	int64_t q = t / milli, r = t % milli, v;
+
+	if (q > OFFER_MAX_NS / 1000)
+		return INT64_MAX;
+	v = start + q * 1000 + r * 1000 / milli;
+	return v > OFFER_MAX_NS ? INT64_MAX : v;
+}
+
 /* Offer @k of a trace source: its capture time scaled by trace-speed; the
  * frame's length and wire time become the source's next. */
 static int64_t offer_trace(struct source *src, uint64_t k)
@@ -58,7 +77,7 @@ static int64_t offer_trace(struct source *src, uint64_t k)
 		return INT64_MAX; /* the trace is over: the sender stops */
 	src->len = c->trace->len[k];
 	src->wire_ps = wire_ps_trace(src->len, src->speed_bps);
-	return c->start_ns + c->trace->t_ns[k] * 1000 / (int64_t)c->trace_speed_milli;
+	return trace_offset_ns(c->start_ns, c->trace->t_ns[k], c->trace_speed_milli);
 }
 
 /* Offer k+1 of a constant-rate source from offer k: floor((k+1)e9/rate)

@@ -6,6 +6,11 @@
  * one cell per column, and printing the file and reading it back gives the
  * same format, framing, keys, row texts and cells (print(parse(x)) is a
  * fixed point of parse).
+ *
+ * The reader's bounds: the same bytes are parsed again under small limits
+ * drawn from the first two bytes (lines of 1..64 bytes, files of 1..1021
+ * bytes, 0..4 rows).  A refusal must be one line naming the file; a
+ * success must respect every limit and equal the unlimited parse.
  */
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE 1 /* open_memstream */
@@ -42,6 +47,40 @@ static void same_file(const struct rowfile *a, const struct rowfile *b)
 	}
 }
 
+/* Whether every line of @len bytes at @buf (a BOM skipped) is at most
+ * @max bytes, a CR before its LF not counted. */
+static int lines_within(const char *buf, size_t len, size_t max)
+{
+	size_t start = len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3) ? 3 : 0;
+
+	for (size_t i = start; i <= len; i++) {
+		if (i < len && buf[i] != '\n')
+			continue;
+		if (i - start > max + (i > start && buf[i - 1] == '\r'))
+			return 0;
+		start = i + 1;
+	}
+	return 1;
+}
+
+static void limited(const uint8_t *data, size_t size, const struct rowfile *full, int full_rc)
+{
+	struct rowfile_limits lim = { 1 + data[0] % 64, 1 + (uint64_t)data[1] * 4, data[0] % 5 };
+	struct rowfile c;
+	char err[512];
+
+	err[0] = '\0';
+	if (rowfile_parse_limited(&c, "lim", (const char *)data, size, &lim, err, sizeof(err))) {
+		assert(memchr(err, '\0', sizeof(err)) && !strncmp(err, "lim", 3));
+		return;
+	}
+	assert(size <= lim.total_max && c.nrows <= lim.rows_max);
+	assert(lines_within((const char *)data, size, lim.line_max));
+	assert(full_rc == 0);
+	same_file(full, &c);
+	rowfile_free(&c);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rowfile a, b;
@@ -52,8 +91,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	err[0] = '\0';
 	if (rowfile_parse(&a, "in", (const char *)data, size, err, sizeof(err))) {
 		assert(memchr(err, '\0', sizeof(err)) && err[0]);
+		if (size >= 2)
+			limited(data, size, NULL, -1);
 		return 0;
 	}
+	if (size >= 2)
+		limited(data, size, &a, 0);
 	f = open_memstream(&out, &len);
 	assert(f);
 	rowfile_print(&a, f);

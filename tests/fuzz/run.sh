@@ -20,7 +20,9 @@
 #
 # fuzz_pcap covers the capture reader (libpcap underneath); fuzz_trace the
 # trace reader of the simulator (CSV timelines and captures, cli/trace_load.c);
-# fuzz_rowfile the results-file reader of sweep --resume, merge and plot;
+# fuzz_rowfile the results-file reader of sweep --resume, merge and plot
+# (with its line, size and row limits); fuzz_replay the readers of rxlab
+# replay (the CSV rows of each mechanism, and captures);
 # fuzz_plot the figure scripts of hostile results (no backquote, no
 # unescaped quote, nothing but single-quoted literals of printable UTF-8).
 # fuzz_tune the options and goals of rxlab tune (cli/tune_opts.c, goal.c).
@@ -28,7 +30,7 @@ set -euo pipefail
 secs="${1:-20}"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cc="${CLANG:-clang}"
-targets=(fuzz_scenario fuzz_units fuzz_set fuzz_pcap fuzz_trace fuzz_rowfile fuzz_plot fuzz_tune)
+targets=(fuzz_scenario fuzz_units fuzz_set fuzz_pcap fuzz_trace fuzz_rowfile fuzz_replay fuzz_plot fuzz_tune)
 [ $# -gt 1 ] && targets=("${@:2}")
 tmp="${RXLAB_FUZZ_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/rxlab-fuzz.XXXXXX")}"
 keep=0
@@ -85,6 +87,7 @@ for t in "${targets[@]}"; do
   [ "$t" = fuzz_rowfile ] && dict="$root/tests/fuzz/rowfile.dict"
   [ "$t" = fuzz_plot ] && dict="$root/tests/fuzz/plot.dict"
   [ "$t" = fuzz_tune ] && dict="$root/tests/fuzz/tune.dict"
+  [ "$t" = fuzz_replay ] && dict="$root/tests/fuzz/replay.dict"
   rc=0
   (cd "$tmp/cwd" && "$tmp/$t" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
       -dict="$dict" -print_final_stats=1 -artifact_prefix="$art/" "$work" \

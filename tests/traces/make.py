@@ -58,3 +58,24 @@ open("badtime.csv", "w").write("time_us,length\n0,60\n1.0001,60\n")
 open("header.csv", "w").write("time_ns,len\n0,60\n")
 open("columns.csv", "w").write("time_us,length\n0,60,7\n")
 open("long.csv", "w").write("time_us,length\n0,60\n" + "1" * 300 + ",60\n")
+
+# Reader limits (issue #14).  caplen.pcap: a record that claims more bytes
+# captured than the packet had.  y2038.pcap: ts_sec crosses 2^31 (an
+# unsigned field: 2 s later, not 68 years back).  span.pcap / span.csv: a
+# trace longer than any run can play (107 days; the simulator's
+# picosecond arithmetic overflowed there).  bom.csv / crlf.csv: the packets
+# of tiny.csv with a UTF-8 BOM and with CRLF line ends; cr.csv with CR-only
+# line ends.
+bad_cap = pcap([(0, 60)])
+bad_cap += struct.pack("<IIII", T0 + 1, 0, 100, 60) + bytes(100)
+open("caplen.pcap", "wb").write(bad_cap)
+y2038 = struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1)
+for sec in (2**31 - 1, 2**31 + 1):
+    y2038 += struct.pack("<IIII", sec, 0, 60, 60) + bytes(60)
+open("y2038.pcap", "wb").write(y2038)
+open("span.pcap", "wb").write(pcap([(0, 60), (107 * 86400 * 1000000, 60)]))
+open("span.csv", "w").write("time_us,length\n0,60\n# 107 days later\n%d,60\n" % (107 * 86400 * 1000000))
+tiny = "time_us,length\n" + "".join("%d,%d\n" % r for r in recs)
+open("bom.csv", "wb").write(b"\xef\xbb\xbf" + tiny.encode())
+open("crlf.csv", "wb").write(tiny.replace("\n", "\r\n").encode())
+open("cr.csv", "wb").write(tiny.replace("\n", "\r").encode())

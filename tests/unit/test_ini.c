@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/ini.h"
@@ -233,6 +234,38 @@ static void test_read_file(void **state)
 	assert_string_equal(err, "/tmp: is a directory, not a file");
 }
 
+/* A BOM is skipped, CRLF is a line end, a lone CR is named. */
+static void test_bom_and_line_ends(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("\xef\xbb\xbf[nic eth0]\r\nspeed = 1Gbit\r\n"), 0);
+	assert_non_null(ini_find_section(&doc, "nic", "eth0"));
+	assert_string_equal(ini_find(ini_find_section(&doc, "nic", "eth0"), "speed")->value,
+			    "1Gbit");
+	ini_free(&doc);
+	parse_fails("[nic eth0]\rspeed = 1Gbit\r", "t.ini:1: CR-only line ends (a carriage return "
+		    "without a line feed); save the file with LF or CRLF line ends");
+}
+
+/* A FIFO without a writer and a device are refused before any read. */
+static void test_read_file_types(void **state)
+{
+	char dir[] = "/tmp/rxlab-ini-XXXXXX", path[64], msg[256], *text = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/f.ini", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(ini_read_file(path, &text, err, sizeof(err)), -ENOTSUP);
+	snprintf(msg, sizeof(msg), "%s: is a FIFO, not a regular file; scenarios and profiles must "
+		 "be regular files", path);
+	assert_string_equal(err, msg);
+	unlink(path);
+	rmdir(dir);
+	assert_int_equal(ini_read_file("/dev/zero", &text, err, sizeof(err)), -ENOTSUP);
+	assert_null(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +277,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_overrides, teardown),
 		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_read_file),
+		cmocka_unit_test_teardown(test_bom_and_line_ends, teardown),
+		cmocka_unit_test(test_read_file_types),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -579,6 +579,43 @@ static void test_sim_vs_replay(void **state)
 		compare_case(&cases[i]);
 }
 
+/* Mode 4's 2 s watchdog across a gap of centuries and up to INT64_MAX:
+ * no overflow, no billions of runs, and the rows of a short gap (what
+ * the code printed before the long-gap skip, run by run). */
+static void test_itr_watchdog_gaps(void **state)
+{
+	static const char hdr[] = "time_ns,rx_class,tx_class,target_ints_per_s,itr_ints_per_s,reg,"
+				  "gap_ns,changed\n";
+	char want[512];
+
+	(void)state;
+	snprintf(want, sizeof(want), "%s0,,,8000,8000,488,124928,no\n"
+		 "1000000000,,,8000,8000,488,124928,no\n100000000000,,,8000,8000,488,124928,no\n"
+		 "100000000001,,,8000,8000,488,124928,no\n", hdr);
+	expect("itr", "--mode 4", "time_ns,rx_packets,rx_bytes,tx_packets,tx_bytes\n0,10,640,0,0\n"
+	       "1000000000,100,150000,1,64\n100000000000,10,640,0,0\n100000000001,10,640,5,64000\n",
+	       want);
+	snprintf(want, sizeof(want), "%s0,,,8000,8000,488,124928,no\n"
+		 "1000000000,,,8000,8000,488,124928,no\n"
+		 "9000000000000000000,,,8000,8000,488,124928,no\n"
+		 "9223372036854775807,,,8000,8000,488,124928,no\n", hdr);
+	expect("itr", "--mode 4", "time_ns,rx_packets,rx_bytes,tx_packets,tx_bytes\n0,10,640,0,0\n"
+	       "1000000000,100,150000,1,64\n9000000000000000000,10,640,0,0\n"
+	       "9223372036854775807,10,640,5,64000\n", want);
+}
+
+/* The reader's text rules: BOM, CRLF, CR-only, control characters. */
+static void test_reader_text(void **state)
+{
+	(void)state;
+	expect("coalesce", "--format csv", "\xef\xbb\xbftime_ns\r\n5\r\n",
+	       "time_ns,packets,cause,wait_ns\n5,1,frames,0\n");
+	expect("coalesce", "", "time_ns\r5\r", "error: in.csv:1: CR-only line ends (a carriage "
+	       "return without a line feed); save the file with LF or CRLF line ends");
+	expect("coalesce", "", "time_ns\n5\x01\n", "error: in.csv:2: contains the control "
+	       "character 0x01; expected a text line");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -599,6 +636,8 @@ int main(void)
 		cmocka_unit_test(test_errors_options),
 		cmocka_unit_test(test_errors_args),
 		cmocka_unit_test(test_sim_vs_replay),
+		cmocka_unit_test(test_itr_watchdog_gaps),
+		cmocka_unit_test(test_reader_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,6 +21,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
 #include "report/rowfile.h"
 #include "report/table.h"
 
@@ -233,6 +237,77 @@ static void test_errors_name_file_and_line(void **state)
 			   "f.csv:1: table 'shard': shard 3 of 2 is not K/N with 1 <= K <= N");
 }
 
+/* A BOM and CRLF read as the plain file; CR-only line ends are named. */
+static void test_bom_and_line_ends(void **state)
+{
+	static const char bom[] = "\xef\xbb\xbf" "a,b\r\n1,2\r\n";
+	struct rowfile rf;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(rowfile_parse(&rf, "b.csv", bom, strlen(bom), err, sizeof(err)), 0);
+	assert_int_equal(rf.ncols, 2);
+	assert_string_equal(rf.key[0], "a");
+	assert_int_equal(rf.nrows, 1);
+	assert_string_equal(rf.row[0].text, "1,2");
+	rowfile_free(&rf);
+	assert_parse_fails("a,b\r1,2\r", "f.csv:1: CR-only line ends (a carriage return without "
+			   "a line feed); save the file with LF or CRLF line ends");
+}
+
+/* Each limit refuses the first line, byte or row past it, by line. */
+static void test_limits(void **state)
+{
+	static const struct rowfile_limits lim = { 8, 40, 2 };
+	static const char ok[] = "a,b\n1,2\n3,4\n";
+	struct rowfile rf;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(rowfile_parse_limited(&rf, "f.csv", ok, strlen(ok), &lim, err,
+					       sizeof(err)), 0);
+	rowfile_free(&rf);
+#define LIMITED(text, want)                                                                    \
+	do {                                                                                   \
+		assert_int_equal(rowfile_parse_limited(&rf, "f.csv", text, strlen(text), &lim, err,  \
+						       sizeof(err)), -1);                     \
+		assert_string_equal(err, want);                                                \
+	} while (0)
+	LIMITED("a,b\n1,2\n3,4\n5,6\n", "f.csv:4: more than 2 rows (the limit of a results file)");
+	LIMITED("[\n{\"a\":1},\n{\"a\":2},\n{\"a\":3}]", "f.csv:4: more than 2 rows (the limit "
+		"of a results file)");
+	LIMITED("a,b\n1,2345678\n", "f.csv:2: line longer than 8 bytes (the limit of a results "
+		"file)");
+	LIMITED("a\n1234567\n1234567\n1234567\n1234567\n1234567\n", "f.csv:1: file is too "
+		"large (more than 40 bytes; the limit of a results file)");
+#undef LIMITED
+}
+
+/* rowfile_read() stops a stream (/dev/zero) at its first NUL byte and
+ * refuses a socket before reading. */
+static void test_read_file_types(void **state)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct rowfile rf;
+	char err[256] = "", want[256];
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	(void)state;
+	assert_int_equal(rowfile_read(&rf, "/dev/zero", err, sizeof(err)), -1);
+	assert_string_equal(err, "/dev/zero: binary data (a NUL byte); expected CSV or JSON text");
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "/tmp/rxlab-rowfile-%d.sock", (int)getpid());
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(rowfile_read(&rf, sa.sun_path, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s: is a socket, not a regular file; a results file is a "
+		 "regular file or a stream (a pipe, a FIFO, /dev/stdin)", sa.sun_path);
+	assert_string_equal(err, want);
+	unlink(sa.sun_path);
+	close(fd);
+	assert_int_equal(rowfile_read(&rf, "/nonexistent/r.csv", err, sizeof(err)), -1);
+	assert_string_equal(err, "cannot open /nonexistent/r.csv: No such file or directory");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +317,9 @@ int main(void)
 		cmocka_unit_test(test_json_shard_prints_as_report),
 		cmocka_unit_test(test_round_trips),
 		cmocka_unit_test(test_errors_name_file_and_line),
+		cmocka_unit_test(test_bom_and_line_ends),
+		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_read_file_types),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,9 +4,9 @@
 # seed corpus.
 #
 # Objective: no input makes the scenario loader, the unit parser, --set
-# overrides, the capture reader, the results-file reader or tune's options
-# and goals crash, leak, hang
-# or hit undefined behaviour, nor the figure scripts hold an unquoted text.  libFuzzer first
+# overrides, the capture reader, the results-file reader, the replay readers
+# or tune's options and goals crash, leak, hang or hit undefined behaviour,
+# nor the figure scripts hold an unquoted text.  libFuzzer first
 # replays every file of tests/fuzz/corpus/TARGET/ (seeds and the regression
 # inputs of past crashes), then mutates them for SECONDS.  The exit status
 # is non-zero on any crash, leak, timeout or sanitizer report; the

@@ -88,9 +88,10 @@ struct hybrid {
 	uint64_t naps;           /* HYBRID_NAP answers, consecutive ones included */
 };
 
-/* Idle (SLEEPING, no packets seen) at @t0_ns.  @cfg must have wake_cost_ns > 0,
- * spin_max_ns >= 0 and nap_max_ns >= 0. */
-void hybrid_init(struct hybrid *h, const struct hybrid_config *cfg, int64_t t0_ns);
+/* Idle (SLEEPING, no packets seen) at @t0_ns; returns 0.  Returns -1, with
+ * @h untouched, unless @cfg has wake_cost_ns > 0, spin_max_ns >= 0 and
+ * nap_max_ns >= 0 (core does not assert: the caller checks). */
+int hybrid_init(struct hybrid *h, const struct hybrid_config *cfg, int64_t t0_ns);
 
 /* The spin window after the last packet for the current estimate (rule 3),
  * ns; 0 means sleep as soon as a poll comes back empty. */
@@ -101,8 +102,9 @@ int64_t hybrid_window(const struct hybrid *h);
  * the nap does not pay). */
 int64_t hybrid_nap(const struct hybrid *h);
 
-/* A poll that returned @n of at most @budget (> 0) packets finished at @now_ns
- * (non-decreasing).  Returns what to do next (rules 1-4 above), sets
+/* A poll that returned @n of at most @budget packets finished at @now_ns
+ * (non-decreasing; an earlier time counts as the previous poll's).  A
+ * @budget of 0 is never full: rule 1 does not apply.  Returns what to do next (rules 1-4 above), sets
  * nap_until_ns for HYBRID_NAP, and counts a switch when the state changes. */
 enum hybrid_action hybrid_after_poll(struct hybrid *h, int64_t now_ns, uint32_t n,
 				     uint32_t budget);

@@ -45,8 +45,10 @@ struct napi {
 	uint64_t rearms;              /* ... that returned true (IRQ re-enabled) */
 	uint64_t deferred;            /* ... that armed the timer instead */
 	uint64_t repolls;             /* budget-exhausted polls kept on the list */
-	uint64_t watchdog_fires;      /* timer expiries */
+	uint64_t watchdog_fires;      /* napi_watchdog() calls: timer expiries */
 	uint64_t watchdog_scheds;     /* ... that scheduled the NAPI */
+	/* The counters are the core's: only these functions write them, the
+	 * caller reads them. */
 };
 
 /* Zeroed state, weight @weight (1..64), no deferral. */
@@ -97,6 +99,12 @@ struct napi_poll_result {
 	                        * zero otherwise */
 };
 struct napi_poll_result napi_poll_finish(struct napi *n, uint32_t work);
+
+/* enqueue_to_backlog()'s test_and_set of SCHED on the per-CPU backlog
+ * pseudo-NAPI: true (counted in sched_ok) when SCHED was clear and is now
+ * set, and the caller raises NET_RX; false when it was already set.  Never
+ * sets MISSED (frames that arrive during process_backlog() are its own). */
+bool napi_schedule_backlog(struct napi *n);
 
 /* napi_watchdog(): the hrtimer expired.  Returns true when the caller must
  * schedule the NAPI (SCHED was clear and is now set; PREFER_BUSY_POLL is

@@ -241,11 +241,15 @@ static int csv_time(struct csv *c, size_t col, int64_t *t)
 
 	if (csv_u64(c, col, INT64_MAX, &v))
 		return -1;
-	if ((int64_t)v < c->prev_t)
-		return csv_fail(c, "column '%s': %llu is earlier than %lld on line %lu; "
-				"accepted rows in time order (time never goes back)",
-				c->cols[col], (unsigned long long)v, (long long)c->prev_t,
-				c->prev_line);
+	if ((int64_t)v < c->prev_t) {
+		/* -1 here, not csv_fail()'s value: gcc -O2 cannot see through
+		 * the variadic call that *t is set whenever 0 is returned */
+		csv_fail(c, "column '%s': %llu is earlier than %lld on line %lu; "
+			 "accepted rows in time order (time never goes back)",
+			 c->cols[col], (unsigned long long)v, (long long)c->prev_t,
+			 c->prev_line);
+		return -1;
+	}
 	c->prev_t = *t = (int64_t)v;
 	c->prev_line = c->line;
 	return 0;

@@ -3,16 +3,18 @@
  * rules and why each holds). */
 #include "rxlab/hybrid.h"
 
-#include <assert.h>
-
 #define HYBRID_IDLE_GAP (INT64_MAX / 16)
 #define HYBRID_EWMA_SHIFT 3  /* weight 1/8 */
 #define HYBRID_WINDOW_GAPS 4
 #define HYBRID_NAP_MIN_PKTS 2 /* a nap must be expected to collect this many */
 
-void hybrid_init(struct hybrid *h, const struct hybrid_config *cfg, int64_t t0_ns)
+/* Core cannot assert (DESIGN.md): an out-of-range configuration is a
+ * result, checked by the caller (the live engine's rxl_config_check() lets
+ * none through). */
+int hybrid_init(struct hybrid *h, const struct hybrid_config *cfg, int64_t t0_ns)
 {
-	assert(cfg->wake_cost_ns > 0 && cfg->spin_max_ns >= 0 && cfg->nap_max_ns >= 0);
+	if (!(cfg->wake_cost_ns > 0 && cfg->spin_max_ns >= 0 && cfg->nap_max_ns >= 0))
+		return -1;
 	h->cfg = *cfg;
 	h->state = HYBRID_SLEEPING;
 	h->gap_ns = HYBRID_IDLE_GAP;
@@ -23,6 +25,7 @@ void hybrid_init(struct hybrid *h, const struct hybrid_config *cfg, int64_t t0_n
 	h->to_sleep = 0;
 	h->to_nap = 0;
 	h->naps = 0;
+	return 0;
 }
 
 int64_t hybrid_window(const struct hybrid *h)
@@ -100,13 +103,12 @@ static enum hybrid_action hybrid_start_nap(struct hybrid *h, int64_t now_ns, int
 enum hybrid_action hybrid_after_poll(struct hybrid *h, int64_t now_ns, uint32_t n,
 				     uint32_t budget)
 {
-	assert(budget > 0);
 	if (now_ns < h->t_last_poll_ns)
 		now_ns = h->t_last_poll_ns;
 	if (n > 0)
 		hybrid_sample(h, now_ns, n);
 	h->t_last_poll_ns = now_ns;
-	if (n >= budget)
+	if (budget > 0 && n >= budget)  /* a budget of 0 is never full */
 		return hybrid_set(h, HYBRID_POLLING);
 	if (n == 0 && h->state == HYBRID_NAPPING)  /* a nap found nothing: quiet */
 		return hybrid_set(h, HYBRID_SLEEPING);

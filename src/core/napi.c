@@ -6,7 +6,8 @@
  *                         between re-enabling the IRQ, arming the hrtimer
  *                         (hard-IRQ deferral) and another round (MISSED);
  *   napi_poll_finish()    what __napi_poll() does with a full-budget poll;
- *   napi_watchdog()       the hrtimer expired.
+ *   napi_watchdog()       the hrtimer expired;
+ *   napi_schedule_backlog() enqueue_to_backlog() claims the per-CPU backlog.
  *
  * napi_complete_done() first classifies the call into one enum napi_outcome
  * and then applies it in one switch, so every outcome updates the state,
@@ -214,6 +215,17 @@ struct napi_poll_result napi_poll_finish(struct napi *n, uint32_t work)
 		break;
 	}
 	return r;
+}
+
+bool napi_schedule_backlog(struct napi *n)
+{
+	/* net/core/dev.c enqueue_to_backlog():
+	 * "if (!__test_and_set_bit(NAPI_STATE_SCHED, &sd->backlog.state))". */
+	if (n->state & NAPI_SCHED)
+		return false;
+	n->state |= NAPI_SCHED;
+	n->sched_ok++;
+	return true;
 }
 
 bool napi_watchdog(struct napi *n)

@@ -129,13 +129,14 @@ static int napi_reply(const struct nlmsghdr *m, void *arg)
 	return 0;
 }
 
-/* Open a netdev-family socket in @ns_fd; fd or negative errno, family in *fam. */
+/* Open a netdev-family socket in @ns_fd; fd or negative errno, family in *fam.
+ * A failed open with errno 0 must not read as fd 0 with *fam unset. */
 static int netdev_open(int ns_fd, int *fam)
 {
 	int fd = nl_open_in(ns_fd, NETLINK_GENERIC), rc;
 
 	if (fd < 0)
-		return -errno;
+		return errno > 0 ? -errno : -EIO;
 	rc = genl_family(fd, RXL_NETDEV_FAMILY);
 	if (rc < 0) {
 		close(fd);

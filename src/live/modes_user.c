@@ -257,7 +257,8 @@ int rxl_mode_hybrid(struct rxl_loop *l)
 	struct hybrid_config hc = { .wake_cost_ns = (int64_t)l->cfg.wake_cost_ns,
 				    .spin_max_ns = (int64_t)l->cfg.spin_max_ns,
 				    .nap_max_ns = (int64_t)l->cfg.nap_max_ns };
-	hybrid_init(&h, &hc, rxl_now());
+	if (hybrid_init(&h, &hc, rxl_now()) != 0)
+		return -EINVAL; /* rxl_config_check() lets no such range through */
 	enum hybrid_action a = HYBRID_SLEEP;
 	while (!rxl_done(l)) {
 		if (a == HYBRID_SLEEP && rxl_wait_ready(l, -1) != RXL_WAKE_READY)

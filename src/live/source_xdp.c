@@ -131,14 +131,16 @@ static int xdp_poll(struct rxl_source *s, struct rxl_pkt *pkts, uint32_t max)
 static void xdp_release(struct rxl_source *s)
 {
 	struct xdp_source *x = (struct xdp_source *)s;
-	uint32_t idx;
-	if (x->npending == 0)
+	uint32_t idx, n = x->npending;
+	/* The fill ring holds every frame, so there is always room.  The
+	 * reservation is all or nothing (it returns 0 or n, and sets idx
+	 * only for n): should it ever fail, keep the frames for the next
+	 * release instead of losing them. */
+	if (n == 0 || xsk_ring_prod__reserve(&x->fq, n, &idx) == 0)
 		return;
-	/* The fill ring holds every frame, so there is always room. */
-	uint32_t got = xsk_ring_prod__reserve(&x->fq, x->npending, &idx);
-	for (uint32_t i = 0; i < got; i++)
+	for (uint32_t i = 0; i < n; i++)
 		*xsk_ring_prod__fill_addr(&x->fq, idx + i) = x->pending[i];
-	xsk_ring_prod__submit(&x->fq, got);
+	xsk_ring_prod__submit(&x->fq, n);
 	x->npending = 0;
 }
 

@@ -79,6 +79,9 @@ static void driver_rearm(struct sim *s, struct nic *n)
 /* Arm the NAPI hrtimer @rel_ns from now (napi_complete_done's decision). */
 static void napi_timer_arm(struct sim *s, struct nic *n, int64_t rel_ns)
 {
+	n->timers_armed++;
+	n->timers_cancelled += n->timer_armed; /* hrtimer_start() restarts an armed timer */
+	n->timer_armed = true;
 	n->timer_gen++;
 	sim_at(s, s->eng.now + rel_ns, EV_NAPI_TIMER, n->id, n->timer_gen);
 }
@@ -195,11 +198,8 @@ void kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p)
 	pktq_push(&c->backlog, p);
 	/* enqueue_to_backlog(): test_and_set SCHED, no MISSED bit; frames that
 	 * arrive while process_backlog runs are its business (poll_settle) */
-	if (!(c->backlog_napi.state & NAPI_SCHED)) {
-		c->backlog_napi.state |= NAPI_SCHED;
-		c->backlog_napi.sched_ok++;
+	if (napi_schedule_backlog(&c->backlog_napi))
 		raise_net_rx(c, NAPI_BACKLOG);
-	}
 }
 
 /* @c cleans transmitted descriptors of @n at @t; returns the time after. */
@@ -310,11 +310,8 @@ static int64_t isr_loop(struct sim *s, struct cpu *c, struct nic *n, int64_t t, 
 /* The hrtimer interrupt of a NIC's NAPI: napi_watchdog(). */
 static int64_t timer_isr(struct sim *s, struct cpu *c, struct nic *n)
 {
-	n->napi.watchdog_fires++;
-	if (napi_watchdog(&n->napi)) {
-		n->napi.watchdog_scheds++;
+	if (napi_watchdog(&n->napi)) /* counts watchdog_fires and _scheds */
 		napi_kick(s, c, n);
-	}
 	return s->prof->irq_entry_ns;
 }
 
@@ -394,7 +391,9 @@ void kern_isr_done(struct sim *s, struct cpu *c, uint16_t irq)
 void kern_napi_timer(struct sim *s, struct nic *n, uint32_t gen)
 {
 	if (gen != n->timer_gen)
-		return;
+		return; /* restarted since: counted in timers_cancelled */
+	n->timer_armed = false;
+	n->timers_expired++;
 	cpu_irq(s, &s->cpu[n->irq_cpu], IRQ_TIMER | n->id);
 }
 

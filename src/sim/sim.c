@@ -300,8 +300,36 @@ static int bad_invariant(struct sim *s, const char *what, int64_t a, int64_t b)
 	return -1;
 }
 
+/* Timer IRQs of @n raised (the timer expired) and not yet serviced. */
+static uint64_t timer_irqs_queued(const struct sim *s, const struct nic *n)
+{
+	uint64_t q = 0;
+
+	for (uint16_t i = 0; i < s->n_cpus; i++)
+		for (uint8_t k = 0; k < s->cpu[i].n_irq_q; k++)
+			q += s->cpu[i].irq_q[k] == (IRQ_TIMER | n->id);
+	return q;
+}
+
+/* Each hrtimer start ends once (expired, restarted, or still armed), and
+ * each expiry reaches napi_watchdog() once: the core counts the fires. */
+static int check_napi_timer(struct sim *s, const struct nic *n)
+{
+	if (n->timers_armed != n->timers_expired + n->timers_cancelled + n->timer_armed)
+		return bad_invariant(s, "NAPI timers armed != expired + cancelled + pending",
+				     (int64_t)n->timers_armed,
+				     (int64_t)(n->timers_expired + n->timers_cancelled + n->timer_armed));
+	if (n->timers_expired != n->napi.watchdog_fires + timer_irqs_queued(s, n))
+		return bad_invariant(s, "NAPI timer expiries != napi_watchdog() calls + timer IRQs queued",
+				     (int64_t)n->timers_expired,
+				     (int64_t)(n->napi.watchdog_fires + timer_irqs_queued(s, n)));
+	return 0;
+}
+
 static int check_nic(struct sim *s, const struct nic *n)
 {
+	if (check_napi_timer(s, n))
+		return -1;
 	if (n->ring.count > n->cfg->rx_ring || n->ring_used > n->cfg->rx_ring)
 		return bad_invariant(s, "RX ring over capacity", n->ring_used, n->cfg->rx_ring);
 	if (n->ring.count > n->ring_used)

@@ -176,8 +176,15 @@ struct nic {
 	int64_t wake_t;       /* time of the pending valid EV_NIC_WAKE, or COAL_NEVER */
 	uint16_t irq_cpu;     /* CPU of the next interrupt (irq-cpu; float picks per IRQ) */
 	bool isr_more;        /* an isr-loop ISR continues in its next slice */
-	struct napi napi;
+	struct napi napi;     /* its counters are the core's: napi_watchdog() counts fires */
 	uint32_t timer_gen;   /* generation of the pending EV_NAPI_TIMER */
+	bool timer_armed;     /* the EV_NAPI_TIMER of timer_gen has not expired yet */
+	/* the NAPI hrtimer, as the caller owns it: armed = expired + cancelled
+	 * + (timer_armed), and every expiry calls napi_watchdog() once, when
+	 * the timer IRQ is serviced (sim_check_invariants) */
+	uint64_t timers_armed;     /* hrtimer_start() calls */
+	uint64_t timers_cancelled; /* ... that restarted a timer still armed */
+	uint64_t timers_expired;   /* ... that expired (a timer IRQ raised) */
 	int16_t napi_thread;  /* threaded NAPI: its kthread, else -1 */
 	struct dim dim;       /* adaptive-rx = dim */
 	struct adaptive rate; /* adaptive-rx = pkt-rate */

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -21,14 +22,14 @@
 static void init(struct hybrid *h)
 {
 	struct hybrid_config c = { .wake_cost_ns = US(5), .spin_max_ns = US(200) };
-	hybrid_init(h, &c, 0);
+	assert_int_equal(hybrid_init(h, &c, 0), 0);
 }
 
 static void init_nap(struct hybrid *h, int64_t wake_cost_ns)
 {
 	struct hybrid_config c = { .wake_cost_ns = wake_cost_ns, .spin_max_ns = US(200),
 				   .nap_max_ns = US(50) };
-	hybrid_init(h, &c, 0);
+	assert_int_equal(hybrid_init(h, &c, 0), 0);
 }
 
 static void test_idle_sleeps(void **state)
@@ -89,7 +90,7 @@ static void test_ewma_and_cap(void **state)
 	(void)state;
 	struct hybrid h;
 	struct hybrid_config c = { .wake_cost_ns = US(100), .spin_max_ns = US(50) };
-	hybrid_init(&h, &c, 0);
+	assert_int_equal(hybrid_init(&h, &c, 0), 0);
 	assert_int_equal(hybrid_after_poll(&h, US(10), 1, 64), HYBRID_POLL);
 	assert_int_equal(h.gap_ns, US(10));
 	assert_int_equal(hybrid_window(&h), US(50)); /* 4*10 = 40 < wake 100 -> 100, cap 50 */
@@ -186,7 +187,7 @@ static void test_nap_needs_two_packets(void **state)
 	struct hybrid h;
 	struct hybrid_config c = { .wake_cost_ns = US(10), .spin_max_ns = US(200),
 				   .nap_max_ns = US(15) };
-	hybrid_init(&h, &c, 0);
+	assert_int_equal(hybrid_init(&h, &c, 0), 0);
 	assert_int_equal(hybrid_after_poll(&h, US(32), 4, 64), HYBRID_POLL);
 	assert_int_equal(h.gap_ns, US(8));
 	assert_int_equal(hybrid_nap(&h), 0);
@@ -253,6 +254,38 @@ static void test_nap_stops_when_rate_falls(void **state)
 	assert_int_equal(h.to_sleep, 1);
 }
 
+/* Core cannot assert: a configuration out of range is refused with -1 and
+ * leaves the switch untouched (the caller checks; main asserted here). */
+static void test_bad_config_refused(void **state)
+{
+	(void)state;
+	const struct hybrid_config bad[] = {
+		{ .wake_cost_ns = 0, .spin_max_ns = US(200) },
+		{ .wake_cost_ns = -1, .spin_max_ns = US(200) },
+		{ .wake_cost_ns = US(5), .spin_max_ns = -1 },
+		{ .wake_cost_ns = US(5), .spin_max_ns = US(200), .nap_max_ns = -1 },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct hybrid h, before;
+		memset(&h, 0xa5, sizeof h);
+		memcpy(&before, &h, sizeof h);
+		assert_int_equal(hybrid_init(&h, &bad[i], 0), -1);
+		assert_memory_equal(&h, &before, sizeof h);
+	}
+}
+
+/* A budget of 0 is never full (main asserted budget > 0, and without
+ * asserts answered POLL forever): an empty poll of budget 0 after idle
+ * sleeps, as with any budget. */
+static void test_zero_budget_never_full(void **state)
+{
+	(void)state;
+	struct hybrid h;
+	init(&h);
+	assert_int_equal(hybrid_after_poll(&h, US(10), 0, 0), HYBRID_SLEEP);
+	assert_int_equal(h.to_poll, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +304,8 @@ int main(void)
 		cmocka_unit_test(test_drained_backlog_naps),
 		cmocka_unit_test(test_nap_full_poll_polls),
 		cmocka_unit_test(test_nap_stops_when_rate_falls),
+		cmocka_unit_test(test_bad_config_refused),
+		cmocka_unit_test(test_zero_budget_never_full),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

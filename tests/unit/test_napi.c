@@ -294,6 +294,23 @@ static void test_watchdog(void **state)
 	assert_int_equal(n.watchdog_scheds, 1);
 }
 
+/* enqueue_to_backlog(): the backlog pseudo-NAPI is claimed by a plain
+ * test_and_set of SCHED, counted by the core (the simulator used to set
+ * the bit and count sched_ok itself); no MISSED when already owned. */
+static void test_schedule_backlog(void **state)
+{
+	struct napi n;
+
+	(void)state;
+	napi_init(&n, 64);
+	assert_true(napi_schedule_backlog(&n));
+	assert_int_equal(n.state, NAPI_SCHED);
+	assert_false(napi_schedule_backlog(&n));
+	assert_int_equal(n.state, NAPI_SCHED);
+	assert_int_equal(n.sched_ok, 1);
+	assert_int_equal(n.sched_missed, 0);
+}
+
 static void test_prefer_busy_poll_hand_back(void **state)
 {
 	struct napi n;
@@ -390,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_prefer_busy_poll_deferred),
 		cmocka_unit_test(test_prefer_busy_poll_missed),
 		cmocka_unit_test(test_disable_pending_full_poll),
+		cmocka_unit_test(test_schedule_backlog),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

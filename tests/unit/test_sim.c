@@ -652,6 +652,36 @@ static void test_accounting(void **state)
 	}
 }
 
+/* The NAPI hrtimer is the simulator's, its counters the core's.  Hard-IRQ
+ * deferral (napi_defer_hard_irqs 2, gro_flush_timeout 20 us) at 100 kpps:
+ * each productive poll ends in napi_complete_done() DEFERRED, which arms
+ * the timer (napi.deferred = timers armed: nothing else arms it without
+ * busy polling); each start ends once (expired, restarted while armed, or
+ * still armed at the end), and each expiry is one napi_watchdog() call,
+ * counted once in napi.watchdog_fires (main counted every fire and every
+ * schedule twice: once in the simulator, once in the core).  A timer that
+ * expires schedules the NAPI unless a poll owns it, so watchdog_scheds <=
+ * watchdog_fires.  20 ms at one frame per 10 us: far more than 100 timers. */
+static void test_napi_timer_accounting(void **state)
+{
+	struct run *x = RUN(BASE, "nic.eth0.napi_defer_hard_irqs=2",
+			    "nic.eth0.gro_flush_timeout=20us", "run.warmup=0ms");
+	const struct nic *n = &x->sim.nic[0];
+	uint64_t queued = 0;
+
+	(void)state;
+	for (uint8_t k = 0; k < x->sim.cpu[0].n_irq_q; k++)
+		queued += x->sim.cpu[0].irq_q[k] == (IRQ_TIMER | n->id);
+	assert_true(n->timers_armed > 100);
+	assert_u64_eq(n->timers_armed, n->napi.deferred);
+	assert_u64_eq(n->timers_armed, n->napi.watchdog_fires + queued + n->timers_cancelled +
+			  n->timer_armed);
+	assert_u64_eq(n->timers_expired, n->napi.watchdog_fires + queued);
+	assert_true(n->napi.watchdog_scheds <= n->napi.watchdog_fires);
+	assert_true(n->napi.watchdog_scheds > 0);
+	run_free(x);
+}
+
 /* KNOWN BUG (reported, not fixed here): counters run ahead of simulated
  * time.  An ISR or poll chunk is computed when it starts and calls
  * nic_rx_advance() with the future times of its frames, so the link is
@@ -909,6 +939,7 @@ int main(void)
 		cmocka_unit_test(test_netperf_idle_pull),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_accounting),
+		cmocka_unit_test(test_napi_timer_accounting),
 		cmocka_unit_test(test_rx_counters_lead_bounded),
 	};
 

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report/rowfile.h"
 #include "report/outfile.h"
+#include "report/rowfile_stream.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -101,27 +102,9 @@ void rowfile_add(struct rowfile *rf, const char *text, const char *const *cell)
 static int csv_split(const char *s, size_t len, char ***cells, size_t *n, char *why,
 		     size_t whylen);
 
-/* Text of @t's row @r in format @fmt (CSV without its '\n'). */
-static char *row_text(const struct table *t, size_t r, enum out_format fmt)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f) {
-		fprintf(stderr, "rxlab: out of memory\n");
-		abort();
-	}
-	table_print_row(t, r, f, fmt);
-	fclose(f);
-	if (len && buf[len - 1] == '\n')
-		buf[--len] = '\0';
-	return buf;
-}
-
 void rowfile_add_table_row(struct rowfile *rf, const struct table *t, size_t r)
 {
-	char *csv = row_text(t, r, OUT_CSV), **cell = NULL, why[128];
+	char *csv = rowstream_table_row(t, r, OUT_CSV), **cell = NULL, why[128];
 	size_t n = 0;
 
 	if (csv_split(csv, strlen(csv), &cell, &n, why, sizeof(why)) || n != rf->ncols) {
@@ -134,7 +117,7 @@ void rowfile_add_table_row(struct rowfile *rf, const struct table *t, size_t r)
 		return;
 	}
 	free(csv);
-	add_owned(rf, row_text(t, r, rf->fmt), cell);
+	add_owned(rf, rowstream_table_row(t, r, rf->fmt), cell);
 }
 
 int rowfile_col(const struct rowfile *rf, const char *key)

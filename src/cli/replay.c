@@ -920,7 +920,7 @@ static void coal_run_until(struct coal_host *h, struct table *t, int64_t until)
 		/* The ISR reads and clears the cause register at once. */
 		coal_ack(&h->c, ft);
 		h->masked = true;
-		h->unmask_ns = ft + h->service_ns;
+		h->unmask_ns = add_sat(ft, h->service_ns);
 		h->now_ns = ft;
 	}
 }
@@ -1003,7 +1003,7 @@ static const char *defer_finish(struct defer_host *h, int64_t t_ns, uint32_t wor
 		d = napi_complete_done(&h->n, work, false);
 	if (napi_poll_finish(&h->n, work).next == NAPI_NEXT_REPOLL)
 		return "repoll";
-	h->timer_ns = d.timer_ns > 0 ? t_ns + d.timer_ns : NEVER;
+	h->timer_ns = d.timer_ns > 0 ? add_sat(t_ns, d.timer_ns) : NEVER;
 	h->irq_armed = d.rearm_irq;
 	if (d.reschedule)
 		return "reschedule";

@@ -5,6 +5,7 @@ rxlab="$1"
 dir="$(cd "$(dirname "$0")" && pwd)"
 grep -v '^#' "$dir/cases.txt" | while IFS=$'\t' read -r name args; do
   [ -n "$name" ] || continue
+  name="${name#@}"
   # shellcheck disable=SC2086
   "$rxlab" $args > "$dir/$name.out"
   echo "wrote $name.out"

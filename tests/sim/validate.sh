@@ -4,12 +4,20 @@
 # reported, simulated, ratio, ok, and exits 0 only when all agree; every
 # figure agrees except those listed, with a reason in docs/seeds.md, in
 # tests/sim/validate-known.txt; every seed scenario listed by `rxlab seeds`
-# loads and runs.
+# loads and runs.  Its JSON is byte-identical to tests/golden/validate.out
+# (the golden case @validate is compared here, not in sim/golden).
 set -euo pipefail
 rxlab="$1"
 out="$(mktemp)"; trap 'rm -f "$out"' EXIT
 status=0
 "$rxlab" validate --format json > "$out" || status=$?
+if cmp -s "$out" "$2/tests/golden/validate.out"; then
+  echo "ok   validate --format json is byte-identical to tests/golden/validate.out"
+else
+  echo "FAIL validate --format json differs from tests/golden/validate.out:"
+  diff "$2/tests/golden/validate.out" "$out" | head -10
+  exit 1
+fi
 python3 - "$out" "$status" "$2/tests/sim/validate-known.txt" <<'PY'
 import json, sys
 rows = json.load(open(sys.argv[1])); status = int(sys.argv[2])

@@ -262,6 +262,8 @@ static void series_names(const struct plot *pl, size_t r, char *label, size_t ll
 	for (char *p = file; *p; p++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-", *p))
 			*p = '_';
+	if (file[0] == '.')	/* never a hidden file, never like the staging folder */
+		file[0] = '_';
 	if (!file[0]) {
 		int c = rowfile_col(pl->rf, "rxpath");
 

@@ -18,7 +18,8 @@ start() {
   "$@" >"$tmp/$name.out" 2>&1 &
   pids+=($!)
   for _ in $(seq 100); do
-    port=$(sed -n 's/^listening on 127.0.0.1:\([0-9]*\)$/\1/p' "$tmp/$name.out")
+    # the background shell may not have created the file yet
+    port=$(sed -n 's/^listening on 127.0.0.1:\([0-9]*\)$/\1/p' "$tmp/$name.out" 2>/dev/null || true)
     [ -n "$port" ] && return 0
     sleep 0.05
   done

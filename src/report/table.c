@@ -340,9 +340,19 @@ static void text_print(const struct table *t, FILE *f)
 
 /* RFC 4180 section 2: fields holding a comma, quote or line break are
  * enclosed in quotes, with each quote doubled. */
+/* Whether @s must be quoted: RFC 4180's separators, and a start that a
+ * reader would take for something else at the start of a file (a JSON
+ * '[' or '{', a UTF-8 byte-order mark): rowfile_parse() detects the format
+ * and skips a BOM from the first bytes. */
+static bool csv_needs_quotes(const char *s)
+{
+	return strpbrk(s, ",\"\r\n") || s[0] == '[' || s[0] == '{' ||
+	       !strncmp(s, "\xef\xbb\xbf", 3);
+}
+
 void table_csv_field(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
+	if (!csv_needs_quotes(s)) {
 		fputs(s, f);
 		return;
 	}

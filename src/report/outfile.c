@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -57,7 +58,57 @@ struct outfile {
 	bool created;         /* outfile_open() created the (empty) target */
 	bool replaced;        /* a checkpoint renamed a file over it since */
 	struct stat st;       /* the target at open: identity, mode, owner */
+	struct outfile *next_open;   /* the process's open outfiles (fork_child) */
 };
+
+/* ---- fork -------------------------------------------------------------------
+ *
+ * A forked child (a sweep's worker, gnuplot) would share our descriptors
+ * and so our flock(): a worker still exiting after its parent was killed
+ * would keep the target locked, and the next `--resume FILE --out FILE`
+ * would be refused as "being written by another process".  So a child
+ * closes its copies of every open outfile's descriptors at fork
+ * (pthread_atfork; the parent's locks stay, as they belong to the parent's
+ * copies too), and anything it still writes or flushes to them is dropped. */
+static struct outfile *open_list;
+
+static void fork_child(void)
+{
+	for (struct outfile *of = open_list; of; of = of->next_open) {
+		if (of->fp && of->fp != stdout)
+			close(fileno(of->fp));
+		if (of->tmp_fd >= 0)
+			close(of->tmp_fd);
+		if (of->held >= 0)
+			close(of->held);
+		if (of->dirfd >= 0)
+			close(of->dirfd);
+	}
+	open_list = NULL;
+}
+
+static void fork_hook(void)
+{
+	(void)pthread_atfork(NULL, NULL, fork_child);
+}
+
+static void track(struct outfile *of)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, fork_hook);
+	of->next_open = open_list;
+	open_list = of;
+}
+
+static void untrack(struct outfile *of)
+{
+	for (struct outfile **p = &open_list; *p; p = &(*p)->next_open)
+		if (*p == of) {
+			*p = of->next_open;
+			return;
+		}
+}
 
 /* Retries when the target is renamed between open and lock (another writer
  * finishing): each retry means some other writer made progress. */
@@ -198,6 +249,7 @@ static struct outfile *outfile_new(const char *path)
 
 static void outfile_free(struct outfile *of)
 {
+	untrack(of);
 	if (of->fp && of->fp != stdout)
 		fclose(of->fp);
 	close_fd(&of->tmp_fd);
@@ -378,6 +430,7 @@ int outfile_open(struct outfile **ofp, const char *path, char *err, size_t errle
 		outfile_free(of);
 		return -1;
 	}
+	track(of);
 	*ofp = of;
 	return 0;
 }

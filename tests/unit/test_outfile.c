@@ -390,6 +390,52 @@ static void test_second_writer_fails(void **state)
 	dir_remove(&d);
 }
 
+/* A child forked while a result is being written (a sweep's worker) does
+ * not keep the target locked: once the writer is done, a new writer gets
+ * it even though the child is still alive (the SIGKILLed sweep whose
+ * workers are still exiting). */
+static void test_forked_child_keeps_no_lock(void **state)
+{
+	struct dir d;
+	struct outfile *a, *b = NULL;
+	char err[512] = "";
+	int go[2], ready[2], st;
+	char rc;
+	pid_t pid;
+
+	(void)state;
+	dir_make(&d);
+	a = open_ok(at(&d, "out.csv"));	/* an existing target, so abort keeps its inode */
+	fputs("old\n", outfile_fp(a));
+	close_ok(a);
+	a = open_ok(at(&d, "out.csv"));
+	fputs("a\n", outfile_fp(a));
+	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(ready), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {   /* fork() returns here after the atfork handlers ran */
+		char c = 'r';
+
+		close(go[1]);
+		if (write(ready[1], &c, 1) != 1)
+			_exit(2);
+		_exit(read(go[0], &c, 1) == 0 ? 0 : 1);   /* wait for the parent */
+	}
+	close(go[0]);
+	close(ready[1]);
+	assert_int_equal(read(ready[0], &rc, 1), 1);   /* the child is running */
+	close(ready[0]);
+	outfile_abort(a);
+	assert_int_equal(outfile_open(&b, at(&d, "out.csv"), err, sizeof(err)), 0);
+	close(go[1]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	fputs("b\n", outfile_fp(b));
+	close_ok(b);
+	assert_string_equal(get(at(&d, "out.csv")), "b\n");
+	dir_remove(&d);
+}
+
 /* A writer in another process: the message names its pid. */
 static void test_second_writer_names_pid(void **state)
 {
@@ -531,6 +577,7 @@ int main(void)
 		cmocka_unit_test(test_second_writer_names_pid),
 		cmocka_unit_test(test_checkpoint_with_trailer),
 		cmocka_unit_test(test_abort_keeps_target),
+		cmocka_unit_test(test_forked_child_keeps_no_lock),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_dash_is_stdout),
 	};

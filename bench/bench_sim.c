@@ -44,8 +44,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/sweep.h"
-#include "cli/units.h"
+#include "experiment/sweep.h"
+#include "model/units.h"
 #include "sim/engine.h"
 #include "sim/results.h"
 
@@ -195,7 +195,7 @@ static int run_timed(const struct bench_case *bc, const char *dset, int64_t dur_
 	sets[n++] = "run.warmup=0";
 	alloc_reset(dur_ns / 10);
 	t0 = wall();
-	if (run_one(&f->r, bc->scenario, sets, n, err, sizeof(err))) {
+	if (run_one(&f->r, bc->scenario, sets, n, NULL, err, sizeof(err))) {
 		fprintf(stderr, "bench_sim: %s: %s\n", bc->name, err);
 		return -1;
 	}

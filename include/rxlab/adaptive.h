@@ -30,8 +30,8 @@
  *
  * Times are int64_t nanoseconds of one clock chosen by the caller.
  */
-#ifndef RXLAB_ADAPTIVE_H
-#define RXLAB_ADAPTIVE_H
+#ifndef RXLAB_RXLAB_ADAPTIVE_H
+#define RXLAB_RXLAB_ADAPTIVE_H
 
 #include <stdbool.h>
 #include <stdint.h>

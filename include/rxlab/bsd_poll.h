@@ -40,8 +40,8 @@
  * caller; the kernel reads microuptime(), so they are truncated to whole
  * microseconds before any difference is taken, as a timeval would be.
  */
-#ifndef RXLAB_BSD_POLL_H
-#define RXLAB_BSD_POLL_H
+#ifndef RXLAB_RXLAB_BSD_POLL_H
+#define RXLAB_RXLAB_BSD_POLL_H
 
 #include <stdbool.h>
 #include <stdint.h>

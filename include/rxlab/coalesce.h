@@ -36,8 +36,8 @@
  *
  * Times are int64_t nanoseconds of one clock chosen by the caller.
  */
-#ifndef RXLAB_COALESCE_H
-#define RXLAB_COALESCE_H
+#ifndef RXLAB_RXLAB_COALESCE_H
+#define RXLAB_RXLAB_COALESCE_H
 
 #include <stdbool.h>
 #include <stdint.h>

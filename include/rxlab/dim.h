@@ -28,8 +28,8 @@
  * Times are int64_t nanoseconds of one clock chosen by the caller; the rates
  * use whole microseconds as the kernel's ktime_us_delta() does.
  */
-#ifndef RXLAB_DIM_H
-#define RXLAB_DIM_H
+#ifndef RXLAB_RXLAB_DIM_H
+#define RXLAB_RXLAB_DIM_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -7,8 +7,8 @@
  * 2^HIST_SUB_BITS equal sub-buckets, so the relative bucket width is at most
  * 2^-HIST_SUB_BITS (0.8% with 7 bits).  Values up to INT64_MAX fit.
  */
-#ifndef RXLAB_HIST_H
-#define RXLAB_HIST_H
+#ifndef RXLAB_RXLAB_HIST_H
+#define RXLAB_RXLAB_HIST_H
 
 #include <stdint.h>
 

@@ -49,8 +49,8 @@
  *
  * Times are int64_t nanoseconds of one clock chosen by the caller.
  */
-#ifndef RXLAB_HYBRID_H
-#define RXLAB_HYBRID_H
+#ifndef RXLAB_RXLAB_HYBRID_H
+#define RXLAB_RXLAB_HYBRID_H
 
 #include <stdint.h>
 

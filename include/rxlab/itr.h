@@ -26,8 +26,8 @@
  *
  * One state enum: enum itr_class, the latency class of each direction.
  */
-#ifndef RXLAB_ITR_H
-#define RXLAB_ITR_H
+#ifndef RXLAB_RXLAB_ITR_H
+#define RXLAB_RXLAB_ITR_H
 
 #include <stdbool.h>
 #include <stdint.h>

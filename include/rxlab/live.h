@@ -31,8 +31,8 @@
  * a one-line message into err[errlen] (if err is not NULL); contract
  * violations (NULL loop, ...) are asserts.
  */
-#ifndef RXLAB_LIVE_H
-#define RXLAB_LIVE_H
+#ifndef RXLAB_RXLAB_LIVE_H
+#define RXLAB_RXLAB_LIVE_H
 
 #include <stdbool.h>
 #include <stddef.h>

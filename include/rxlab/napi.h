@@ -11,8 +11,8 @@
  * device: every function returns a decision and the caller applies it
  * (unmask the IRQ, put the NAPI on a poll list, arm a timer).
  */
-#ifndef RXLAB_NAPI_H
-#define RXLAB_NAPI_H
+#ifndef RXLAB_RXLAB_NAPI_H
+#define RXLAB_RXLAB_NAPI_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -19,8 +19,8 @@
  * caller sleeps on readiness, pauses or polls again.  Times are int64_t
  * nanoseconds of one clock chosen by the caller.
  */
-#ifndef RXLAB_POLL_RULES_H
-#define RXLAB_POLL_RULES_H
+#ifndef RXLAB_RXLAB_POLL_RULES_H
+#define RXLAB_RXLAB_POLL_RULES_H
 
 #include <stdbool.h>
 #include <stdint.h>

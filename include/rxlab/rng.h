@@ -6,8 +6,8 @@
  * arithmetic is integer or IEEE-754 double without libm calls, so the same
  * seed gives the same numbers on every machine.
  */
-#ifndef RXLAB_RNG_H
-#define RXLAB_RNG_H
+#ifndef RXLAB_RXLAB_RNG_H
+#define RXLAB_RXLAB_RNG_H
 
 #include <stdint.h>
 

@@ -13,8 +13,8 @@
  *
  * Jiffies are derived from simulated time: jiffies(t) = t / (1e9 / HZ).
  */
-#ifndef RXLAB_SOFTIRQ_H
-#define RXLAB_SOFTIRQ_H
+#ifndef RXLAB_RXLAB_SOFTIRQ_H
+#define RXLAB_RXLAB_SOFTIRQ_H
 
 #include <stdbool.h>
 #include <stdint.h>

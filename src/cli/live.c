@@ -15,11 +15,15 @@
 #include <string.h>
 
 #include "cli/interrupt.h"
-#include "cli/profile_load.h"
-#include "cli/trace_pcap.h"
-#include "cli/units.h"
+#include "experiment/live_sim.h"
+#include "io/infile.h"
+#include "io/outfile.h"
 #include "live/host_iface.h"
-#include "report/infile.h"
+#include "live/live_run.h"
+#include "model/profile_load.h"
+#include "model/trace_pcap.h"
+#include "model/units.h"
+#include "report/live_table.h"
 
 struct live_opts {
 	enum rxl_mode modes[RXL_MODE_COUNT];
@@ -228,7 +232,7 @@ static int timeline_push(struct live_opts *o, size_t *cap, int64_t t, uint32_t l
  * that is not a number are skipped; times must not go back. */
 static int load_csv(struct live_opts *o, FILE *f, const char *path)
 {
-	/* bounded like every reader (report/infile.h): 256-byte lines, 1 GiB */
+	/* bounded like every reader (io/infile.h): 256-byte lines, 1 GiB */
 	static const struct infile_limits lim = { 255, 1ull << 30 };
 	struct linein in;
 	size_t cap = 0, lineno = 0;
@@ -552,7 +556,8 @@ static int report(struct live_opts *o, const struct live_result *res, const stru
 	report_add(rep, live_table(res, n));
 	report_add(rep, live_kernel_table(res, n));
 	if (o->compare_sim) {
-		struct table *t = live_sim_table(res, n, jobs, o->profile, err, sizeof(err));
+		struct table *t = live_sim_table(res, n, jobs, o->profile, &rxlab_signal, err,
+						  sizeof(err));
 
 		if (!t) {
 			fprintf(stderr, "rxlab live: --compare-sim: %s\n", err);
@@ -594,6 +599,42 @@ static void reap_log(const char *line)
 	fprintf(stderr, "rxlab live: %s\n", line);
 }
 
+/* `rxlab live calibrate [--out FILE] [--duration D]`. */
+static int live_calibrate_main(int argc, char **argv)
+{
+	const char *out = "veth-host.ini";
+	uint64_t dur = 1000000000;
+	struct outfile *of;
+	char msg[1024];
+	int rc;
+
+	for (int i = 0; i < argc; i++) {
+		if (i + 1 < argc && !strcmp(argv[i], "--out")) {
+			out = argv[++i];
+		} else if (i + 1 < argc && !strcmp(argv[i], "--duration")) {
+			if (unit_parse_key(UNIT_TIME_NS, "--duration", argv[++i], 100000000,
+					   60000000000ull, NULL, &dur, msg, sizeof(msg)))
+				return fprintf(stderr, "rxlab live calibrate: %s\n", msg), 2;
+		} else {
+			fprintf(stderr, "rxlab live calibrate: unknown or incomplete option '%s' "
+				"(accepted: --out FILE, --duration D)\n", argv[i]);
+			return 2;
+		}
+	}
+	/* opened first: a wrong --out fails before a measurement of seconds */
+	if (outfile_open(&of, out, msg, sizeof(msg)))
+		return fprintf(stderr, "rxlab live calibrate: %s\n", msg), 2;
+	if ((rc = live_calibrate(outfile_fp(of), (int64_t)dur, &rxlab_signal)) != 0) {
+		outfile_abort(of);
+		return rxlab_signal ? 128 + rxlab_signal : rc;
+	}
+	if (outfile_close(of, msg, sizeof(msg)))
+		return fprintf(stderr, "rxlab live calibrate: %s\n", msg), 2;
+	if (strcmp(out, "-"))
+		fprintf(stderr, "rxlab live calibrate: wrote %s\n", out);
+	return 0;
+}
+
 int live_main(int argc, char **argv)
 {
 	struct live_opts o = { .fmt = OUT_TABLE, .profile = "veth-host" };
@@ -608,6 +649,7 @@ int live_main(int argc, char **argv)
 	if (argc > 0 && !strcmp(argv[0], "calibrate"))
 		return live_calibrate_main(argc - 1, argv + 1);
 	live_job_default(&o.job, RXL_MODE_NAPI);
+	o.job.stop = &rxlab_signal;
 	o.job.sets = o.sets;
 	knobs_reap_stale(reap_log);
 	rc = parse_args(&o, argc, argv);

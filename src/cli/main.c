@@ -3,9 +3,9 @@
  *   rxlab                      the receive-livelock experiment (default job)
  *   rxlab run SCENARIO         one simulation, every table
  *   rxlab sweep SCENARIO --vary KEY=SPEC ...
- *   rxlab tune SCENARIO_OR_TRACE --goal G ...   (cli/tune.h)
- *   rxlab merge SHARD...       join sweep shards (cli/merge.h)
- *   rxlab plot RESULTS         figures of a sweep (cli/plot.h)
+ *   rxlab tune SCENARIO_OR_TRACE --goal G ...   (tune/tune.h)
+ *   rxlab merge SHARD...       join sweep shards (experiment/merge.h)
+ *   rxlab plot RESULTS         figures of a sweep (report/plot.h)
  *   rxlab scenarios            built-in scenarios
  *
  * Exit status: 0 success, 1 a run failed (model error), 2 bad usage or
@@ -17,22 +17,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/builtin.h"
-#include "cli/compare.h"
-#include "cli/estimate.h"
+#include "model/builtin.h"
+#include "experiment/compare.h"
+#include "experiment/estimate.h"
 #include "cli/interrupt.h"
-#include "cli/merge.h"
-#include "cli/plot.h"
+#include "experiment/merge.h"
+#include "report/plot.h"
 #include "cli/live.h"
-#include "cli/scenario_load.h"
-#include "cli/replay.h"
-#include "cli/trace_load.h"
-#include "cli/tune.h"
-#include "cli/validate.h"
-#include "cli/sweep.h"
-#include "cli/sweep_cmd.h"
-#include "cli/trace_play.h"
-#include "report/outfile.h"
+#include "model/scenario_load.h"
+#include "replay/replay.h"
+#include "model/trace_load.h"
+#include "tune/tune.h"
+#include "experiment/validate.h"
+#include "experiment/sweep.h"
+#include "experiment/sweep_file.h"
+#include "model/trace_play.h"
+#include "io/outfile.h"
 #include "report/sim_report.h"
 #include "sim/results.h"
 
@@ -259,7 +259,7 @@ static int show_coalesce(struct report *rep, const struct opts *o)
 	return 0;
 }
 
-/* On a terminal, before a long run: how long it will take (cli/estimate.h). */
+/* On a terminal, before a long run: how long it will take (experiment/estimate.h). */
 static void say_estimate(const struct opts *o)
 {
 	struct estimate e;
@@ -279,7 +279,7 @@ static int cmd_run(struct opts *o)
 		return bad("run needs a scenario: rxlab run FILE.ini (or a built-in name)", NULL);
 	trace_notes_for(o->scenario, o->sets, o->n_sets);
 	say_estimate(o);
-	if (run_one(&r, o->scenario, o->sets, o->n_sets, err, sizeof(err))) {
+	if (run_one(&r, o->scenario, o->sets, o->n_sets, &rxlab_signal, err, sizeof(err))) {
 		fprintf(stderr, "rxlab: %s\n", err);
 		return strstr(err, "model error") || strstr(err, "accounting") ? 1 : 2;
 	}
@@ -304,6 +304,7 @@ static int cmd_sweep(struct opts *o)
 		.shard_n = o->shard_n, .resume = o->resume, .out = o->out,
 		.plot_dir = o->plot_dir, .progress = o->progress,
 		.checkpoint_s = o->checkpoint_s < 0 ? 60 : o->checkpoint_s,
+		.stop = &rxlab_signal,
 	};
 
 	if (!o->scenario)
@@ -327,7 +328,8 @@ static int cmd_compare(struct opts *o)
 	if (vary_check_keys(o->vary, o->n_vary, err, sizeof(err)))
 		return bad(err, NULL);
 	return compare_run(o->scenario ? o->scenario : "moderation-compare",
-			   o->n_vary ? &o->vary[0] : NULL, o->sets, o->n_sets, o->fmt);
+			   o->n_vary ? &o->vary[0] : NULL, o->sets, o->n_sets, o->fmt,
+			   &rxlab_signal);
 }
 
 /* The seed experiments whose name starts with @seed ("001", "seeds/001-napi-
@@ -397,7 +399,7 @@ static int cmd_scenarios(void)
 	return 0;
 }
 
-#include "cli/default_job.h"
+#include "experiment/default_job.h"
 
 static int run_command(int argc, char **argv)
 {
@@ -408,12 +410,12 @@ static int run_command(int argc, char **argv)
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
 		return fputs(usage, stdout), 0;
-	/* replay and live have options of their own (cli/replay.h, cli/live.h). */
+	/* replay and live have options of their own (replay/replay.h, cli/live.h). */
 	if (argc > 1 && !strcmp(argv[1], "replay"))
 		return replay_main(argc - 2, argv + 2);
-	/* tune too (cli/tune.h). */
+	/* tune too (tune/tune.h). */
 	if (argc > 1 && !strcmp(argv[1], "tune"))
-		return tune_main(argc - 2, argv + 2);
+		return interrupt_install(), tune_main(argc - 2, argv + 2, &rxlab_signal);
 	if (argc > 1 && !strcmp(argv[1], "merge"))
 		return merge_main(argc - 2, argv + 2);
 	if (argc > 1 && !strcmp(argv[1], "plot"))
@@ -433,7 +435,7 @@ static int run_command(int argc, char **argv)
 			rc = o.scenario ? unknown_command(o.scenario)
 					: default_job(o.fmt, o.sets, o.n_sets, o.jobs,
 						      o.no_plot ? NULL : o.plot_dir ? o.plot_dir
-						      : DEFAULT_JOB_FIGURES);
+						      : DEFAULT_JOB_FIGURES, &rxlab_signal);
 		else if (!strcmp(cmd, "run"))
 			rc = cmd_run(&o);
 		else if (!strcmp(cmd, "sweep"))
@@ -441,7 +443,7 @@ static int run_command(int argc, char **argv)
 		else if (!strcmp(cmd, "compare"))
 			rc = cmd_compare(&o);
 		else if (!strcmp(cmd, "validate"))
-			rc = validate_run(o.scenario, o.sets, o.n_sets, o.fmt);
+			rc = validate_run(o.scenario, o.sets, o.n_sets, o.fmt, &rxlab_signal);
 		else if (!strcmp(cmd, "seeds"))
 			rc = cmd_seeds(&o);
 		else if (!strcmp(cmd, "scenarios"))

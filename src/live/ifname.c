@@ -5,7 +5,7 @@
  * refusals (shell metacharacters, a leading '-', unprintable bytes) are
  * rxlab's, because names end up in messages and in the commands `rxlab
  * tune` prints for root to run.  Those commands quote every word anyway
- * (cli/shell_quote.h): this is the first of two defences, not the only one.
+ * (io/shell_quote.h): this is the first of two defences, not the only one.
  */
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "report/rowfile.h"
-#include "report/outfile.h"
+#include "io/outfile.h"
 #include "report/rowfile_stream.h"
 
 #include <errno.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/infile.h"
+#include "io/infile.h"
 
 static void *xrealloc(void *p, size_t n)
 {

@@ -98,7 +98,7 @@ void rowfile_print(const struct rowfile *rf, FILE *f);
 void rowfile_print_csv(const struct rowfile *rf, FILE *f);
 
 /* Write rowfile_print() output to @path as outfile_open() does
- * (report/outfile.h): atomically when @path is absent or a regular file, in
+ * (io/outfile.h): atomically when @path is absent or a regular file, in
  * place when it is a FIFO or a device; "-" is stdout.  0, or -1 with a
  * message naming the file. */
 int rowfile_write(const struct rowfile *rf, const char *path, char *err, size_t errlen);

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "report/table.h"
-#include "report/outfile.h"
+#include "io/outfile.h"
 
 enum cell_kind {
 	CELL_MISSING,	/* NaN, infinity or NULL string: "-" / "" / null */

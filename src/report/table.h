@@ -107,7 +107,7 @@ void report_add(struct report *r, struct table *t);
  * form an object {"name": [...], ...} in order. */
 void report_print(const struct report *r, FILE *f, enum out_format fmt);
 
-/* Write @r to @path as outfile_open() does (report/outfile.h): where the
+/* Write @r to @path as outfile_open() does (io/outfile.h): where the
  * shell's `> PATH` would, atomically (temporary file, fsync, rename) when
  * @path is absent or a regular file, in place when it is a FIFO or a
  * device; "-" is stdout.  0 on success; -1 on failure with a message naming

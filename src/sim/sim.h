@@ -40,7 +40,7 @@
 #include "rxlab/rng.h"
 #include "rxlab/softirq.h"
 #include "sim/engine.h"
-#include "sim/scenario.h"
+#include "rxlab/scenario.h"
 
 enum sim_event_kind {
 	EV_NIC_WAKE = 1, /* obj = nic: re-evaluate the interrupt line */

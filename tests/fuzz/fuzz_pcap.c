@@ -1,4 +1,4 @@
-/* fuzz_pcap.c - libFuzzer target for the capture reader (cli/trace_pcap.h).
+/* fuzz_pcap.c - libFuzzer target for the capture reader (model/trace_pcap.h).
  *
  * Input: any bytes, read as a pcap or pcapng file through fmemopen.  The
  * reader either refuses it with a terminated message, or yields packets
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/trace_pcap.h"
+#include "model/trace_pcap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

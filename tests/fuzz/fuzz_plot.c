@@ -1,5 +1,5 @@
-/* fuzz_plot.c - libFuzzer target for the figure scripts (cli/plot.h) and
- * the gnuplot literals in them (cli/plot_text.h).
+/* fuzz_plot.c - libFuzzer target for the figure scripts (report/plot.h) and
+ * the gnuplot literals in them (report/plot_text.h).
  *
  * Input: any bytes, cut at NUL bytes into fields: the title, two column
  * keys, then the offered load and the two text cells of each of four rows.
@@ -21,8 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/plot.h"
-#include "cli/plot_text.h"
+#include "report/plot.h"
+#include "report/plot_text.h"
 #include "report/sim_report.h"
 #include "sim/results.h"
 

@@ -1,4 +1,4 @@
-/* fuzz_replay.c - libFuzzer target for the replay readers (cli/replay.h):
+/* fuzz_replay.c - libFuzzer target for the replay readers (replay/replay.h):
  * the CSV reader shared by every mechanism and each mechanism's parsing
  * of its rows, and the coalesce replay of a capture.
  *
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/replay.h"
+#include "replay/replay.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/scenario_load.h"
+#include "model/scenario_load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

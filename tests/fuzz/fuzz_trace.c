@@ -1,4 +1,4 @@
-/* fuzz_trace.c - libFuzzer target for the trace reader (cli/trace_load.h).
+/* fuzz_trace.c - libFuzzer target for the trace reader (model/trace_load.h).
  *
  * Input: any bytes, read through fmemopen as a trace named .csv (bytes
  * without a capture magic go to the CSV timeline reader).  The
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/trace_load.h"
+#include "model/trace_load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

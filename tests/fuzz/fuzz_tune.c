@@ -1,5 +1,5 @@
 /* fuzz_tune.c - libFuzzer target for the command line of `rxlab tune`
- * (cli/tune_opts.h) and its goals and objectives (cli/goal.h).
+ * (tune/tune_opts.h) and its goals and objectives (tune/goal.h).
  *
  * Input: lines.  The first is also given alone to goal_parse() and
  * objective_parse(); all of them (at most 32) are the arguments after
@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/goal.h"
-#include "cli/tune_catalog.h"
-#include "cli/tune_opts.h"
+#include "tune/goal.h"
+#include "scheme/catalog.h"
+#include "tune/tune_opts.h"
 #include "rxlab/live.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

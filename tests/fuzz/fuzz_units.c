@@ -1,4 +1,4 @@
-/* fuzz_units.c - libFuzzer target for values with units (cli/units.h).
+/* fuzz_units.c - libFuzzer target for values with units (model/units.h).
  *
  * Input: any bytes, read as a NUL-terminated value.  For every unit kind:
  * unit_parse() either fails with a terminated explanation and leaves the
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/units.h"
+#include "model/units.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

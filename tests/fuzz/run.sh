@@ -55,7 +55,8 @@ cmake -DOUT="$tmp/obj/builtin_data.c" -DROOT="$root" "-DFILES=$list" \
 # libFuzzer's main(); as many compiles at once as there are CPUs.
 objs=()
 jobs=0
-for src in "$root"/src/{core,sim,report,live,cli}/*.c "$tmp/obj/builtin_data.c"; do
+mapfile -t lib_srcs < <(find "$root/src" -name '*.c' | LC_ALL=C sort)
+for src in "${lib_srcs[@]}" "$tmp/obj/builtin_data.c"; do
   [ "$src" = "$root/src/cli/main.c" ] && continue
   rel="${src#"$root"/}"
   obj="$tmp/obj/${rel//\//_}.o"

@@ -3,7 +3,7 @@
 # says so before it starts, with how to stop it; without a terminal nothing
 # is printed.  The estimate's value depends on the machine and is never
 # asserted: only its presence.  RXLAB_ESTIMATE_MIN_S=0 lowers the threshold
-# (cli/estimate.h) so that short runs show the message; one case keeps the
+# (experiment/estimate.h) so that short runs show the message; one case keeps the
 # default threshold with a run of 3600 simulated seconds at 1 Mpps through
 # the classic kernel (about 3.6 G frames: minutes on any machine), stopped
 # with SIGINT as soon as the message is seen.

@@ -8,7 +8,7 @@
 
 #include <math.h>
 
-#include "cli/cost_fit.h"
+#include "live/cost_fit.h"
 
 /* Runs that follow the model exactly: the fit returns its costs. */
 static void test_exact(void **state)

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/ini.h"
+#include "model/ini.h"
 
 static struct ini_doc doc;
 static char err[512];

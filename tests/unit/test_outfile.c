@@ -28,7 +28,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "report/outfile.h"
+#include "io/outfile.h"
 
 struct dir {
 	char path[64];

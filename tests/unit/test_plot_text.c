@@ -29,11 +29,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "cli/plot.h"
-#include "cli/plot_text.h"
+#include "report/plot.h"
+#include "report/plot_text.h"
 #include "report/sim_report.h"
 #include "sim/results.h"
-#include "sim/scenario.h"
+#include "rxlab/scenario.h"
 
 #define SEED 0x9e3779b97f4a7c15ull
 #define C_KEYS_MAX 32

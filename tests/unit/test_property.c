@@ -61,7 +61,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "cli/scenario_load.h"
+#include "model/scenario_load.h"
 #include "sim/results.h"
 #include "sim/sim.h"
 
@@ -178,7 +178,7 @@ static const char *const COST_KEYS[] = {
 	"local-deliver", "syscall",
 };
 /* piii-933-e1000 x 1000 in ns (per-byte: ps x 1000 = ns), capped at 1 ms
- * per occurrence and 1 us per byte (src/cli/profile_load.h); idle-exit,
+ * per occurrence and 1 us per byte (src/model/profile_load.h); idle-exit,
  * 0 there, is 20 us so that the path runs. */
 static const char *const SLOW_COSTS[] = {
 	"1ms", "1ms", "1ms", "900us", "500us", "300us", "400us",

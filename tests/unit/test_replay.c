@@ -19,8 +19,8 @@
 
 #include <cmocka.h>
 
-#include "cli/replay.h"
-#include "cli/scenario_load.h"
+#include "replay/replay.h"
+#include "model/scenario_load.h"
 #include "sim/results.h"
 #include "sim/sim.h"
 

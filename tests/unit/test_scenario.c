@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/builtin.h"
-#include "cli/profile_load.h"
-#include "cli/scenario_load.h"
+#include "model/builtin.h"
+#include "model/profile_load.h"
+#include "model/scenario_load.h"
 
 static struct scenario sc;
 static struct profile prof;

@@ -1,4 +1,4 @@
-/* test_shell_quote.c - sh_quote() (cli/shell_quote.h): what it prints, and
+/* test_shell_quote.c - sh_quote() (io/shell_quote.h): what it prints, and
  * that a POSIX shell reads every quoted word back unchanged.
  *
  * The round trip runs `sh -c 'printf %s WORD'` on random words (bytes
@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/shell_quote.h"
+#include "io/shell_quote.h"
 
 static char *quoted(const char *word)
 {

@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/scenario_load.h"
+#include "model/scenario_load.h"
 #include "sim/results.h"
 #include "sim/sim.h"
 

@@ -1,7 +1,7 @@
 /* test_sweep.c - variations (lists, linear and log ranges) and shards.
  *
- * Expected values are worked out by hand from the rules in src/cli/sweep.h
- * and src/cli/sweep_cmd.h: a :log range has equal ratios with inner values
+ * Expected values are worked out by hand from the rules in src/experiment/sweep.h
+ * and src/experiment/sweep_file.h: a :log range has equal ratios with inner values
  * rounded to three significant digits; shard K of N holds the points p with
  * p % N == K - 1.
  */
@@ -18,8 +18,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "cli/sweep.h"
-#include "cli/sweep_cmd.h"
+#include "experiment/sweep.h"
+#include "experiment/sweep_file.h"
 
 /* Parse @arg and compare its values with the NULL-terminated list. */
 static void assert_values(const char *arg, ...)

@@ -1,5 +1,5 @@
 /* test_trace_load.c - CSV timelines and captures into arrivals
- * (cli/trace_load.h): exact times and frame lengths, and the errors. */
+ * (model/trace_load.h): exact times and frame lengths, and the errors. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/scenario_load.h"
-#include "cli/trace_load.h"
+#include "model/scenario_load.h"
+#include "model/trace_load.h"
 #include "sim/results.h"
 #include "sim/sim.h"
 

@@ -1,12 +1,12 @@
 /* test_trace_play.c - spans, whole-trace runs and the link check of
- * traces (cli/trace_play.h) on traces built here. */
+ * traces (model/trace_play.h) on traces built here. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "cli/trace_play.h"
+#include "model/trace_play.h"
 
 static struct scn_trace trace(const int64_t *t, const uint32_t *len, uint64_t n)
 {

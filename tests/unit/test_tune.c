@@ -1,5 +1,5 @@
-/* test_tune.c - goals (cli/goal.h) and the search of `rxlab tune`
- * (cli/tune_search.h) on a synthetic evaluator whose optimum is known. */
+/* test_tune.c - goals (tune/goal.h) and the search of `rxlab tune`
+ * (tune/tune_search.h) on a synthetic evaluator whose optimum is known. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,13 +10,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/goal.h"
-#include "cli/scenario_load.h"
-#include "cli/trace_load.h"
-#include "cli/tune_apply.h"
-#include "cli/tune_catalog.h"
-#include "cli/tune_opts.h"
-#include "cli/tune_search.h"
+#include "tune/goal.h"
+#include "model/scenario_load.h"
+#include "model/trace_load.h"
+#include "scheme/apply.h"
+#include "scheme/catalog.h"
+#include "tune/tune_opts.h"
+#include "tune/tune_search.h"
 
 static char err[512];
 

@@ -9,7 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "cli/units.h"
+#include "model/units.h"
 
 static char why[256];
 

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "cli/validate.h"
+#include "experiment/validate.h"
 
 static const struct figure ratio_fig = { "000", "r", 1000, CHECK_RATIO, 0, NULL, 0 };
 static const struct figure most_fig = { "000", "m", 24, CHECK_AT_MOST, 100, NULL, 0 };

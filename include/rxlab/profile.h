@@ -1,0 +1,58 @@
+/* profile.h - per-machine cost table used by the simulator.
+ *
+ * A profile is named for the machine it models (profiles/NAME.ini).  Every
+ * cost is CPU time in nanoseconds spent by the host for one occurrence of
+ * the thing named; *_per_byte costs are in picoseconds per byte so that
+ * frame-size dependent work (DMA, copies) is modelled apart from per-packet
+ * work.  Each profile file says which published figures calibrated which
+ * cost.
+ */
+#ifndef RXLAB_RXLAB_PROFILE_H
+#define RXLAB_RXLAB_PROFILE_H
+
+#include <stdint.h>
+
+struct profile {
+	char name[64];
+	/* Interrupt delivery. */
+	int64_t irq_entry_ns;     /* irq-entry: vector entry + exit, irq_exit bookkeeping */
+	int64_t isr_ns;           /* isr: driver ISR fixed part (cause register read, mask/ack) */
+	int64_t reg_read_ns;      /* reg-read: one device register read across the bus */
+	/* Receive. */
+	int64_t rx_pkt_ns;        /* rx-pkt: driver work per received frame (descriptor, skb) */
+	int64_t netif_rx_ns;      /* netif-rx: enqueue to the per-CPU backlog (classic ISR) */
+	int64_t backlog_pkt_ns;   /* backlog-pkt: dequeue from the backlog in process_backlog */
+	int64_t napi_poll_ns;     /* napi-poll: fixed cost of one ->poll() call */
+	int64_t softirq_entry_ns; /* softirq-entry: one __do_softirq pass overhead */
+	int64_t dma_fixed_ns;     /* dma-fixed: NIC to host-memory latency, fixed part */
+	int64_t dma_ps_per_byte;  /* dma-per-byte: bus time per byte (ps) */
+	/* Forwarding and transmit. */
+	int64_t fwd_pkt_ns;       /* fwd-pkt: IP forward decision + qdisc + xmit per frame */
+	int64_t copy_ps_per_byte; /* copy-per-byte: CPU time per byte touched (ps) */
+	int64_t tx_clean_pkt_ns;  /* tx-clean-pkt: free one transmitted descriptor + skb */
+	int64_t skb_alloc_ns;     /* skb-alloc: slab allocation and later free of one RX
+	                           * sk_buff, the work recycling saves (0: in rx-pkt) */
+	int64_t remote_free_ns;   /* remote-free: extra cost of freeing an sk_buff that
+	                           * another CPU allocated (cache lines it must pull) */
+	int64_t xmit_locked_ns;   /* xmit-locked: the part of fwd-pkt done under the
+	                           * device's xmit lock (serialised across CPUs) */
+	/* Local delivery and applications. */
+	int64_t local_deliver_ns; /* local-deliver: ip_rcv + udp_rcv + socket enqueue, per frame */
+	int64_t syscall_ns;       /* syscall: one recvmsg/sendmsg entry, exit and bookkeeping */
+	/* Scheduling. */
+	int64_t ctx_switch_ns;    /* ctx-switch: one context switch */
+	int64_t idle_exit_ns;     /* idle-exit: an idle CPU leaving its idle state for an
+	                           * interrupt or a wake-up from another CPU (cpuidle exit,
+	                           * on a virtual machine the halt exit) */
+	/* Added by the loader (src/cli/profile_load.c): [profile] description,
+	 * one line saying which machine this is; "" if the file gives none. */
+	char description[128];
+};
+
+/* CPU time to copy (touch) @len bytes: copy-per-byte, ns. */
+static inline int64_t profile_copy_ns(const struct profile *p, uint32_t len)
+{
+	return (int64_t)len * p->copy_ps_per_byte / 1000;
+}
+
+#endif

@@ -1,0 +1,267 @@
+/* scenario.h - the complete, validated description of one simulation run.
+ *
+ * A scenario is plain data: the CLI fills it from an INI file plus --set
+ * overrides (src/cli/scenario_load.c), the simulator reads it and never
+ * changes it.  All times are int64_t nanoseconds, rates are packets per
+ * second, sizes are bytes.  Key names in comments are the INI keys; they
+ * follow ethtool / sysfs / sysctl spelling where one exists.
+ */
+#ifndef RXLAB_RXLAB_SCENARIO_H
+#define RXLAB_RXLAB_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rxlab/profile.h"
+
+#define SCN_MAX_NICS 8
+#define SCN_MAX_TRAFFIC 8
+#define SCN_MAX_CPUS 64
+#define SCN_NAME_LEN 32
+#define SCN_VMSTAT_LINES 100000  /* vmstat lines one run may print */
+
+/* Kernel receive path, [host] rxpath. */
+enum rxpath {
+	RXPATH_CLASSIC,  /* ISR moves packets to the backlog (netif_rx), softirq forwards */
+	RXPATH_ISR_LOOP, /* isr-while + one more read after work (the seed 000 patch) */
+	RXPATH_NAPI,     /* ISR masks and schedules NAPI; net_rx_action polls */
+	RXPATH_BSD_POLL, /* FreeBSD DEVICE_POLLING: no RX interrupts, polls each tick */
+	RXPATH_ISR_WHILE,/* classic, ISR loops while the cause register shows work (stock dc) */
+};
+
+/* Traffic pattern, [traffic] pattern. */
+enum traffic_pattern {
+	TRAFFIC_CONSTANT, /* pktgen: one frame every 1/rate */
+	TRAFFIC_POISSON,  /* exponential gaps with mean 1/rate */
+	TRAFFIC_ONOFF,    /* constant rate during on, silence during off */
+	TRAFFIC_TRACE,    /* arrival times and frame lengths of a capture (trace = FILE) */
+};
+
+/* Arrivals of a trace (pcap, pcapng or CSV timeline), in memory.  Loaded
+ * and owned by the CLI (src/cli/trace_load.c), immutable, shared by every
+ * run that names the same file; the simulator only reads it.
+ * Invariants: n >= 1, t_ns[0] == 0, t_ns is non-decreasing, every
+ * len[i] is a frame length including FCS in 64..9216 bytes. */
+struct scn_trace {
+	uint64_t n;                  /* packets */
+	const int64_t *t_ns;         /* arrival of packet i, ns after the first */
+	const uint32_t *len;         /* frame bytes incl. FCS */
+	uint64_t bytes;              /* sum of len[] */
+};
+
+/* Which clock starts the rx-usecs timer, [nic] cqe-mode-rx (ethtool name). */
+enum coal_timer_mode_cfg {
+	TIMER_ABSOLUTE = 0, /* EQE: from the first completion (tg3, e1000 RADV); cqe-mode-rx=off */
+	TIMER_RESTART = 1,  /* CQE: restarted by every completion (e1000 RDTR); cqe-mode-rx=on */
+};
+
+/* TX completion handling, [nic] tx-clean. */
+enum tx_clean_mode {
+	TX_CLEAN_IRQ,  /* TX completion interrupts, moderated by tx-usecs/tx-frames */
+	TX_CLEAN_XMIT, /* no TX interrupts; the ring is cleaned when the driver transmits */
+};
+
+/* Adaptive RX moderation run by the driver, [nic] adaptive-rx. */
+enum adaptive_rx {
+	ADAPTIVE_OFF,      /* static rx-usecs / rx-frames */
+	ADAPTIVE_DIM,      /* Linux DIM (lib/dim/net_dim.c) picks rx-usecs/rx-frames */
+	ADAPTIVE_PKT_RATE, /* ethtool pkt-rate-low/-high switching between three sets */
+};
+
+/* How the driver reads ethtool's rx-usecs, [nic] driver. */
+enum nic_driver {
+	DRIVER_GENERIC,    /* rx-usecs / rx-frames drive the coalescing engine */
+	DRIVER_E1000,      /* e1000_set_coalesce(): rx-usecs 0/1/3/4 select ITR modes,
+	                    * 10..10000 a fixed rate of 1e6/rx-usecs interrupts/s */
+};
+
+/* [host]: the machine and its kernel. */
+struct scn_host {
+	char profile[64];            /* profile = NAME (built-in) or path to an INI */
+	uint32_t cpus;               /* cpus = 1..64 */
+	uint32_t hz;                 /* hz = 100..10000, CONFIG_HZ */
+	enum rxpath rxpath;          /* rxpath = classic | isr-loop | napi */
+	uint32_t netdev_budget;      /* net.core.netdev_budget, default 300 */
+	int64_t netdev_budget_usecs_ns; /* net.core.netdev_budget_usecs, default 2000 us */
+	uint32_t netdev_max_backlog; /* net.core.netdev_max_backlog, default 1000 */
+	uint32_t dev_weight;         /* net.core.dev_weight, default 64 */
+	uint32_t napi_weight;        /* driver NAPI weight, default 64 (NAPI_POLL_WEIGHT) */
+	/* FreeBSD kern.polling.* sysctls, rxpath = bsd-poll */
+	uint32_t bsd_burst_max;      /* kern.polling.burst_max, 10..1000, default 150 */
+	uint32_t bsd_each_burst;     /* kern.polling.each_burst, default 5 */
+	uint32_t bsd_user_frac;      /* kern.polling.user_frac, 0..99 %, default 50 */
+	uint32_t bsd_reg_frac;       /* kern.polling.reg_frac, 1..hz, default 20 */
+	uint32_t bsd_idle_poll;      /* kern.polling.idle_poll, 0/1: also poll from the idle loop */
+	/* sk_buff recycling (Olsson's private skb recycling patch, seed 002):
+	 * a freed sk_buff goes to a per-CPU pool that the RX refill of the
+	 * same CPU takes from before it asks the slab allocator */
+	uint32_t skb_recycle;        /* skb-recycle = on | off */
+	uint32_t skb_recycle_max;    /* skb-recycle-max = pool size per CPU, sk_buffs */
+	int64_t sched_migration_cost_ns; /* sched_migration_cost: a thread that ran more
+	                              * recently is cache-hot and not moved by idle
+	                              * balancing (kernel.sched_migration_cost_ns) */
+};
+
+/* [nic NAME]: one port.  Coalescing keys are ethtool -C names. */
+struct scn_nic {
+	char name[SCN_NAME_LEN];
+	uint64_t speed_bps;          /* speed = 100Mbit | 1Gbit | 10Gbit ... */
+	uint32_t rx_ring;            /* rx-ring = 1..65536 descriptors (ethtool -G rx) */
+	uint32_t tx_ring;            /* tx-ring = 1..65536 descriptors (ethtool -G tx) */
+	uint32_t rx_fifo_bytes;      /* rx-fifo = on-chip packet buffer, e.g. 48KiB */
+	uint32_t txqueuelen;         /* txqueuelen = qdisc length in packets */
+	int64_t rx_usecs_ns;         /* rx-usecs */
+	uint32_t rx_frames;          /* rx-frames */
+	int64_t rx_usecs_irq_ns;     /* rx-usecs-irq */
+	uint32_t rx_frames_irq;      /* rx-frames-irq */
+	int64_t tx_usecs_ns;         /* tx-usecs */
+	uint32_t tx_frames;          /* tx-frames */
+	int64_t tx_usecs_irq_ns;     /* tx-usecs-irq */
+	uint32_t tx_frames_irq;      /* tx-frames-irq */
+	enum coal_timer_mode_cfg rx_timer; /* cqe-mode-rx = on | off */
+	enum coal_timer_mode_cfg tx_timer; /* cqe-mode-tx = on | off */
+	int64_t min_irq_gap_ns;      /* min-irq-interval: ITR-style minimum gap, 0 = none */
+	enum tx_clean_mode tx_clean; /* tx-clean = irq | xmit */
+	uint32_t irq_cpu;            /* irq-cpu = CPU that services this NIC's IRQ */
+	uint32_t irq_float;          /* irq-cpu = float: each interrupt goes to the CPU
+	                              * running at the lowest level (idle first),
+	                              * round robin among equals (IO-APIC lowest
+	                              * priority delivery without irq affinity) */
+	uint32_t tx_clean_thresh;    /* tx-clean-thresh: tx-clean = xmit cleans only when
+	                              * fewer descriptors than this are free; 0 = always */
+	int64_t link_queue_ns;       /* link-queue: how long the sender side of the
+	                              * link may hold a frame before dropping it */
+	/* NAPI instance of the port (sysfs /sys/class/net/NAME/...) */
+	uint32_t napi_defer_hard_irqs;  /* napi_defer_hard_irqs: empty polls before the
+	                                 * IRQ is re-armed; 0 = off */
+	int64_t gro_flush_timeout_ns;   /* gro_flush_timeout: deferral timer (ns) */
+	uint32_t threaded;              /* threaded = 1: a kthread polls, not softirq */
+	/* adaptive moderation */
+	enum adaptive_rx adaptive_rx;   /* adaptive-rx = off | dim | pkt-rate */
+	int64_t dim_work_delay_ns;      /* dim-work-delay: schedule_work() latency before
+	                                 * a new DIM profile reaches the NIC */
+	uint32_t dim_start_ix;          /* dim-start-profile = 0..4 */
+	int64_t irq_suspend_timeout_ns; /* irq-suspend-timeout (netdev napi-set), 0 = off */
+	/* ethtool adaptive-rx = pkt-rate (ethtool -C pkt-rate-low ...) */
+	uint64_t pkt_rate_low, pkt_rate_high;   /* pkt-rate-low / -high, pps */
+	int64_t rx_usecs_low_ns, rx_usecs_high_ns; /* rx-usecs-low / -high */
+	uint32_t rx_frames_low, rx_frames_high; /* rx-frames-low / -high */
+	int64_t sample_interval_ns;     /* sample-interval (ethtool rate-sample-interval) */
+	/* e1000 module parameters (per port) */
+	enum nic_driver driver;         /* driver = generic | e1000 */
+	uint32_t itr_param;             /* InterruptThrottleRate: 0 off, 1, 3, 4, 100..100000 */
+	uint32_t rx_int_delay;          /* RxIntDelay (RDTR), units of 1.024 us; 0 = off */
+	uint32_t rx_abs_int_delay;      /* RxAbsIntDelay (RADV), units of 1.024 us */
+	uint32_t tx_int_delay;          /* TxIntDelay (TIDV), units of 1.024 us; 0 = off */
+	uint32_t tx_abs_int_delay;      /* TxAbsIntDelay (TADV), units of 1.024 us */
+};
+
+/* [traffic NAME]: one source of frames into a port. */
+struct scn_traffic {
+	char name[SCN_NAME_LEN];
+	char port[SCN_NAME_LEN];     /* port = NIC name */
+	enum traffic_pattern pattern;/* pattern = constant | poisson | on-off */
+	uint64_t rate_pps;           /* rate = 890kpps, 1.2Mpps (packet rates only) */
+	uint32_t frame_bytes;        /* frame-size = 64..9216 bytes incl. FCS */
+	int64_t start_ns;            /* start = time of the first frame */
+	int64_t on_ns, off_ns;       /* on-off: burst and pause lengths */
+	uint64_t count;              /* count = frames to offer, then stop; 0 = no end */
+	/* pattern = trace: frames are offered at start + t_ns[i] * 1000 / speed_milli
+	 * with length len[i], once (the sender stops after the last one) */
+	char trace_path[256];        /* trace = FILE (.pcap, .pcapng, .cap or CSV) */
+	char trace_speed[16];        /* trace-speed = 1 (2 = twice as fast), as written */
+	uint32_t trace_speed_milli;  /* ... in thousandths, 1..1000000 */
+	const struct scn_trace *trace; /* the arrivals (not owned) */
+};
+
+/* [route]: IP forwarding between ports; from[i] forwards to to[i]. */
+struct scn_route {
+	uint32_t n;
+	char from[SCN_MAX_NICS][SCN_NAME_LEN];
+	char to[SCN_MAX_NICS][SCN_NAME_LEN];
+};
+
+/* [apps]: applications competing for CPU, and the receiver of frames
+ * delivered locally (those that arrive on a port with no route). */
+struct scn_apps {
+	uint32_t cpu_hogs;           /* cpu-hogs = N always-runnable user threads */
+	uint32_t hog_cpu;            /* hog-cpu = CPU they run on */
+	uint32_t sink;               /* sink = on: a UDP socket read by a thread */
+	uint32_t sink_cpu;           /* sink-cpu = CPU of the reading thread */
+	int64_t sink_work_ns;        /* sink-work = user time per datagram */
+	uint32_t rcvbuf;             /* rcvbuf = SO_RCVBUF bytes (net.core.rmem_default) */
+	uint32_t reply_bytes;        /* reply-size: > 0 makes the sink a request/response
+	                              * server that answers each datagram with a frame
+	                              * of this size out of the port it came from */
+	int64_t busy_poll_ns;        /* busy_poll = SO_BUSY_POLL / epoll busy_poll_usecs */
+	uint32_t prefer_busy_poll;   /* prefer_busy_poll = SO_PREFER_BUSY_POLL */
+	uint32_t busy_poll_budget;   /* busy_poll_budget = SO_BUSY_POLL_BUDGET, 0 = 8 */
+	uint32_t sink_batch;         /* sink-batch = datagrams one recvmsg returns (a TCP
+	                              * reader copies several segments per call) */
+	uint32_t ack_every;          /* ack-every = N: the stack sends an ACK frame back per
+	                              * N delivered frames (TCP delayed ACK: 2); 0 = none */
+	uint32_t ack_bytes;          /* ack-size = ACK frame size */
+	/* ping -f 127.0.0.1: a thread that sends an ICMP echo over loopback,
+	 * waits for the reply, and sends the next (seed 004) */
+	uint32_t ping;               /* ping = on */
+	uint32_t ping_cpu;           /* ping-cpu = CPU it runs on */
+	uint64_t ping_count;         /* ping-count = echo requests to send (-c) */
+	uint32_t ping_size;          /* ping-size = ICMP payload bytes (-s), 56 */
+	int64_t ping_work_ns;        /* ping-work = ping's own time per echo: user
+	                              * bookkeeping and the flood's '.' to the tty */
+	/* netperf -t TCP_STREAM -H localhost: connections over loopback, each a
+	 * netperf sender and a netserver receiver thread; connection i sends
+	 * from CPU 2i mod cpus and receives on CPU 2i+1 mod cpus (seed 004) */
+	uint32_t netperf;            /* netperf = connections, 0 = none */
+	uint32_t netperf_send;       /* netperf-send-size = bytes per send() (-m) */
+	uint32_t netperf_recv;       /* netperf-recv-size = bytes per recv() (-M) */
+	uint32_t netperf_window;     /* netperf-window = bytes sent and not yet read
+	                              * that the sender may have outstanding */
+	int64_t netperf_work_ns;     /* netperf-work = user time per send() / recv() */
+	uint32_t netperf_mss;        /* netperf-mss = loopback segment payload, bytes */
+};
+
+/* [run]: duration and measurement window. */
+struct scn_run {
+	int64_t duration_ns;         /* duration = simulated time */
+	int64_t warmup_ns;           /* warmup = time excluded from rates */
+	uint64_t seed;               /* seed = random seed (--seed overrides) */
+	int64_t timeslice_ns;        /* timeslice = scheduler slice for threads */
+	int64_t vmstat_ns;           /* vmstat-interval = sample every this long (vmstat N),
+	                              * 0 = off; at most SCN_VMSTAT_LINES per run */
+};
+
+struct scenario {
+	char name[64];
+	struct scn_host host;
+	struct profile profile;      /* resolved from host.profile */
+	uint32_t n_nics;
+	struct scn_nic nic[SCN_MAX_NICS];
+	uint32_t n_traffic;
+	struct scn_traffic traffic[SCN_MAX_TRAFFIC];
+	struct scn_route route;
+	struct scn_apps apps;
+	struct scn_run run;
+};
+/* A scenario holds no pointers except scn_traffic.trace, which points into
+ * the CLI's trace cache and stays valid until trace_cache_free(). */
+
+#include "rxlab/adaptive.h"
+
+/* The ethtool adaptive-rx = pkt-rate configuration of port @n. */
+static inline struct adaptive_config scn_adaptive_config(const struct scn_nic *n)
+{
+	return (struct adaptive_config){
+		.pkt_rate_low = n->pkt_rate_low, .pkt_rate_high = n->pkt_rate_high,
+		.rx_usecs_low = (uint32_t)(n->rx_usecs_low_ns / 1000), .rx_frames_low = n->rx_frames_low,
+		.rx_usecs = (uint32_t)(n->rx_usecs_ns / 1000), .rx_frames = n->rx_frames,
+		.rx_usecs_high = (uint32_t)(n->rx_usecs_high_ns / 1000),
+		.rx_frames_high = n->rx_frames_high,
+		.rate_sample_interval_ns = n->sample_interval_ns,
+	};
+}
+
+/* Index of the NIC named @name, or -1. */
+int scenario_nic_index(const struct scenario *s, const char *name);
+
+#endif

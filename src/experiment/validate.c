@@ -1,0 +1,557 @@
+/* validate.c - the seed experiments' reported figures beside simulated ones.
+ *
+ * Each run is a built-in scenario in scenarios/seeds/; each figure names
+ * the run it comes from and how to read it off the results.  Runs are done
+ * once however many figures read them.
+ */
+#include "experiment/validate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/builtin.h"
+#include "experiment/sweep.h"
+#include "sim/results.h"
+
+#define MAX_RUN_SETS 8
+
+struct seed_run {
+	const char *scenario;
+	const char *sets[MAX_RUN_SETS];
+};
+
+static const struct nic_result *nic_named(const struct results *r, const char *name)
+{
+	for (uint16_t i = 0; i < r->n_nics; i++)
+		if (!strcmp(r->nic[i].name, name))
+			return &r->nic[i];
+	return NULL;
+}
+
+static double thread_s(const struct results *r, const char *name)
+{
+	for (uint16_t i = 0; i < r->n_threads; i++)
+		if (!strcmp(r->thr[i].name, name))
+			return (double)r->thr[i].cpu_ns / 1e9;
+	return NAN;
+}
+
+static double thread_pct(const struct results *r, const char *name)
+{
+	for (uint16_t i = 0; i < r->n_threads; i++)
+		if (!strcmp(r->thr[i].name, name))
+			return r->thr[i].pct;
+	return NAN;
+}
+
+#define NIC(r, name, field) (nic_named((r), (name)) ? (double)nic_named((r), (name))->c.field : NAN)
+#define INTR_PCT(r) ((r)->cpu_pct[ACCT_HARDIRQ] + (r)->cpu_pct[ACCT_SOFTIRQ])
+
+/* The runs, in the order figures index them. */
+enum {
+	R001, R000_CEL_STOCK, R000_CEL_PATCH, R000_CEL_POLL, R000_DUR_STOCK, R000_DUR_PATCH,
+	R003_5, R003_20 = R003_5 + 5, R004 = R003_20 + 5, R004_USECS, R004_DEFER,
+	R002_REC, R002_1B, R002_1F, R002_1S, R002_2B, R002_2F, R002_2S,
+	R004_PING, R004_PING_IDLE, R004_PING_USECS, R004_PING_DEFER, R004_PING_DIM, R004_NETPERF,
+	N_RUNS
+};
+_Static_assert(N_RUNS <= 64, "USES() is a 64-bit mask");
+
+#define FLOAT_SETS "nic.eth0.irq-cpu=float", "nic.eth1.irq-cpu=float"
+#define SPLIT_SETS "nic.eth1.irq-cpu=1"
+
+/* Seed 003: the link-utilisation sweep, 5 rates per coalescing setting. */
+#define S003(base, frames, rate) [base] = { "seeds/003-tg3-tcp-receive", \
+	{ "nic.eth0.rx-frames=" frames, "nic.eth0.rx-frames-irq=" frames, "traffic.rate=" rate, NULL } }
+
+static const struct seed_run runs[N_RUNS] = {
+	[R001] = { "seeds/001-napi-router", { NULL } },
+	[R000_CEL_STOCK] = { "seeds/000-celeron-admtek", { "host.rxpath=isr-while", NULL } },
+	[R000_CEL_PATCH] = { "seeds/000-celeron-admtek", { "host.rxpath=isr-loop", NULL } },
+	[R000_CEL_POLL] = { "seeds/000-celeron-admtek",
+			    { "host.rxpath=bsd-poll", "host.hz=1000", "apps.cpu-hogs=1", "run.warmup=400ms",
+			      NULL } },
+	[R000_DUR_STOCK] = { "seeds/000-duron-pnic", { "host.rxpath=isr-while", NULL } },
+	[R000_DUR_PATCH] = { "seeds/000-duron-pnic", { "host.rxpath=isr-loop", NULL } },
+	S003(R003_5, "5", "20kpps"), S003(R003_5 + 1, "5", "40kpps"), S003(R003_5 + 2, "5", "60kpps"),
+	S003(R003_5 + 3, "5", "70kpps"), S003(R003_5 + 4, "5", "80kpps"),
+	S003(R003_20, "20", "20kpps"), S003(R003_20 + 1, "20", "40kpps"),
+	S003(R003_20 + 2, "20", "60kpps"), S003(R003_20 + 3, "20", "70kpps"),
+	S003(R003_20 + 4, "20", "80kpps"),
+	[R004] = { "seeds/004-e100-napi", { NULL } },
+	[R004_USECS] = { "seeds/004-e100-napi", { "nic.eth0.rx-usecs=100", "nic.eth0.rx-frames=32",
+						  NULL } },
+	[R004_DEFER] = { "seeds/004-e100-napi", { "nic.eth0.napi_defer_hard_irqs=2",
+						  "nic.eth0.gro_flush_timeout=50us", NULL } },
+	[R004_PING] = { "seeds/004-e100-ping", { NULL } },
+	[R004_PING_IDLE] = { "seeds/004-e100-ping", { "traffic.start=60s", NULL } },
+	[R004_PING_USECS] = { "seeds/004-e100-ping", { "nic.eth0.rx-usecs=100",
+						       "nic.eth0.rx-frames=32", NULL } },
+	[R004_PING_DEFER] = { "seeds/004-e100-ping", { "nic.eth0.napi_defer_hard_irqs=2",
+						       "nic.eth0.gro_flush_timeout=50us", NULL } },
+	[R004_PING_DIM] = { "seeds/004-e100-ping", { "nic.eth0.adaptive-rx=dim", NULL } },
+	[R004_NETPERF] = { "seeds/004-e100-netperf", { NULL } },
+	[R002_REC] = { "seeds/002-smp-recycle", { NULL } },
+	[R002_1B] = { "seeds/002-smp-router-1flow", { NULL } },
+	[R002_1F] = { "seeds/002-smp-router-1flow", { FLOAT_SETS, NULL } },
+	[R002_1S] = { "seeds/002-smp-router-1flow", { SPLIT_SETS, NULL } },
+	[R002_2B] = { "seeds/002-smp-router-2flows", { NULL } },
+	[R002_2F] = { "seeds/002-smp-router-2flows", { FLOAT_SETS, NULL } },
+	[R002_2S] = { "seeds/002-smp-router-2flows", { SPLIT_SETS, NULL } },
+};
+
+/* ---- seed 002: SMP forwarding (Olsson's recycling run, Fraser's router) ---- */
+
+static double s002_tx_ok(const struct results *const *r) { return NIC(r[R002_REC], "eth1", tx_ok); }
+static double s002_rx_irqs(const struct results *const *r) { return NIC(r[R002_REC], "eth0", irqs); }
+static double s002_tx_irqs(const struct results *const *r) { return NIC(r[R002_REC], "eth1", irqs); }
+
+/* Forwarding rate while the 10 M frames at 1.14 Mpps last (8.77 s). */
+static double s002_fwd_pps(const struct results *const *r)
+{
+	return s002_tx_ok(r) / (10e6 / 1.14e6);
+}
+
+static double skb_sum(const struct results *r, int miss)
+{
+	double n = 0;
+
+	for (uint16_t i = 0; i < r->n_cpus; i++)
+		n += (double)(miss ? r->cpu[i].sn.skb_miss : r->cpu[i].sn.skb_hit);
+	return n;
+}
+
+static double s002_hits(const struct results *const *r) { return skb_sum(r[R002_REC], 0); }
+
+/* Misses per million allocations (reported: 384 of 4,313,483, i.e. 89). */
+static double s002_miss_ppm(const struct results *const *r)
+{
+	double hit = skb_sum(r[R002_REC], 0), miss = skb_sum(r[R002_REC], 1);
+
+	return hit + miss > 0 ? 1e6 * miss / (hit + miss) : NAN;
+}
+
+/* Busy CPU summed over CPUs, % of one CPU ("65%x2" is 130). */
+static double busy_sum(const struct results *r)
+{
+	double s = 0;
+
+	for (uint16_t i = 0; i < r->n_cpus; i++)
+		s += 100.0 - r->cpu[i].pct[ACCT_IDLE];
+	return s;
+}
+
+#define S002(name, run) \
+	static double name##_kpps(const struct results *const *r) { return r[run]->forwarded_pps / 1e3; } \
+	static double name##_cpu(const struct results *const *r) { return busy_sum(r[run]); }
+S002(s002_1b, R002_1B)
+S002(s002_1f, R002_1F)
+S002(s002_1s, R002_1S)
+S002(s002_2b, R002_2B)
+S002(s002_2f, R002_2F)
+S002(s002_2s, R002_2S)
+
+/* ---- seed 004: e100 NAPI on POWER ---- */
+
+static double s004_irqs(const struct results *const *r) { return r[R004]->irqs_per_s; }
+static double s004_usecs_pct(const struct results *const *r)
+{
+	return 100.0 * r[R004_USECS]->irqs_per_s / r[R004]->irqs_per_s;
+}
+static double s004_defer_pct(const struct results *const *r)
+{
+	return 100.0 * r[R004_DEFER]->irqs_per_s / r[R004]->irqs_per_s;
+}
+
+/* ping -f: total time (ms) and round trips (ms) of a run. */
+static double ping_time(const struct results *r) { return r->ping.finished ? r->ping.time_ms : NAN; }
+static double s004_ping_idle_ms(const struct results *const *r) { return ping_time(r[R004_PING_IDLE]); }
+static double s004_ping_ms(const struct results *const *r) { return ping_time(r[R004_PING]); }
+static double s004_rtt_idle(const struct results *const *r) { return 1e3 * r[R004_PING_IDLE]->ping.rtt_avg_ms; }
+static double s004_rtt(const struct results *const *r) { return 1e3 * r[R004_PING]->ping.rtt_avg_ms; }
+static double s004_rtt_max(const struct results *const *r) { return 1e3 * r[R004_PING]->ping.rtt_max_ms; }
+
+/* An answer's ping time as % of the flood's with NAPI alone. */
+static double ping_pct(const struct results *const *r, int run)
+{
+	return 100.0 * ping_time(r[run]) / ping_time(r[R004_PING]);
+}
+static double s004_ping_usecs(const struct results *const *r) { return ping_pct(r, R004_PING_USECS); }
+static double s004_ping_defer(const struct results *const *r) { return ping_pct(r, R004_PING_DEFER); }
+static double s004_ping_dim(const struct results *const *r) { return ping_pct(r, R004_PING_DIM); }
+
+/* netperf + vmstat 2 (test 2): vmstat's figures between samples @a and @b
+ * (samples are 2 s apart; pktgen starts at sample 2 of 4). */
+enum vm_what { VM_IN, VM_CS, VM_US, VM_SY };
+static double vm_between(const struct results *r, uint32_t a, uint32_t b, enum vm_what w)
+{
+	const struct vm_sample *x, *y;
+	double dt, tot = 0;
+
+	if (b >= r->n_vm)
+		return NAN;
+	x = &r->vm[a];
+	y = &r->vm[b];
+	dt = (double)(y->t - x->t) / 1e9;
+	for (int k = 0; k < ACCT_N; k++)
+		tot += (double)(y->acct[k] - x->acct[k]);
+	if (dt <= 0 || tot <= 0)
+		return NAN;
+	switch (w) {
+	case VM_IN:
+		return (double)(y->in - x->in) / dt;
+	case VM_CS:
+		return (double)(y->cs - x->cs) / dt;
+	case VM_US:
+		return 100.0 * (double)(y->acct[ACCT_USER] - x->acct[ACCT_USER]) / tot;
+	case VM_SY:
+		return 100.0 * (double)(y->acct[ACCT_SYSTEM] - x->acct[ACCT_SYSTEM] +
+					y->acct[ACCT_HARDIRQ] - x->acct[ACCT_HARDIRQ] +
+					y->acct[ACCT_SOFTIRQ] - x->acct[ACCT_SOFTIRQ]) / tot;
+	}
+	return NAN;
+}
+
+#define NP(name, a, b, w) \
+	static double name(const struct results *const *r) { return vm_between(r[R004_NETPERF], a, b, w); }
+NP(s004_np_cs_before, 0, 2, VM_CS)
+NP(s004_np_us_before, 0, 2, VM_US)
+NP(s004_np_in, 2, 4, VM_IN)
+NP(s004_np_us, 2, 4, VM_US)
+NP(s004_np_sy, 2, 4, VM_SY)
+
+static double s004_np_cs_pct(const struct results *const *r)
+{
+	return 100.0 * vm_between(r[R004_NETPERF], 2, 4, VM_CS) / s004_np_cs_before(r);
+}
+
+/* ---- seed 003: tg3 coalescing on a TCP receive stream ---- */
+
+/* Received frames per interrupt of the port (RX and TX share it on tg3). */
+static double tg3_ppi(const struct results *r)
+{
+	const struct nic_result *n = nic_named(r, "eth0");
+
+	return n && n->c.irqs ? (double)n->c.rx_taken / (double)n->c.irqs : NAN;
+}
+
+static double tg3_cpu(const struct results *r)
+{
+	return 100.0 - r->cpu_pct[ACCT_IDLE];
+}
+
+static double max_over(const struct results *const *r, int first, double (*f)(const struct results *))
+{
+	double m = NAN;
+
+	for (int i = first; i < first + 5; i++)
+		if (isnan(m) || f(r[i]) > m)
+			m = f(r[i]);
+	return m;
+}
+
+static double s003_ppi5(const struct results *const *r) { return max_over(r, R003_5, tg3_ppi); }
+static double s003_ppi20(const struct results *const *r) { return max_over(r, R003_20, tg3_ppi); }
+static double s003_cpu5(const struct results *const *r) { return max_over(r, R003_5, tg3_cpu); }
+static double s003_cpu20(const struct results *const *r) { return max_over(r, R003_20, tg3_cpu); }
+
+/* ---- seed 000: dc(4) under a SYN flood (FreeBSD 4, 100 Mb/s) ---- */
+
+static double cel_stock_irqs(const struct results *const *r) { return r[R000_CEL_STOCK]->rx_irqs_per_s; }
+static double cel_stock_intr(const struct results *const *r) { return INTR_PCT(r[R000_CEL_STOCK]); }
+static double cel_patch_irqs(const struct results *const *r) { return r[R000_CEL_PATCH]->rx_irqs_per_s; }
+static double cel_patch_intr(const struct results *const *r) { return INTR_PCT(r[R000_CEL_PATCH]); }
+static double dur_irqs(const struct results *const *r) { return r[R000_DUR_STOCK]->rx_irqs_per_s; }
+static double dur_tcp(const struct results *const *r) { return r[R000_DUR_STOCK]->delivered_pps; }
+static double dur_intr(const struct results *const *r) { return INTR_PCT(r[R000_DUR_STOCK]); }
+static double cel_poll_irqs(const struct results *const *r) { return r[R000_CEL_POLL]->rx_irqs_per_s; }
+static double cel_poll_user(const struct results *const *r) { return thread_pct(r[R000_CEL_POLL], "hog/0"); }
+static double cel_poll_tcp(const struct results *const *r) { return r[R000_CEL_POLL]->delivered_pps; }
+
+/* |patched / stock - 1| in %: "the patch made no difference". */
+static double dur_patch_change(const struct results *const *r)
+{
+	return 100.0 * fabs(r[R000_DUR_PATCH]->rx_irqs_per_s / r[R000_DUR_STOCK]->rx_irqs_per_s - 1);
+}
+
+/* ---- seed 001: Olsson's NAPI router (PIII 933, 2 x e1000) ---- */
+
+static double s001_rx_ok(const struct results *const *r) { return NIC(r[R001], "eth0", rx_ok); }
+static double s001_tx_ok(const struct results *const *r) { return NIC(r[R001], "eth1", tx_ok); }
+static double s001_rx_ovr(const struct results *const *r) { return NIC(r[R001], "eth0", rx_ovr); }
+static double s001_rx_irqs(const struct results *const *r) { return NIC(r[R001], "eth0", rx_irqs); }
+static double s001_tx_irqs(const struct results *const *r) { return NIC(r[R001], "eth1", irqs); }
+static double s001_ksoftirqd(const struct results *const *r) { return thread_s(r[R001], "ksoftirqd/0"); }
+
+/* Forwarding rate while the 10 M frames at 890 kpps last (11.24 s). */
+static double s001_fwd_pps(const struct results *const *r)
+{
+	return NIC(r[R001], "eth1", tx_ok) / (10e6 / 890e3);
+}
+
+#define USES(run) (UINT64_C(1) << (run))
+#define USES5(run) (UINT64_C(0x1f) << (run))
+
+static const struct figure figures[] = {
+	{ "000", "Celeron 450 + ADMtek, stock dc: interrupts/s at ~57 kpps", 46000, CHECK_RATIO, 0,
+	  cel_stock_irqs, USES(R000_CEL_STOCK) },
+	{ "000", "Celeron 450 + ADMtek, stock dc: % CPU in interrupts (57-63)", 60, CHECK_RATIO, 0,
+	  cel_stock_intr, USES(R000_CEL_STOCK) },
+	{ "000", "Celeron 450 + ADMtek, ISR-loop patch: interrupts/s", 38000, CHECK_RATIO, 0,
+	  cel_patch_irqs, USES(R000_CEL_PATCH) },
+	{ "000", "Celeron 450 + ADMtek, ISR-loop patch: % CPU in interrupts (50-60)", 55,
+	  CHECK_RATIO, 0, cel_patch_intr, USES(R000_CEL_PATCH) },
+	{ "000", "Duron 600 + PNIC: interrupts/s where it bogs down", 25000, CHECK_RATIO, 0,
+	  dur_irqs, USES(R000_DUR_STOCK) },
+	{ "000", "Duron 600 + PNIC: packets/s reaching TCP (response limiter count)", 44000,
+	  CHECK_RATIO, 0, dur_tcp, USES(R000_DUR_STOCK) },
+	{ "000", "Duron 600 + PNIC: bogged down, % CPU in interrupts at least 90", 100,
+	  CHECK_AT_LEAST, 90, dur_intr, USES(R000_DUR_STOCK) },
+	{ "000", "Duron 600 + PNIC: the patch makes no difference, % change of interrupts/s at most 10",
+	  0, CHECK_AT_MOST, 10, dur_patch_change, USES(R000_DUR_STOCK) | USES(R000_DUR_PATCH) },
+	{ "000", "conclusion, polling under load: interrupts/s at most 100", 0, CHECK_AT_MOST, 100,
+	  cel_poll_irqs, USES(R000_CEL_POLL) },
+	{ "000", "conclusion, polling under load: % CPU left to a user process, at least 45", 50,
+	  CHECK_AT_LEAST, 45, cel_poll_user, USES(R000_CEL_POLL) },
+	{ "000", "conclusion, polling (HZ=1000) still takes in the flood: pps to TCP, at least 51300",
+	  57000, CHECK_AT_LEAST, 51300, cel_poll_tcp, USES(R000_CEL_POLL) },
+	{ "001", "eth0 RX-OK of 10 M frames offered at 890 kpps", 4031309, CHECK_RATIO, 0,
+	  s001_rx_ok, USES(R001) },
+	{ "001", "eth1 TX-OK (frames routed)", 4031305, CHECK_RATIO, 0, s001_tx_ok, USES(R001) },
+	{ "001", "eth0 RX-OVR (overruns at the NIC)", 5968699, CHECK_RATIO, 0, s001_rx_ovr,
+	  USES(R001) },
+	{ "001", "forwarding rate during the flood, pps (\"about 350.000 p/s\")", 350000,
+	  CHECK_RATIO, 0, s001_fwd_pps, USES(R001) },
+	{ "001", "RX interrupts over the run (\"only 24\"): at most 100", 24, CHECK_AT_MOST, 100,
+	  s001_rx_irqs, USES(R001) },
+	{ "001", "interrupts of the TX port over the run (mitigated)", 80652, CHECK_RATIO, 0,
+	  s001_tx_irqs, USES(R001) },
+	{ "001", "ksoftirqd CPU time over the run, s (ps TIME 0:11)", 11, CHECK_RATIO, 0,
+	  s001_ksoftirqd, USES(R001) },
+	{ "002", "1.14 Mpps into NAPI, bound, skb recycling: forwarding rate, pps", 491000,
+	  CHECK_RATIO, 0, s002_fwd_pps, USES(R002_REC) },
+	{ "002", "eth1 TX-OK (frames forwarded of 10 M offered)", 4313217, CHECK_RATIO, 0,
+	  s002_tx_ok, USES(R002_REC) },
+	{ "002", "RX interrupts over the run (\"19\"): at most 100", 19, CHECK_AT_MOST, 100,
+	  s002_rx_irqs, USES(R002_REC) },
+	{ "002", "TX interrupts over the run (\"53k\")", 53005, CHECK_RATIO, 0, s002_tx_irqs,
+	  USES(R002_REC) },
+	{ "002", "sk_buff recycling hits (RC hit)", 4313099, CHECK_RATIO, 0, s002_hits,
+	  USES(R002_REC) },
+	{ "002", "recycling misses per million allocations (RC miss 384: 89), at most 1000", 89,
+	  CHECK_AT_MOST, 1000, s002_miss_ppm, USES(R002_REC) },
+	{ "002", "5k irq/s, TX clean at xmit, 1 flow, bound: kpps", 290, CHECK_RATIO, 0,
+	  s002_1b_kpps, USES(R002_1B) },
+	{ "002", "1 flow, bound: CPU busy, % summed over CPUs (99%x1)", 99, CHECK_RATIO, 0,
+	  s002_1b_cpu, USES(R002_1B) },
+	{ "002", "1 flow, float: kpps", 270, CHECK_RATIO, 0, s002_1f_kpps, USES(R002_1F) },
+	{ "002", "1 flow, float: CPU busy, % summed (65%x2)", 130, CHECK_RATIO, 0, s002_1f_cpu,
+	  USES(R002_1F) },
+	{ "002", "1 flow, split: kpps", 290, CHECK_RATIO, 0, s002_1s_kpps, USES(R002_1S) },
+	{ "002", "1 flow, split: CPU busy, % summed (99%x1)", 99, CHECK_RATIO, 0, s002_1s_cpu,
+	  USES(R002_1S) },
+	{ "002", "2 flows, bound: kpps", 270, CHECK_RATIO, 0, s002_2b_kpps, USES(R002_2B) },
+	{ "002", "2 flows, bound: CPU busy, % summed (99%x1)", 99, CHECK_RATIO, 0, s002_2b_cpu,
+	  USES(R002_2B) },
+	{ "002", "2 flows, float: kpps", 380, CHECK_RATIO, 0, s002_2f_kpps, USES(R002_2F) },
+	{ "002", "2 flows, float: CPU busy, % summed (82%x2)", 164, CHECK_RATIO, 0, s002_2f_cpu,
+	  USES(R002_2F) },
+	{ "002", "2 flows, split: kpps", 450, CHECK_RATIO, 0, s002_2s_kpps, USES(R002_2S) },
+	{ "002", "2 flows, split: CPU busy, % summed (96%x2)", 192, CHECK_RATIO, 0, s002_2s_cpu,
+	  USES(R002_2S) },
+	{ "003", "rx-frames = rx-frames-irq = 5: most received packets per interrupt over the sweep",
+	  4.2, CHECK_RATIO, 0, s003_ppi5, USES5(R003_5) },
+	{ "003", "rx-frames = rx-frames-irq = 20: most received packets per interrupt", 19.6,
+	  CHECK_RATIO, 0, s003_ppi20, USES5(R003_20) },
+	{ "003", "rx-frames 5: highest CPU utilisation over the sweep, %", 52, CHECK_RATIO, 0,
+	  s003_cpu5, USES5(R003_5) },
+	{ "003", "rx-frames 20: highest CPU utilisation over the sweep, %", 35, CHECK_RATIO, 0,
+	  s003_cpu20, USES5(R003_20) },
+	{ "004", "77 kpps of pktgen into e100 NAPI: interrupts/s (\"upwards of 36000\")", 36000,
+	  CHECK_RATIO, 0, s004_irqs, USES(R004) },
+	{ "004", "\"how often to be polled?\" rx-usecs 100 / rx-frames 32: % of NAPI's interrupts, "
+	  "at most 50", 0, CHECK_AT_MOST, 50, s004_usecs_pct, USES(R004) | USES(R004_USECS) },
+	{ "004", "\"how often to be polled?\" napi_defer_hard_irqs 2 + gro_flush_timeout 50us: "
+	  "% of NAPI's interrupts, at most 10", 0, CHECK_AT_MOST, 10, s004_defer_pct,
+	  USES(R004) | USES(R004_DEFER) },
+	{ "004", "ping -f 127.0.0.1, 100000 echoes, idle: time, ms", 4332, CHECK_RATIO, 0,
+	  s004_ping_idle_ms, USES(R004_PING_IDLE) },
+	{ "004", "ping -f idle: rtt avg, us", 9, CHECK_RATIO, 0, s004_rtt_idle,
+	  USES(R004_PING_IDLE) },
+	{ "004", "ping -f while receiving 77 kpps: time, ms", 26370, CHECK_RATIO, 0, s004_ping_ms,
+	  USES(R004_PING) },
+	{ "004", "ping -f while receiving 77 kpps: rtt avg, us", 10, CHECK_RATIO, 0, s004_rtt,
+	  USES(R004_PING) },
+	{ "004", "ping -f while receiving 77 kpps: rtt max, us", 9410, CHECK_RATIO, 0, s004_rtt_max,
+	  USES(R004_PING) },
+	{ "004", "\"how often to be polled?\" rx-usecs 100 / rx-frames 32: % of NAPI's ping -f time, "
+	  "at most 50", 0, CHECK_AT_MOST, 50, s004_ping_usecs, USES(R004_PING) | USES(R004_PING_USECS) },
+	{ "004", "\"how often to be polled?\" napi_defer_hard_irqs 2 + gro_flush_timeout 50us: % of "
+	  "NAPI's ping -f time, at most 50", 0, CHECK_AT_MOST, 50, s004_ping_defer,
+	  USES(R004_PING) | USES(R004_PING_DEFER) },
+	{ "004", "adaptive-rx = dim: % of NAPI's ping -f time (shown, no claim in the post), "
+	  "at most 100", 0, CHECK_AT_MOST, 100, s004_ping_dim, USES(R004_PING) | USES(R004_PING_DIM) },
+	{ "004", "netperf x10 to localhost, before pktgen: vmstat us (9-11)", 10, CHECK_RATIO, 0,
+	  s004_np_us_before, USES(R004_NETPERF) },
+	{ "004", "netperf x10, before pktgen: vmstat cs (41,175-77,821; mean 51,295)", 51295,
+	  CHECK_RATIO, 0, s004_np_cs_before, USES(R004_NETPERF) },
+	{ "004", "netperf x10 + 77 kpps: vmstat in (\"about 32,000\")", 32000, CHECK_RATIO, 0,
+	  s004_np_in, USES(R004_NETPERF) },
+	{ "004", "netperf x10 + 77 kpps: vmstat us (7-9)", 9, CHECK_RATIO, 0, s004_np_us,
+	  USES(R004_NETPERF) },
+	{ "004", "netperf x10 + 77 kpps: vmstat sy = sys + hi + si (91-93)", 91, CHECK_RATIO, 0,
+	  s004_np_sy, USES(R004_NETPERF) },
+	{ "004", "netperf x10 + 77 kpps: cs as % of before, at most 10 (\"collapse\" to 1,182-2,597)",
+	  0, CHECK_AT_MOST, 10, s004_np_cs_pct, USES(R004_NETPERF) },
+};
+
+#define N_FIGURES (sizeof(figures) / sizeof(figures[0]))
+
+struct figure_result figure_judge(const struct figure *fig, double simulated)
+{
+	struct figure_result o = { .fig = fig, .simulated = simulated };
+
+	o.ratio = fig->reported != 0 ? simulated / fig->reported : NAN;
+	switch (fig->check) {
+	case CHECK_RATIO:
+		o.ok = o.ratio >= 0.75 && o.ratio <= 1.25;
+		break;
+	case CHECK_AT_MOST:
+		o.ok = simulated <= fig->bound;
+		break;
+	case CHECK_AT_LEAST:
+		o.ok = simulated >= fig->bound;
+		break;
+	}
+	if (isnan(simulated))
+		o.ok = false;
+	return o;
+}
+
+static bool wanted(const struct figure *f, const char *seed)
+{
+	return !seed || !strncmp(f->seed, seed, strlen(seed));
+}
+
+static struct table *figure_table(void)
+{
+	struct table *t = table_new("validate", "Seed experiments: reported vs simulated");
+
+	table_add_col(t, "seed", "seed", -1);
+	table_add_col(t, "figure", "figure", -1);
+	table_add_col(t, "reported", "reported", 2);
+	table_add_col(t, "simulated", "simulated", 2);
+	table_add_col(t, "ratio", "ratio", 3);
+	table_add_col(t, "ok", "ok", -1);
+	return t;
+}
+
+static void figure_row(struct table *t, const struct figure_result *o)
+{
+	table_row(t);
+	table_str(t, o->fig->seed);
+	table_str(t, o->fig->name);
+	table_dbl(t, o->fig->reported);
+	table_dbl(t, o->simulated);
+	table_dbl(t, o->ratio);
+	table_bool(t, o->ok);
+}
+
+/* Run @run with the extra @sets into @r. */
+static int do_run(size_t run, const char *const *sets, size_t n_sets, struct results *r,
+		  const volatile sig_atomic_t *stop)
+{
+	const char *all[MAX_RUN_SETS + 32];
+	char err[1024];
+	size_t k = 0;
+
+	for (size_t i = 0; runs[run].sets[i]; i++)
+		all[k++] = runs[run].sets[i];
+	for (size_t i = 0; i < n_sets && k < MAX_RUN_SETS + 32; i++)
+		all[k++] = sets[i];
+	if (run_one(r, runs[run].scenario, all, k, stop, err, sizeof(err))) {
+		fprintf(stderr, "rxlab: validate: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* The runs the wanted figures read. */
+static uint64_t runs_needed(const char *seed)
+{
+	uint64_t need = 0;
+
+	for (size_t f = 0; f < N_FIGURES; f++)
+		if (wanted(&figures[f], seed))
+			need |= figures[f].uses;
+	return need;
+}
+
+static void judge_all(const char *seed, const struct results *const *res, struct table *t,
+		      size_t *n, size_t *n_ok)
+{
+	for (size_t f = 0; f < N_FIGURES; f++) {
+		struct figure_result o;
+
+		if (!wanted(&figures[f], seed))
+			continue;
+		o = figure_judge(&figures[f], figures[f].measure(res));
+		figure_row(t, &o);
+		(*n)++;
+		*n_ok += o.ok;
+	}
+}
+
+int validate_run(const char *seed, const char *const *sets, size_t n_sets, enum out_format fmt,
+		 const volatile sig_atomic_t *stop)
+{
+	static struct results res[N_RUNS];
+	const struct results *ptr[N_RUNS] = { 0 };
+	uint64_t need = runs_needed(seed);
+	struct report *rep;
+	struct table *t;
+	size_t n = 0, n_ok = 0;
+	int rc = 0;
+
+	if (!need) {
+		fprintf(stderr, "rxlab: validate: no figures for seed '%s'; try 'rxlab seeds'\n", seed);
+		return 2;
+	}
+	for (size_t run = 0; run < N_RUNS && rc == 0; run++) {
+		if (!(need & USES(run)))
+			continue;
+		rc = do_run(run, sets, n_sets, &res[run], stop);
+		ptr[run] = rc ? NULL : &res[run];
+	}
+	if (rc == 0) {
+		rep = report_new();
+		t = figure_table();
+		judge_all(seed, ptr, t, &n, &n_ok);
+		report_add(rep, t);
+		report_print(rep, stdout, fmt);
+		if (fmt == OUT_TABLE)
+			printf("\n%zu of %zu figures within tolerance\n", n_ok, n);
+		report_free(rep);
+	}
+	for (size_t run = 0; run < N_RUNS; run++)
+		if (ptr[run])
+			results_free(&res[run]);
+	return rc ? 2 : n_ok == n ? 0 : 1;
+}
+
+int seeds_list(void)
+{
+	for (const struct builtin_file *f = builtin_files; f->name; f++) {
+		const char *d = f->text;
+		size_t len;
+
+		if (strncmp(f->name, "seeds/", 6))
+			continue;
+		if (*d == '#')
+			d += 1 + strspn(d + 1, " ");
+		len = strcspn(d, "\n");
+		printf("%-28s %.*s\n", f->name, (int)len, d);
+	}
+	return 0;
+}

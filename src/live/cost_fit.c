@@ -1,0 +1,40 @@
+/* cost_fit.c - per-wake-up and per-packet costs by least squares (see
+ * cost_fit.h). */
+#include "live/cost_fit.h"
+
+/* The normal equations of min sum (w * wakes + p * pkts - cpu)^2; false
+ * when they are (nearly) singular: the runs do not tell the costs apart. */
+static bool solve(const double *cpu, const double *wakes, const double *pkts, int n, double *w,
+		  double *p)
+{
+	double sww = 0, swp = 0, spp = 0, swc = 0, spc = 0, det;
+
+	for (int i = 0; i < n; i++) {
+		sww += wakes[i] * wakes[i];
+		swp += wakes[i] * pkts[i];
+		spp += pkts[i] * pkts[i];
+		swc += wakes[i] * cpu[i];
+		spc += pkts[i] * cpu[i];
+	}
+	det = sww * spp - swp * swp;
+	if (!(det > 1e-9 * sww * spp))
+		return false;
+	*w = (swc * spp - spc * swp) / det;
+	*p = (sww * spc - swp * swc) / det;
+	return true;
+}
+
+struct cost_fit cost_fit(const double *cpu, const double *wakes, const double *pkts, int n,
+			 int fast, int slow)
+{
+	struct cost_fit f = { 0, 0, false };
+
+	if (solve(cpu, wakes, pkts, n, &f.wake_ns, &f.pkt_ns) && f.wake_ns >= 0 && f.pkt_ns >= 0)
+		return f;
+	f.fallback = true;
+	f.pkt_ns = pkts[fast] > 0 ? cpu[fast] / pkts[fast] : 0;
+	f.wake_ns = wakes[slow] > 0 ? (cpu[slow] - pkts[slow] * f.pkt_ns) / wakes[slow] : 0;
+	if (!(f.wake_ns > 0))
+		f.wake_ns = 0;
+	return f;
+}

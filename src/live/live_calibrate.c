@@ -1,0 +1,211 @@
+/* live_calibrate.c - `rxlab live calibrate`: measure this machine's veth
+ * receive costs and write them as a simulator cost profile
+ * (profiles/NAME.ini format, profile_load.h).
+ *
+ * Runs of napi mode on the test bed (threaded NAPI pinned to the receiver
+ * CPU): first at the sender's maximum rate, then at 5 kpps (nearly every
+ * packet a wake-up of both the NAPI kthread and the receive thread) and at
+ * 10%, 30% and 60% of the maximum, where both handle packets in batches of
+ * growing size.  Each side's CPU time is modelled as
+ *
+ *   cpu = per_wakeup * wakeups + per_packet * packets
+ *
+ * and fitted over all the runs by least squares (cost_fit.h says what
+ * happens when that comes out negative).  Two runs would fix the two costs, but
+ * the extremes disagree with the middle: at 5 kpps every wake-up finds
+ * cold caches and an idle core, so a fit through that point and the
+ * maximum charges most of the per-packet work to wake-ups and predicts
+ * livelock at rates the machine handles.  The residual of every run is
+ * written beside the costs.
+ * The receive thread's CPU is getrusage(RUSAGE_THREAD); its wake-ups are
+ * the loop's; the kthread's CPU is /proc/PID/schedstat and its wake-ups its
+ * voluntary context switches.  Mapped onto the profile's keys, for the
+ * simulator's threaded NAPI (rxlab live --compare-sim runs the simulated
+ * NAPI in a kthread when the live one was):
+ *   ctx-switch             the thread's per-wake-up cost (epoll_wait, the
+ *                          switch, the empty poll that re-arms); the
+ *                          simulator charges it for every switch, the
+ *                          kthread's included
+ *   isr                    what the kthread's per-wake-up cost adds to that:
+ *                          veth "raising the interrupt" and the wake
+ *   rx-pkt, local-deliver  half each of the kthread's per-packet cost (only
+ *                          their sum is measured)
+ *   syscall                the thread's per-packet cost (recvmmsg share)
+ *   idle-exit              the receiver core's busy time that neither
+ *                          thread accounts for, per wake-up (idle_exit())
+ *   others                 0: veth has no registers, DMA or hard IRQ
+ * The numbers move with the machine's load; the profile keeps the raw
+ * figures as comments.
+ */
+#include "live/live_run.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "live/cost_fit.h"
+
+#define CALIB_RUNS 5
+
+/* One side's samples: CPU ns, wake-ups and packets per run. */
+struct side {
+	double cpu[CALIB_RUNS], wakes[CALIB_RUNS], pkts[CALIB_RUNS];
+	double wake_ns, pkt_ns;		/* the fit */
+};
+
+struct calib {
+	double pps[CALIB_RUNS];		/* received rate of each run */
+	double core_pct[CALIB_RUNS];	/* receiver core not idle while sending, % */
+	struct side thr, napi;		/* receive thread, NAPI kthread */
+	double idle_exit_ns;		/* per wake-up, what neither thread accounts for */
+};
+
+static int calib_run(double rate, int64_t dur_ns, const volatile sig_atomic_t *stop,
+		     struct live_result *r)
+{
+	struct live_job j;
+	char err[1400];
+	int rc;
+
+	live_job_default(&j, RXL_MODE_NAPI);
+	j.stop = stop;
+	j.snd.duration_ns = dur_ns;
+	if (rate > 0)
+		j.snd.rate_pps = rate;
+	else
+		j.snd.pattern = SEND_MAX;
+	rc = live_run(&j, r, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "rxlab live calibrate: %s\n", err);
+	return rc;
+}
+
+/* Least squares over the runs, with cost_fit()'s fallback: run 0 (the
+ * maximum) gives the per-packet bound, run 1 (5 kpps) the wake-up cost. */
+static void fit(struct side *d)
+{
+	struct cost_fit f = cost_fit(d->cpu, d->wakes, d->pkts, CALIB_RUNS, 0, 1);
+
+	d->wake_ns = f.wake_ns;
+	d->pkt_ns = f.pkt_ns;
+}
+
+static void calib_keep(struct calib *c, int i, const struct live_result *r)
+{
+	c->pps[i] = live_rx_pps(r);
+	c->core_pct[i] = counters_cpu_busy_pct(&r->d_sent, r->rx_cpu);
+	c->thr.cpu[i] = (double)(r->rx.cpu_user_ns + r->rx.cpu_sys_ns);
+	c->thr.wakes[i] = (double)r->rx.wakeups;
+	c->thr.pkts[i] = (double)r->rx.packets;
+	c->napi.cpu[i] = (double)r->d.napi_ns;
+	c->napi.wakes[i] = (double)r->d.napi_wakeups;
+	c->napi.pkts[i] = (double)r->d.rx_dev.rx_packets;
+}
+
+/* The receiver core is busier than its two threads: interrupts (the IPIs
+ * that wake the kthread), leaving the idle state, the scheduler.  Charged
+ * per kthread wake-up, from run @i (10% of the maximum: the core idles
+ * between most wake-ups, and the batches are small), as what the core's
+ * busy time leaves after the two fitted costs; the simulator charges it as
+ * idle-exit when an interrupt or a wake-up ends an idle period. */
+static double idle_exit(const struct calib *c, int i)
+{
+	double secs = c->pps[i] > 0 ? c->napi.pkts[i] / c->pps[i] : 0;
+	double rest = c->core_pct[i] / 100.0 * secs * 1e9 -
+		      (c->thr.wake_ns * c->thr.wakes[i] + c->thr.pkt_ns * c->thr.pkts[i]) -
+		      (c->napi.wake_ns * c->napi.wakes[i] + c->napi.pkt_ns * c->napi.pkts[i]);
+
+	return isfinite(rest) && rest > 0 && c->napi.wakes[i] > 0 ? rest / c->napi.wakes[i] : 0;
+}
+
+/* Run 0 at the maximum, run 1 at 5 kpps, runs 2.. at fractions of run 0. */
+static int calib_measure(struct calib *c, int64_t dur_ns, const volatile sig_atomic_t *stop)
+{
+	static const double frac[CALIB_RUNS] = { 0, 0, 0.1, 0.3, 0.6 };
+	struct live_result r;
+	int rc;
+
+	for (int i = 0; i < CALIB_RUNS; i++) {
+		double rate = i == 0 ? 0 : i == 1 ? 5000 : frac[i] * c->pps[0];
+
+		if ((rc = calib_run(rate, dur_ns, stop, &r)) != 0)
+			return rc;
+		calib_keep(c, i, &r);
+		if (r.rx.packets == 0 || r.d.napi_wakeups == 0 || (i == 0 && c->pps[0] < 50000)) {
+			fprintf(stderr, "rxlab live calibrate: run %d received %.0f pps with %llu NAPI "
+				"wake-ups; is threaded NAPI available?\n", i, c->pps[i],
+				(unsigned long long)r.d.napi_wakeups);
+			return 1;
+		}
+	}
+	fit(&c->thr);
+	fit(&c->napi);
+	c->idle_exit_ns = idle_exit(c, 2);
+	return 0;
+}
+
+/* Clamp to the profile's accepted 0..1 ms and round to whole ns. */
+static long long ns(double v)
+{
+	if (!(v > 0))
+		return 0;
+	return v > 1e6 ? 1000000 : (long long)llround(v);
+}
+
+static void side_write(FILE *f, const char *what, const struct side *d, const double *pps)
+{
+	fprintf(f, "#   %s: %.0f ns per wake-up + %.0f ns per packet\n", what, d->wake_ns, d->pkt_ns);
+	for (int i = 0; i < CALIB_RUNS; i++) {
+		double secs = pps[i] > 0 ? d->pkts[i] / pps[i] : 0;
+		double fitted = d->wake_ns * d->wakes[i] + d->pkt_ns * d->pkts[i];
+
+		fprintf(f, "#     %7.0f pps: %7.0f wake-ups/s, CPU %5.1f%% measured, %5.1f%% fitted\n",
+			pps[i], secs > 0 ? d->wakes[i] / secs : 0,
+			secs > 0 ? 100.0 * d->cpu[i] / 1e9 / secs : 0,
+			secs > 0 ? 100.0 * fitted / 1e9 / secs : 0);
+	}
+}
+
+static void calib_write(FILE *f, const struct calib *c, const char *name)
+{
+	double isr = c->napi.wake_ns - c->thr.wake_ns;
+
+	fprintf(f, "# %s - this machine's veth receiver, measured by `rxlab live calibrate`.\n"
+		"#\n"
+		"# napi mode at the sender's maximum, at 5 kpps and at 10, 30 and 60%% of\n"
+		"# the maximum; cpu = a * wake-ups + b * packets fitted over the runs\n"
+		"# (least squares; see live_calibrate.c):\n", name);
+	side_write(f, "receive thread", &c->thr, c->pps);
+	side_write(f, "NAPI kthread", &c->napi, c->pps);
+	fprintf(f, "#   receiver core busy: ");
+	for (int i = 0; i < CALIB_RUNS; i++)
+		fprintf(f, "%.1f%%%s", c->core_pct[i], i + 1 < CALIB_RUNS ? ", " : "\n");
+	fprintf(f, "#   idle-exit: %.0f ns per wake-up that the two threads do not account for\n"
+		"#   (interrupts, leaving the idle state), at %.0f pps\n", c->idle_exit_ns, c->pps[2]);
+	fprintf(f, "# ctx-switch is the thread's per-wake-up cost, isr what the kthread's\n"
+		"# adds to it; rx-pkt + local-deliver is the kernel's per-packet cost (the\n"
+		"# split is not measured); veth has no DMA, registers or hard IRQ, so those\n"
+		"# costs are 0.  See docs/live.md.\n\n");
+	fprintf(f, "[profile]\nname = %s\ndescription = \"veth receiver of this machine "
+		"(rxlab live calibrate)\"\n\n[cost]\n", name);
+	fprintf(f, "irq-entry = 0\nisr = %lldns\nreg-read = 0\n", ns(isr));
+	fprintf(f, "rx-pkt = %lldns\nnetif-rx = 0\nbacklog-pkt = 0\nnapi-poll = 0\n",
+		ns(c->napi.pkt_ns / 2));
+	fprintf(f, "softirq-entry = 0\ndma-fixed = 0\ndma-per-byte = 0\nfwd-pkt = 0\n"
+		"copy-per-byte = 0\ntx-clean-pkt = 0\n"
+		"skb-alloc = 0\nremote-free = 0\nxmit-locked = 0\n");
+	fprintf(f, "ctx-switch = %lldns\nidle-exit = %lldns\nlocal-deliver = %lldns\n"
+		"syscall = %lldns\n", ns(c->thr.wake_ns), ns(c->idle_exit_ns), ns(c->napi.pkt_ns / 2),
+		ns(c->thr.pkt_ns));
+}
+
+int live_calibrate(FILE *f, int64_t dur_ns, const volatile sig_atomic_t *stop)
+{
+	struct calib c;
+	int rc = calib_measure(&c, dur_ns, stop);
+
+	if (rc == 0)
+		calib_write(f, &c, "veth-host");
+	return rc;
+}

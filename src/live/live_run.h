@@ -1,0 +1,91 @@
+/* live_run.h - one live measurement: a receive mode of the library
+ * (include/rxlab/live.h) on the test bed or a named interface, fed by the
+ * built-in sender, with the kernel's counters read around it.
+ *
+ * Order of one run: reap knobs left by a killed run; build the test bed;
+ * bind the UDP socket; set the mode's device knobs (saved); open the loop;
+ * read counters; start the receive thread (pinned, SCHED_FIFO for modes
+ * that sleep, SCHED_OTHER for those that spin), then the sender; wait for
+ * the sender, let the receiver drain for DRAIN_NS, stop it; read counters;
+ * undo everything in reverse.  Every exit path goes through the same
+ * undo, and a SIGKILL leaves nothing because the test bed is anonymous
+ * (testbed.h) and knobs of a real interface are journaled (knobs.h).
+ */
+#ifndef RXLAB_LIVE_LIVE_RUN_H
+#define RXLAB_LIVE_LIVE_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "live/counters.h"
+#include "live/knobs.h"
+#include "live/sender.h"
+#include "rxlab/live.h"
+
+#define LIVE_MAX_SETS 64
+
+/* A device knob requested for the run (--set dev.KNOB=V or a sysfs name). */
+struct live_knob {
+	enum knob k;
+	uint64_t v;
+};
+
+struct live_job {
+	enum rxl_mode mode;
+	struct sender_config snd;	/* pattern, rate, duration, size; cpu set here */
+	const char *iface;		/* NULL = the test bed */
+	uint16_t port;			/* UDP port, default 9000 */
+	int rx_cpu, tx_cpu;		/* default 1 and 0 */
+	bool threaded;			/* test bed: threaded NAPI pinned to rx_cpu (default) */
+	const char *const *sets;	/* KEY=VALUE for rxl_config_set() */
+	size_t n_sets;
+	struct live_knob knobs[KNOBS_MAX];	/* device knobs */
+	size_t n_knobs;
+	const volatile sig_atomic_t *stop;	/* set by a signal handler: end early (NULL: never) */
+};
+
+struct live_result {
+	enum rxl_mode mode;
+	double dur_s;			/* sender's run time */
+	struct rxl_stats rx;		/* the loop */
+	struct sender_stats tx;		/* zero when there is no sender */
+	struct counters d;		/* kernel counters, after - before */
+	struct counters d_sent;		/* the same from before to the sender's end (the drain
+					 * after it excluded), with the receive thread's CPU:
+					 * the window of every CPU figure */
+	int rx_cpu;
+	bool fifo;			/* receive thread ran SCHED_FIFO */
+	bool napi_kthread;		/* d.napi_ns is a threaded NAPI kthread's CPU */
+	bool sender;			/* traffic came from the built-in sender */
+	bool sink_only;			/* the UDP socket only absorbs (TPACKET, AF_XDP) */
+	char knobs[160];		/* device knobs in force, "napi_defer_hard_irqs=2 ..." */
+};
+
+/* Fill @j with the defaults above for @mode. */
+void live_job_default(struct live_job *j, enum rxl_mode mode);
+
+/* Run @j.  0, 1 (the run failed: message in @err) or 2 (bad parameter:
+ * message in @err), as exit statuses.  Stops early, with what was measured,
+ * when *@j->stop becomes non-zero. */
+int live_run(const struct live_job *j, struct live_result *r, char *err, size_t errlen);
+
+/* Received packets per second, one-way latency quantile @q in us, CPU of
+ * the receive thread in % of one CPU: NaN when not measurable
+ * (live_result.c). */
+double live_rx_pps(const struct live_result *r);
+double live_lat_us(const struct live_result *r, double q);
+double live_thread_cpu_pct(const struct live_result *r);
+/* Receive thread + threaded NAPI kthread CPU in % of one CPU (NaN when
+ * there is no kthread: softirq NAPI, --iface). */
+double live_rx_path_cpu_pct(const struct live_result *r);
+
+/* `rxlab live calibrate` (live_calibrate.c): five runs on the test bed of
+ * @dur_ns each, the fit of their costs, written to @f as the profile
+ * "veth-host".  0, or the exit status of the run that failed (message on
+ * stderr); ends early when *@stop becomes non-zero (NULL: never). */
+int live_calibrate(FILE *f, int64_t dur_ns, const volatile sig_atomic_t *stop);
+
+#endif

@@ -275,10 +275,12 @@ void results_free(struct results *r);
  *   simulated event, so the run ends within microseconds of wall time.
  * Returns 0 with *@out filled (the caller owns it: results_free()), or a
  * negative errno with a message naming the scenario and *@out holding no
- * memory: -ENOMEM when memory ran out, -ENOTRECOVERABLE when the model
- * reached an impossible state or broke one of its invariants (a bug in
- * rxlab: the message says which), -ENODATA when it was stopped before any
- * simulated time passed in the window. */
+ * memory: -ENOMEM when memory ran out building the host or collecting the
+ * results, -ENOTRECOVERABLE when the run could not go on (the model
+ * reached an impossible state or broke one of its invariants, a bug in
+ * rxlab, or its event queue could not grow: the message says which),
+ * -ENODATA when it was stopped before any simulated time passed in the
+ * window. */
 int rxl_sim_run(const struct rxl_scenario *scn, const volatile sig_atomic_t *stop,
 		struct results *out, char *err, size_t errlen);
 

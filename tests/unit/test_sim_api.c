@@ -1,7 +1,7 @@
 /* test_sim_api.c - the public simulator API (include/rxlab/sim.h) as a
  * program that embeds it sees it: load from text or by name with
- * overrides, the errors that name what was wrong, the stop flag, and
- * determinism.  Only the public header is included, so the test links
+ * overrides, the errors that name what was wrong, the stop flag,
+ * determinism, and runs in parallel threads.  Only the public header is included, so the test links
  * rxlab_sim and nothing above it.
  *
  * The host is test_sim.c's base: one PIII 933 CPU forwarding 64 B frames
@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 
@@ -198,6 +199,48 @@ static void test_deterministic(void **state)
 	rxl_scenario_free(scn);
 }
 
+struct job {
+	const struct rxl_scenario *scn;
+	struct results r;
+	int rc;
+};
+
+static void *run_job(void *arg)
+{
+	struct job *j = arg;
+	char err[512];
+
+	j->rc = rxl_sim_run(j->scn, NULL, &j->r, err, sizeof(err));
+	return NULL;
+}
+
+/* The library keeps no state of its own: two threads running one
+ * scenario at once (long enough, about 20 ms of wall time, for them to
+ * overlap) get what one run alone gets. */
+static void test_threads_share_a_scenario(void **state)
+{
+	const char *sets[] = { "traffic.pattern=poisson", "traffic.rate=300kpps",
+			       "nic.eth0.adaptive-rx=dim", "run.duration=500ms" };
+	struct rxl_scenario *scn = load_text(sets, 4);
+	struct job j[2] = { { .scn = scn }, { .scn = scn } };
+	pthread_t t[2];
+	struct results one;
+
+	(void)state;
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, run_job, &j[i]), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+	run_ok(scn, NULL, &one);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(j[i].rc, 0);
+		assert_same(&j[i].r, &one);
+		results_free(&j[i].r);
+	}
+	results_free(&one);
+	rxl_scenario_free(scn);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_bad_key_named),
 		cmocka_unit_test(test_stop_before_run),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_threads_share_a_scenario),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

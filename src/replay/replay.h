@@ -16,6 +16,11 @@
  * above; blank lines and lines starting with '#' are skipped.  "-" reads
  * standard input.
  *
+ * The code mirrors src/core: replay/csv.c reads the rows for every kind,
+ * one file per core module drives it (replay/dim.c, itr.c, adaptive.c,
+ * coalesce.c, defer.c; their private header is replay/mechanisms.h), and
+ * replay.c picks the mechanism by kind (replay_run()).
+ *
  * Errors (bad option, malformed row) are reported as one line naming the
  * file, the line, the column and the accepted form, e.g.
  *   "in.csv:7: column 'bytes': '12x' is not a whole number; accepted 0..18446744073709551615"

@@ -100,8 +100,9 @@ static void cpu_refresh(struct rxl_loop *l, int64_t now)
  * a futex when a reader holds it through its 120 KB copy); per-field
  * relaxed atomics on the live counters (no snapshot: payload_packets could
  * be read newer than packets, a histogram's n newer than its buckets);
- * a seqlock around every update (a busy loop bumps it every poll, so a
- * reader's copy would almost never succeed).
+ * a seqlock around every update of the live counters (a busy loop bumps
+ * it every poll, about every microsecond, while a reader copies 120 KB:
+ * the reader could starve).
  *
  * Publication copies the scalars and the histograms' headers (about 40
  * words) and only the buckets changed since the last one (struct
@@ -112,7 +113,7 @@ static void cpu_refresh(struct rxl_loop *l, int64_t now)
 #define WORD(field) (offsetof(struct rxl_stats, field) / sizeof(uint64_t))
 #define N_WORDS (sizeof(struct rxl_stats) / sizeof(uint64_t))
 
-/* The layout publish() and rxl_stats_get() rely on: whole words, and the
+/* The layout rxl_stats_publish() and rxl_stats_get() rely on: whole words, and the
  * two histograms last, each a header followed by its buckets. */
 _Static_assert(sizeof(struct rxl_stats) % sizeof(uint64_t) == 0, "stats are whole words");
 _Static_assert(offsetof(struct rxl_stats, latency) % sizeof(uint64_t) == 0, "aligned");

@@ -5,11 +5,11 @@
  *
  * The simulator models moderation in the NIC and the kernel, the live
  * userspace modes do it in the receive thread; each mode is mapped to the
- * kernel mechanism it imitates (the `sim-as` column says which), on a
- * threaded NAPI when the live run's NAPI was a kthread (the test bed's
- * default).  Modes
- * without a counterpart (busy, hybrid, the DPDK / ixy / Seastar baselines,
- * TPACKET, AF_XDP) get no simulated figures ("-").
+ * scheme of the registry that does it (rxl_scheme_of_mode(),
+ * include/rxlab/scheme.h; the `sim-as` column says which), on a threaded
+ * NAPI when the live run's NAPI was a kthread (the test bed's default).
+ * Modes without a counterpart (busy, hybrid, the DPDK / ixy / Seastar
+ * baselines, TPACKET, AF_XDP) get no simulated figures ("-").
  */
 #include "experiment/live_sim.h"
 

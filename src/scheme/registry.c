@@ -46,7 +46,8 @@ const char *const rxl_scheme_off_sink[] = {
 
 static const struct rxl_scheme schemes[] = {
 	{ "coalesce", "NAPI + static interrupt coalescing (ethtool -C rx-usecs, rx-frames)",
-	  "ethtool(8) -C rx-usecs, rx-frames; " NAPI_RST " \"IRQ mitigation\"",
+	  "ethtool(8) -C rx-usecs, rx-frames (the device's coalescing, which " NAPI_RST
+	  " \"Software IRQ coalescing\" says NAPI batches on)",
 	  { NULL }, 2,
 	  { { "nic.*.rx-usecs", "rx-usecs", 9, { "0", "2", "4", "8", "16", "32", "64", "128", "256" } },
 	    { "nic.*.rx-frames", "rx-frames", 7, { "1", "2", "4", "8", "16", "32", "64" } } },
@@ -103,7 +104,7 @@ static const struct rxl_scheme schemes[] = {
 	  { "host.rxpath=classic", NULL }, 0, { { 0 } }, 0, { 0 }, { { NULL, 0 } },
 	  RXL_SCHEME_SIM | RXL_SCHEME_COMPARE },
 	{ "napi", "NAPI, no moderation: an interrupt, then polls until the ring is empty",
-	  NAPI_RST " \"Driver API\"",
+	  NAPI_RST " \"Scheduling and IRQ masking\"",
 	  { NULL }, 0, { { 0 } },
 	  3, { RXL_MODE_INTERRUPT, RXL_MODE_EPOLL, RXL_MODE_NAPI }, { { NULL, 0 } },
 	  RXL_SCHEME_SIM | RXL_SCHEME_LIVE | RXL_SCHEME_COMPARE },

@@ -64,7 +64,7 @@ struct rxl_scheme_knob {
 };
 
 struct rxl_scheme {
-	const char *name;                /* "coalesce": what tune --policies and rxlab schemes say */
+	const char *name;                /* "coalesce", as tune --policies and rxlab schemes say */
 	const char *what;                /* one line for humans */
 	const char *doc;                 /* the documentation the definition follows */
 	const char *sets[RXL_SCHEME_MAX_SETS]; /* scenario overrides, NULL-ended; keys with '*' */

@@ -136,8 +136,8 @@ int compare_run(const char *name, const struct vary *rates, const char *const *s
 				n_var = vary_sets(rates, i, set);
 			else
 				snprintf(set[0], sizeof(set[0]), "%s", dflt[i]);
-			rc = compare_point(t, name, rxl_preset_at(k), rates ? rates->val[i] : NULL, set,
-					   n_var, sets, n_sets, stop);
+			rc = compare_point(t, name, rxl_preset_at(k), rates ? rates->val[i] : NULL,
+					   set, n_var, sets, n_sets, stop);
 		}
 	}
 	report_add(rep, t);

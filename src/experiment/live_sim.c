@@ -30,10 +30,12 @@
 static const char *const sim_as[RXL_MODE_COUNT] = {
 	[RXL_MODE_INTERRUPT] = "napi, irq per frame", [RXL_MODE_EPOLL] = "napi, irq per frame",
 	[RXL_MODE_NAPI] = "napi, irq per frame",
-	[RXL_MODE_COALESCE] = "napi + rx-usecs/rx-frames", [RXL_MODE_DIM] = "napi + adaptive-rx dim",
+	[RXL_MODE_COALESCE] = "napi + rx-usecs/rx-frames",
+	[RXL_MODE_DIM] = "napi + adaptive-rx dim",
 	[RXL_MODE_ITR] = "napi + e1000 ITR", [RXL_MODE_BSD_POLL] = "bsd-poll",
 	[RXL_MODE_SO_BUSY_POLL] = "napi + busy_poll",
-	[RXL_MODE_PREFER_BUSY] = "prefer busy poll + defer", [RXL_MODE_IRQ_SUSPEND] = "irq suspension",
+	[RXL_MODE_PREFER_BUSY] = "prefer busy poll + defer",
+	[RXL_MODE_IRQ_SUSPEND] = "irq suspension",
 	[RXL_MODE_THREADED] = "threaded napi",
 };
 
@@ -67,7 +69,8 @@ static size_t loop_sets(enum rxl_mode m, const struct rxl_config *c, char buf[][
 	switch (m) {
 	case RXL_MODE_COALESCE:
 		snprintf(buf[n++], 64, "nic." SIM_PORT ".rx-usecs=%uus", c->rx_usecs);
-		snprintf(buf[n++], 64, "nic." SIM_PORT ".rx-frames=%u", c->rx_frames ? c->rx_frames : 1);
+		snprintf(buf[n++], 64, "nic." SIM_PORT ".rx-frames=%u",
+			 c->rx_frames ? c->rx_frames : 1);
 		break;
 	case RXL_MODE_ITR:
 		snprintf(buf[n++], 64, "nic." SIM_PORT ".InterruptThrottleRate=%u", c->itr);

@@ -7,7 +7,6 @@
 
 #include "experiment/sweep.h"
 #include "rxlab/scheme.h"
-#include "tune/tune_search.h"
 #include "rxlab/live.h"
 
 static int usage_error(const char *msg, const char *arg)
@@ -23,7 +22,7 @@ void tune_opts_init(struct tune_opts *o, size_t jobs)
 	o->jobs = jobs;
 	o->objective = TM_CPU;
 	o->fmt = OUT_TABLE;
-	for (size_t p = 0; p < tune_n_policies() && p < TUNE_MAX_POLICIES; p++)
+	for (size_t p = 0; p < rxl_scheme_count(RXL_SCHEME_TUNE, 0) && p < TUNE_MAX_POLICIES; p++)
 		o->enabled[p] = true;
 }
 

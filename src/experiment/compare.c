@@ -16,8 +16,8 @@
 #include "sim/results.h"
 
 /* compare's scenario, moderation-compare, receives on eth0: the port the
- * registry's '*' stands for here (a scenario without an eth0 fails on the
- * first override, as it always has). */
+ * registry's '*' stands for here (a scenario without an eth0 fails at the
+ * first row that sets a key of it, as it always has). */
 #define COMPARE_PORT "eth0"
 #define SET_LEN 160
 

@@ -146,6 +146,11 @@ const struct rxl_policy_ops *rxl_policy_find(const char *name);
 size_t rxl_policy_count(void);
 const struct rxl_policy_ops *rxl_policy_at(size_t i);
 
+/* The registered names in registration order, joined by ", ", into
+ * @buf[@len] (always terminated when @len > 0; cut at the end); "" when
+ * none is.  For "registered: ..." in callers' messages. */
+void rxl_policy_list(char *buf, size_t len);
+
 /* Empty the table (tests; a program that re-registers).  Not while a run
  * uses a policy. */
 void rxl_policy_registry_clear(void);
@@ -208,8 +213,11 @@ static inline struct rxl_policy_decision rxl_policy_keep(void)
 
 static inline struct rxl_policy_decision rxl_policy_set(uint32_t rx_usecs, uint32_t rx_frames)
 {
-	return (struct rxl_policy_decision){ .verdict = RXL_POLICY_SET,
-					     .set = { .rx_usecs = rx_usecs, .rx_frames = rx_frames } };
+	struct rxl_policy_decision d = { .verdict = RXL_POLICY_SET };
+
+	d.set.rx_usecs = rx_usecs;
+	d.set.rx_frames = rx_frames;
+	return d;
 }
 
 #endif

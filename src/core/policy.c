@@ -123,6 +123,28 @@ const struct rxl_policy_ops *rxl_policy_at(size_t i)
 	return i < n_registered ? registry[i] : NULL;
 }
 
+/* Copy @s to @buf[@at..] while it fits @len with a terminator; the new end. */
+static size_t append(char *buf, size_t len, size_t at, const char *s)
+{
+	for (; *s && at + 1 < len; s++)
+		buf[at++] = *s;
+	return at;
+}
+
+void rxl_policy_list(char *buf, size_t len)
+{
+	size_t at = 0;
+
+	if (len == 0)
+		return;
+	for (size_t i = 0; i < n_registered; i++) {
+		if (i)
+			at = append(buf, len, at, ", ");
+		at = append(buf, len, at, registry[i]->name);
+	}
+	buf[at] = '\0';
+}
+
 void rxl_policy_registry_clear(void)
 {
 	for (size_t i = 0; i < n_registered; i++)

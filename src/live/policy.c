@@ -16,21 +16,16 @@
 int live_policy_set(struct rxl_config *c, const char *name, char *err, size_t errlen)
 {
 	const struct rxl_policy_ops *ops = rxl_policy_find(name);
-	size_t at;
+	char names[RXL_POLICY_MAX * (RXL_POLICY_NAME_MAX + 2) + 1];
 
 	if (ops) {
 		c->policy = ops;
 		return 0;
 	}
-	if (!err || !errlen)
-		return -EINVAL;
-	at = (size_t)snprintf(err, errlen, "policy: no policy '%s' is registered; registered:",
-			      name);
-	for (size_t i = 0; i < rxl_policy_count() && at < errlen; i++)
-		at += (size_t)snprintf(err + at, errlen - at, "%s %s", i ? "," : "",
-				       rxl_policy_at(i)->name);
-	if (rxl_policy_count() == 0 && at < errlen)
-		snprintf(err + at, errlen - at, " none");
+	rxl_policy_list(names, sizeof(names));
+	if (err && errlen)
+		snprintf(err, errlen, "policy: no policy '%s' is registered; registered: %s", name,
+			 names[0] ? names : "none");
 	return -EINVAL;
 }
 

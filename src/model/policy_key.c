@@ -15,29 +15,24 @@
 
 #define PREFIX "policy"
 
-/* "a, b" of the registered names, or a hint when there are none. */
+/* "registered: a, b", or a hint when there are none. */
 static void registered_list(char *buf, size_t len)
 {
-	size_t n = rxl_policy_count();
+	char names[RXL_POLICY_MAX * (RXL_POLICY_NAME_MAX + 2) + 1];
 
-	if (n == 0) {
+	rxl_policy_list(names, sizeof(names));
+	if (names[0])
+		snprintf(buf, len, "registered: %s", names);
+	else
 		snprintf(buf, len, "none is registered (a program registers its own with "
 			 "rxl_policy_register(), docs/policies.md)");
-		return;
-	}
-	snprintf(buf, len, "registered: ");
-	for (size_t i = 0; i < n; i++) {
-		size_t at = strlen(buf);
-
-		snprintf(buf + at, len - at, "%s%s", i ? ", " : "", rxl_policy_at(i)->name);
-	}
 }
 
 int policy_key_parse(const char *value, struct scn_nic *n, char *msg, size_t len)
 {
 	size_t plen = strlen(PREFIX);
 	const char *name;
-	char list[512];
+	char list[RXL_POLICY_MAX * (RXL_POLICY_NAME_MAX + 2) + 128];
 
 	if (strncmp(value, PREFIX, plen) != 0 || (value[plen] != ':' && value[plen] != '\0'))
 		return 1;

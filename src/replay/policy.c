@@ -93,16 +93,13 @@ static int policy_step(struct policy_replay *p, struct table *t, enum rxl_policy
 static int find_checked(const char *name, enum rxl_policy_event ev, size_t n,
 			const struct rxl_policy_ops **ops, char *err, size_t errlen)
 {
+	char names[RXL_POLICY_MAX * (RXL_POLICY_NAME_MAX + 2) + 1];
+
 	*ops = rxl_policy_find(name);
 	if (!*ops) {
-		size_t at = (size_t)snprintf(err, errlen, "no policy '%s' is registered; registered:",
-					     name);
-
-		for (size_t i = 0; i < rxl_policy_count() && at < errlen; i++)
-			at += (size_t)snprintf(err + at, errlen - at, "%s %s", i ? "," : "",
-					       rxl_policy_at(i)->name);
-		if (rxl_policy_count() == 0 && at < errlen)
-			snprintf(err + at, errlen - at, " none");
+		rxl_policy_list(names, sizeof(names));
+		snprintf(err, errlen, "no policy '%s' is registered; registered: %s", name,
+			 names[0] ? names : "none");
 		return -1;
 	}
 	if (!(ev == RXL_POLICY_ON_IRQ ? (*ops)->on_irq : (*ops)->on_poll_done)) {

@@ -59,8 +59,9 @@ static void decide(struct sim *s, struct nic *n, enum rxl_policy_event ev)
 		return;
 	if (rxl_policy_run_event(&n->policy, ev, &smp, &d, &why)) {
 		if (!s->fatal[0])
-			snprintf(s->fatal, sizeof(s->fatal), "[nic %s] policy %s, %s at t=%lld ns: %s",
-				 n->cfg->name, n->policy.ops->name, rxl_policy_event_name(ev),
+			snprintf(s->fatal, sizeof(s->fatal),
+				 "[nic %s] policy %s, %s at t=%lld ns: %s", n->cfg->name,
+				 n->policy.ops->name, rxl_policy_event_name(ev),
 				 (long long)s->eng.now, why);
 		return;
 	}

@@ -159,8 +159,8 @@ static void expect_refused(const struct rxl_policy_ops *ops, int rc, const char 
 	int got = rxl_policy_register(ops, &why);
 
 	if (got != rc || !why || strcmp(why, want))
-		fail_msg("register %s: got %d '%s', want %d '%s'", ops && ops->name ? ops->name : "-",
-			 got, why ? why : "(null)", rc, want);
+		fail_msg("register %s: got %d '%s', want %d '%s'",
+			 ops && ops->name ? ops->name : "-", got, why ? why : "(null)", rc, want);
 }
 
 static void test_registry_find_and_list(void **state)
@@ -267,13 +267,16 @@ static void test_load_policy_key(void **state)
 	free(s);
 	expect_load_error("nic.eth0.adaptive-rx=policy:win5",
 			  "--set nic.eth0.adaptive-rx=policy:win5: adaptive-rx = policy:win5: no "
-			  "policy 'win5' is registered; registered: fix-poll, fix-irq, win4, zero, frames-irq");
+			  "policy 'win5' is registered; registered: fix-poll, fix-irq, win4, zero, "
+			  "frames-irq");
 	expect_load_error("nic.eth0.adaptive-rx=policy",
 			  "--set nic.eth0.adaptive-rx=policy: adaptive-rx = policy: name the "
-			  "policy, policy:NAME; registered: fix-poll, fix-irq, win4, zero, frames-irq");
+			  "policy, policy:NAME; registered: fix-poll, fix-irq, win4, zero, "
+			  "frames-irq");
 	expect_load_error("nic.eth0.adaptive-rx=policy:",
 			  "--set nic.eth0.adaptive-rx=policy:: adaptive-rx = policy:: name the "
-			  "policy, policy:NAME; registered: fix-poll, fix-irq, win4, zero, frames-irq");
+			  "policy, policy:NAME; registered: fix-poll, fix-irq, win4, zero, "
+			  "frames-irq");
 	/* not a policy spelling: the enum's own message, unchanged */
 	expect_load_error("nic.eth0.adaptive-rx=policies",
 			  "--set nic.eth0.adaptive-rx=policies: adaptive-rx = policies: accepted "

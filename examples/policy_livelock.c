@@ -15,16 +15,13 @@
  * latency and saves interrupts), down below 1.25 (packets come one at a
  * time: moderation would only delay them).
  *
- * The runs go through run_one() of src/experiment/sweep.h for now; the
- * public simulator API (include/rxlab/sim.h) will replace it.
+ * Built on the public headers alone: rxlab/policy.h for the policy,
+ * rxlab/sim.h for the runs (rxlab_sim).
  */
-#include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
 
-#include "experiment/sweep.h"
 #include "rxlab/policy.h"
-#include "sim/results.h"
+#include "rxlab/sim.h"
 
 /* ---- the policy ---- */
 
@@ -91,14 +88,19 @@ static int run(const char *rxpath, const char *rate, const char *adaptive,
 {
 	char set[3][64], err[512];
 	const char *sets[3] = { set[0], set[1], set[2] };
+	struct rxl_scenario *scn;
+	int rc = -1;
 
 	snprintf(set[0], sizeof(set[0]), "host.rxpath=%s", rxpath);
 	snprintf(set[1], sizeof(set[1]), "traffic.rate=%s", rate);
 	snprintf(set[2], sizeof(set[2]), "nic.eth0.adaptive-rx=%s", adaptive);
-	if (run_one(r, "livelock", sets, 3, NULL, err, sizeof(err)) == 0)
-		return 0;
-	fprintf(stderr, "policy_livelock: %s\n", err);
-	return -1;
+	scn = rxl_scenario_load("livelock", sets, 3, err, sizeof(err));
+	if (scn)
+		rc = rxl_sim_run(scn, NULL, r, err, sizeof(err));
+	rxl_scenario_free(scn);
+	if (rc)
+		fprintf(stderr, "policy_livelock: %s\n", err);
+	return rc;
 }
 
 static int point(const char *rxpath, const char *rate)

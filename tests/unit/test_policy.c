@@ -31,8 +31,7 @@
 #include "replay/policy.h"
 #include "rxlab/live.h"
 #include "rxlab/policy.h"
-#include "sim/results.h"
-#include "sim/sim.h"
+#include "rxlab/sim.h"
 
 /* ---- toy policies ---- */
 
@@ -290,24 +289,17 @@ static void test_load_policy_key(void **state)
 
 /* ---- the simulator ---- */
 
-/* Run the test scenario with @set; 0 with @r filled, or -1 with @err. */
+/* Run the test scenario with @set through the public simulator API; 0
+ * with @r filled, or -1 with @err. */
 static int sim_with(const char *set, struct results *r, char *err, size_t errlen)
 {
-	struct scenario *scn = malloc(sizeof(*scn));
-	struct sim *s = malloc(sizeof(*s));
-	int rc = -1;
+	const char *sets[1] = { set };
+	struct rxl_scenario *scn = rxl_scenario_load_text(livelock_text, "pol.ini", sets,
+							  set ? 1 : 0, err, errlen);
+	int rc = scn ? rxl_sim_run(scn, NULL, r, err, errlen) : -1;
 
-	assert_true(scn && s);
-	if (load(scn, set, err, errlen) == 0) {
-		if (sim_init(s, scn) == 0 && sim_run(s) == 0 && results_collect(r, s) == 0)
-			rc = 0;
-		else
-			snprintf(err, errlen, "%s", s->fatal);
-		sim_free(s);
-	}
-	free(scn);
-	free(s);
-	return rc;
+	rxl_scenario_free(scn);
+	return rc ? -1 : 0;
 }
 
 /* At 200 kpps the unmoderated NAPI port takes tens of thousands of RX

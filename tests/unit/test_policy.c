@@ -29,6 +29,7 @@
 
 #include "model/scenario_load.h"
 #include "replay/policy.h"
+#include "report/sim_report.h"
 #include "rxlab/live.h"
 #include "rxlab/policy.h"
 #include "rxlab/sim.h"
@@ -287,6 +288,29 @@ static void test_load_policy_key(void **state)
 			  "its own with rxl_policy_register(), docs/policies.md)");
 }
 
+/* The report's coalesce table names the policy as the key spells it. */
+static void test_report_names_policy(void **state)
+{
+	struct scenario *s = malloc(sizeof(*s));
+	struct table *t;
+	char err[512], *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(load(s, "nic.eth0.adaptive-rx=policy:win4", err, sizeof(err)), 0);
+	t = coalesce_table(s);
+	f = open_memstream(&out, &len);
+	table_print(t, f, OUT_CSV);
+	fclose(f);
+	if (!strstr(out, "\neth0,policy:win4,0.000,1,") || !strstr(out, "\neth1,off,"))
+		fail_msg("coalesce table:\n%s", out);
+	free(out);
+	table_free(t);
+	free(s);
+}
+
 /* ---- the simulator ---- */
 
 /* Run the test scenario with @set through the public simulator API; 0
@@ -522,6 +546,7 @@ int main(void)
 		cmocka_unit_test_setup(test_registry_refusals, setup),
 		cmocka_unit_test_setup(test_registry_full, setup),
 		cmocka_unit_test_setup(test_load_policy_key, setup),
+		cmocka_unit_test_setup(test_report_names_policy, setup),
 		cmocka_unit_test_setup(test_sim_policy_moderates, setup),
 		cmocka_unit_test_setup(test_sim_policy_deterministic, setup),
 		cmocka_unit_test_setup(test_sim_policy_bug_fails_the_run, setup),

@@ -41,6 +41,8 @@
 
 #include "rxlab/hist.h"
 
+struct rxl_policy_ops;
+
 /* Receive modes.  Names (rxl_mode_name()) are the CLI's: "interrupt",
  * "coalesce", ... "af-xdp".
  *
@@ -57,7 +59,9 @@
  *               loop re-polls after T instead of re-arming, until D
  *               consecutive empty polls, as Linux does in the kernel.
  *   DIM         COALESCE whose rx-usecs / rx-frames follow net_dim()
- *               (dim.h, one sample per delivery, CQE table).
+ *               (dim.h, one sample per delivery, CQE table).  With
+ *               [policy] set: COALESCE (from rx-usecs / rx-frames) whose
+ *               settings follow that registered policy (policy.h) instead.
  *   ITR         COALESCE with a minimum gap between deliveries set by e1000
  *               dynamic ITR (itr.h, `itr` = InterruptThrottleRate mode).
  *   BSD_POLL    no readiness at all: a timer at `hz` polls with the adaptive
@@ -157,6 +161,12 @@ struct rxl_config {
 	uint32_t rx_usecs;            /* [rx-usecs] 0..1000000, default 50 */
 	uint32_t rx_frames;           /* [rx-frames] 0..1024, default 32; rx-usecs and rx-frames not both 0 */
 	uint32_t itr;                 /* [itr] e1000 InterruptThrottleRate: 0,1,3,4 or 100..100000, default 3 */
+	const struct rxl_policy_ops *policy; /* [policy] NAME of a registered policy (policy.h):
+	                              * dim runs it in place of net_dim(), each engine firing
+	                              * its on_irq, each delivery its on_poll_done; rx-frames
+	                              * above the staging slots (rxl_source_slots()) are capped
+	                              * there, a decision outside policy.h's limits ends
+	                              * rxl_run() with -EINVAL; default NULL (net_dim) */
 	/* napi: the userspace loop's own copies of the sysfs deferral knobs */
 	uint32_t napi_defer_hard_irqs;    /* [napi-defer-hard-irqs] 0..1000, default 0 */
 	uint64_t napi_gro_flush_timeout_ns; /* [napi-gro-flush-timeout] ns, 0..100000000, default 0 */
@@ -308,7 +318,7 @@ struct rxl_stats {
 	uint64_t sleep_ns;            /* time inside blocking waits */
 	uint64_t mode_switches;       /* hybrid / ixy / dpdk-power / seastar: changes between
 	                               * polling (hybrid: naps included) and waiting for readiness */
-	uint64_t moderation_changes;  /* dim: profile changes; itr: interrupt rate changes */
+	uint64_t moderation_changes;  /* dim: profile (policy: settings) changes; itr: interrupt rate changes */
 	uint64_t errors;              /* failed receive calls other than EAGAIN (EBADF, ENOTSOCK,
 	                               * EFAULT, EINVAL, ENOMEM also end rxl_run()) */
 	uint64_t source_drops;        /* packets the source dropped before the loop saw

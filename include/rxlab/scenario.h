@@ -70,6 +70,7 @@ enum adaptive_rx {
 	ADAPTIVE_OFF,      /* static rx-usecs / rx-frames */
 	ADAPTIVE_DIM,      /* Linux DIM (lib/dim/net_dim.c) picks rx-usecs/rx-frames */
 	ADAPTIVE_PKT_RATE, /* ethtool pkt-rate-low/-high switching between three sets */
+	ADAPTIVE_POLICY,   /* policy:NAME, a policy the program registered (rxlab/policy.h) */
 };
 
 /* How the driver reads ethtool's rx-usecs, [nic] driver. */
@@ -141,7 +142,8 @@ struct scn_nic {
 	int64_t gro_flush_timeout_ns;   /* gro_flush_timeout: deferral timer (ns) */
 	uint32_t threaded;              /* threaded = 1: a kthread polls, not softirq */
 	/* adaptive moderation */
-	enum adaptive_rx adaptive_rx;   /* adaptive-rx = off | dim | pkt-rate */
+	enum adaptive_rx adaptive_rx;   /* adaptive-rx = off | dim | pkt-rate | policy:NAME */
+	char adaptive_policy[SCN_NAME_LEN]; /* NAME of policy:NAME (ADAPTIVE_POLICY only) */
 	int64_t dim_work_delay_ns;      /* dim-work-delay: schedule_work() latency before
 	                                 * a new DIM profile reaches the NIC */
 	uint32_t dim_start_ix;          /* dim-start-profile = 0..4 */

@@ -39,7 +39,9 @@
  * scenarios at once, each with its own struct results.  One exception:
  * the traces of pattern = trace sources are read once per process into a
  * shared cache, so loading scenarios that name a trace file is not
- * thread-safe (load them from one thread, then run them anywhere).
+ * thread-safe (load them from one thread, then run them anywhere).  The
+ * registry of user policies (rxlab/policy.h) is the other process-wide
+ * table: register them before the first load.
  *
  * Names.  The entry points are rxl_*; the result structs keep the names
  * the simulator and its reports use (struct results, as struct scenario
@@ -278,7 +280,8 @@ void results_free(struct results *r);
  * memory: -ENOMEM when memory ran out building the host or collecting the
  * results, -ENOTRECOVERABLE when the run could not go on (the model
  * reached an impossible state or broke one of its invariants, a bug in
- * rxlab, or its event queue could not grow: the message says which),
+ * rxlab; a registered policy decided outside rxlab/policy.h's limits; or
+ * its event queue could not grow: the message says which),
  * -ENODATA when it was stopped before any simulated time passed in the
  * window. */
 int rxl_sim_run(const struct rxl_scenario *scn, const volatile sig_atomic_t *stop,

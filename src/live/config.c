@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "live/policy.h"
 #include "rxlab/live.h"
 
 static const char *const mode_names[RXL_MODE_COUNT] = {
@@ -253,6 +254,8 @@ static void key_list(char *buf, size_t len)
 int rxl_config_set(struct rxl_config *c, const char *key, const char *value, char *err,
 		   size_t errlen)
 {
+	if (strcmp(key, "policy") == 0)
+		return live_policy_set(c, value, err, errlen);
 	for (size_t i = 0; i < NKEYS; i++) {
 		const struct key_def *k = &keys[i];
 		if (strcmp(key, k->key) != 0)
@@ -278,6 +281,8 @@ static bool pow2(uint32_t x)
 
 int rxl_config_check(const struct rxl_config *c, char *err, size_t errlen)
 {
+	const char *why;
+
 	if ((unsigned)c->mode >= RXL_MODE_COUNT)
 		return fail(err, errlen, "mode: %d is not a receive mode", (int)c->mode);
 	/* every field in its key's range, for callers that fill the struct
@@ -291,6 +296,8 @@ int rxl_config_check(const struct rxl_config *c, char *err, size_t errlen)
 	if ((c->mode == RXL_MODE_COALESCE || c->mode == RXL_MODE_DIM) && c->rx_usecs == 0 &&
 	    c->rx_frames == 0)
 		return fail(err, errlen, "rx-usecs and rx-frames are both 0 (set rx-frames 1 for no coalescing)");
+	if (c->policy && rxl_policy_ops_check(c->policy, &why))
+		return fail(err, errlen, "policy: %s", why);
 	if (c->mode == RXL_MODE_ITR && !(c->itr <= 1 || c->itr == 3 || c->itr == 4 ||
 					 (c->itr >= 100 && c->itr <= 100000)))
 		return fail(err, errlen, "itr: %u out of range (accepted: 0, 1, 3, 4 or 100..100000)", c->itr);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "live/loop_impl.h"
+#include "live/policy.h"
 #include "rxlab/bsd_poll.h"
 #include "rxlab/coalesce.h"
 #include "rxlab/dim.h"
@@ -40,6 +41,7 @@ int rxl_mode_busy(struct rxl_loop *l)
 struct coal_run {
 	struct coal c;
 	struct dim dim;
+	struct live_policy policy;  /* dim with [policy] set */
 	struct itr itr;
 	uint64_t pkts, bytes;       /* cumulative, for DIM samples */
 	uint16_t events;
@@ -51,7 +53,9 @@ static void coal_setup(struct rxl_loop *l, struct coal_run *r)
 		.usecs_ns = (int64_t)l->cfg.rx_usecs * 1000, .frames = l->cfg.rx_frames,
 		.mode = COAL_TIMER_ABSOLUTE,
 	};
-	if (l->cfg.mode == RXL_MODE_DIM) {
+	if (l->cfg.mode == RXL_MODE_DIM && l->cfg.policy) {
+		live_policy_start(l, &r->policy, &p, rxl_now());
+	} else if (l->cfg.mode == RXL_MODE_DIM) {
 		dim_init(&r->dim, DIM_DEF_PROFILE_IX);
 		const struct dim_profile *dp = dim_profile(DIM_RX_CQE, DIM_DEF_PROFILE_IX);
 		p = (struct coal_params){ .usecs_ns = (int64_t)dp->usec * 1000, .frames = dp->pkts,
@@ -78,7 +82,9 @@ static void coal_adapt(struct rxl_loop *l, struct coal_run *r, uint32_t n, uint6
 	r->pkts += n;
 	r->bytes += bytes;
 	r->events++;
-	if (l->cfg.mode == RXL_MODE_DIM) {
+	if (l->cfg.mode == RXL_MODE_DIM && l->cfg.policy) {
+		live_policy_done(l, &r->policy, &r->c, n, bytes, now);
+	} else if (l->cfg.mode == RXL_MODE_DIM) {
 		struct dim_sample s = { .t_ns = now, .pkt_ctr = (uint32_t)r->pkts,
 					.byte_ctr = (uint32_t)r->bytes, .event_ctr = r->events };
 		struct dim_result res = net_dim(&r->dim, &s);
@@ -119,6 +125,8 @@ static void coal_deliver(struct rxl_loop *l, struct coal_run *r, int64_t now,
 	for (uint32_t i = 0; i < n; i++)
 		bytes += l->pkts[i].len;
 	coal_fire(&r->c, now, cause);
+	if (l->cfg.mode == RXL_MODE_DIM && l->cfg.policy)
+		live_policy_fired(l, &r->policy, &r->c, now);
 	rxl_deliver(l);
 	coal_unmask(&r->c, rxl_now());
 	coal_adapt(l, r, n, bytes, now);

@@ -28,6 +28,7 @@
 
 #include "model/builtin.h"
 #include "model/ini.h"
+#include "model/policy_key.h"
 #include "model/profile_load.h"
 #include "model/trace_load.h"
 #include "model/trace_play.h"
@@ -110,6 +111,8 @@ static const char *const rxpath_names[] = { "classic", "isr-loop", "napi", "bsd-
 					     NULL };
 static const char *const pattern_names[] = { "constant", "poisson", "on-off", "trace", NULL };
 static const char *const tx_clean_names[] = { "irq", "xmit", NULL };
+/* adaptive-rx also takes policy:NAME (model/policy_key.c); src/core/policy.c
+ * keeps user policies off these names. */
 static const char *const adaptive_names[] = { "off", "dim", "pkt-rate", NULL };
 static const char *const driver_names[] = { "generic", "e1000", NULL };
 _Static_assert(DRIVER_GENERIC == 0 && DRIVER_E1000 == 1, "driver_names");
@@ -373,10 +376,16 @@ static int unknown_key(struct sload *l, enum sect_id id, const struct ini_sectio
 static int parse_enum(struct sload *l, const struct ini_entry *e, const struct key_spec *k,
                       void *base)
 {
-	int i = index_of(k->names, e->value);
 	const char *near;
-	char list[128];
+	char list[128], msg[768];
+	int i;
 
+	if (k->names == adaptive_names) {
+		i = policy_key_parse(e->value, base, msg, sizeof(msg));
+		if (i <= 0)
+			return i ? bad(l, e->line, e->src, "%s", msg) : 0;
+	}
+	i = index_of(k->names, e->value);
 	if (i >= 0) {
 		store_num(base, k, (uint64_t)i);
 		return 0;

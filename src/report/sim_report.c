@@ -410,10 +410,12 @@ struct table *coalesce_table(const struct scenario *scn)
 		table_add_col(t, keys[i], keys[i], prec[i]);
 	for (uint32_t i = 0; i < scn->n_nics; i++) {
 		const struct scn_nic *n = &scn->nic[i];
+		char policy[SCN_NAME_LEN + 8];
 
+		snprintf(policy, sizeof(policy), "policy:%s", n->adaptive_policy);
 		table_row(t);
 		table_str(t, n->name);
-		table_str(t, adaptive[n->adaptive_rx]);
+		table_str(t, n->adaptive_rx == ADAPTIVE_POLICY ? policy : adaptive[n->adaptive_rx]);
 		table_dbl(t, (double)n->rx_usecs_ns / 1e3);
 		table_u64(t, n->rx_frames);
 		table_dbl(t, (double)n->rx_usecs_irq_ns / 1e3);

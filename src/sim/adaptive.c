@@ -17,7 +17,10 @@
  * adaptive-rx = pkt-rate follows the ethtool contract: once per
  * sample-interval the measured RX rate selects the low, normal or high
  * rx-usecs / rx-frames set.
+ *
+ * adaptive-rx = policy:NAME runs a registered policy (sim/policy.c).
  */
+#include "sim/policy.h"
 #include "sim/sim.h"
 
 #include <stdlib.h>
@@ -87,6 +90,9 @@ void adapt_init(struct sim *s, struct nic *n)
 		break;
 	case ADAPTIVE_PKT_RATE:
 		adaptive_init(&n->rate, &ac, 0, 0);
+		break;
+	case ADAPTIVE_POLICY:
+		policy_start(s, n);
 		break;
 	}
 }
@@ -163,6 +169,9 @@ void adapt_on_rearm(struct sim *s, struct nic *n)
 		return;
 	case ADAPTIVE_PKT_RATE:
 		rate_sample(s, n);
+		return;
+	case ADAPTIVE_POLICY:
+		policy_on_poll_done(s, n);
 		return;
 	}
 }

@@ -22,6 +22,7 @@
  * until need_resched(), then ksoftirqd/N takes over as a normal thread.
  * Softirqs run inline at irq_exit unless the CPU is already in one.
  */
+#include "sim/policy.h"
 #include "sim/sim.h"
 
 /* ---- poll lists ---- */
@@ -345,6 +346,7 @@ int64_t kern_isr(struct sim *s, struct cpu *c, uint16_t irq)
 	t += s->prof->irq_entry_ns + s->prof->isr_ns;
 	nic_ack(s, n, t);
 	n->cyc_rx_pkts = n->cyc_rx_bytes = n->cyc_tx_pkts = n->cyc_tx_bytes = 0;
+	policy_on_irq(s, n);
 	switch (s->scn->host.rxpath) {
 	case RXPATH_NAPI:
 		if (napi_schedule_prep(&n->napi))

@@ -37,6 +37,7 @@
 #include "rxlab/itr.h"
 #include "rxlab/hist.h"
 #include "rxlab/napi.h"
+#include "rxlab/policy.h"
 #include "rxlab/rng.h"
 #include "rxlab/softirq.h"
 #include "sim/engine.h"
@@ -165,6 +166,7 @@ struct nic {
 	struct dim dim;       /* adaptive-rx = dim */
 	struct adaptive rate; /* adaptive-rx = pkt-rate */
 	struct itr itr;       /* InterruptThrottleRate != 0 */
+	struct rxl_policy_run policy; /* adaptive-rx = policy:NAME (sim/policy.c) */
 	/* per interrupt cycle, zeroed by the ISR (e1000 total_{rx,tx}_*) */
 	uint32_t cyc_rx_pkts, cyc_rx_bytes, cyc_tx_pkts, cyc_tx_bytes;
 	uint64_t wd_rx_bytes, wd_tx_bytes; /* byte counters at the last watchdog run */

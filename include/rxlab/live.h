@@ -84,7 +84,9 @@ struct rxl_policy_ops;
  *                 recvmmsg, so the kernel busy-polls the NAPI in recvmsg.
  *   PREFER_BUSY   SO_PREFER_BUSY_POLL + SO_BUSY_POLL_BUDGET, and epoll
  *                 busy-poll parameters (EPIOCSPARAMS) on the loop's epoll.
- *   IRQ_SUSPEND   PREFER_BUSY's settings; irq-suspend-timeout itself is a
+ *   IRQ_SUSPEND   PREFER_BUSY's settings with busy-poll-usecs 0 (epoll
+ *                 polls once per call through prefer_busy_poll, napi.rst
+ *                 "IRQ suspension"); irq-suspend-timeout itself is a
  *                 per-NAPI netdev netlink setting applied by the caller (the
  *                 CLI's test bed), the loop only records it.
  *   THREADED      plain EPOLL; threaded NAPI is a device setting applied by
@@ -197,7 +199,7 @@ struct rxl_config {
 	uint64_t seastar_idle_poll_ns; /* [seastar-idle-poll] ns, default 200000 */
 	/* kernel-driven socket modes */
 	uint32_t busy_poll_usecs;     /* [busy-poll-usecs] SO_BUSY_POLL and epoll busy_poll_usecs,
-	                               * 0..1000000, default 50 */
+	                               * 0..1000000, default 50 (0 in IRQ_SUSPEND) */
 	uint32_t busy_poll_budget;    /* [busy-poll-budget] SO_BUSY_POLL_BUDGET and epoll
 	                               * busy_poll_budget, 1..65535, default 64 */
 	bool prefer_busy_poll;        /* [prefer-busy-poll] 0/1; default 1 in PREFER_BUSY and

@@ -146,7 +146,11 @@ void rxl_config_default(struct rxl_config *c, enum rxl_mode m)
 	c->ixy_samples = 5;
 	c->ixy_interval_ns = 1000000000;
 	c->seastar_idle_poll_ns = 200000;
-	c->busy_poll_usecs = 50;
+	/* IRQ suspension busy-polls from epoll through prefer_busy_poll alone
+	 * (napi.rst "IRQ suspension"; epoll makes one non-blocking pass even
+	 * at busy_poll_usecs 0 since the series that added it): no spin time,
+	 * as the scheme registry defines suspend. */
+	c->busy_poll_usecs = m == RXL_MODE_IRQ_SUSPEND ? 0 : 50;
 	c->busy_poll_budget = 64;
 	c->prefer_busy_poll = m == RXL_MODE_PREFER_BUSY || m == RXL_MODE_IRQ_SUSPEND;
 	c->tp_block_bytes = 1u << 20;

@@ -148,14 +148,8 @@ static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 	int64_t locked = s->prof->xmit_locked_ns, at;
 	struct nic *in, *out;
 
-	if (p->reply == PKT_PING_REQ || p->reply == PKT_PING_REPLY) {
-		s->ping.queued--;
-		return ping_input(s, c, p, t);
-	}
-	if (pkt_is_netperf(p)) {
-		s->np.queued--;
-		return netperf_input(s, c, p, t);
-	}
+	if (s->proto[p->reply])
+		return s->proto[p->reply]->input(s, c, p, t);
 	in = &s->nic[p->in_nic];
 
 	if (in->out < 0) {
@@ -177,24 +171,16 @@ static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 
 void kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p)
 {
-	bool ping = p->reply == PKT_PING_REQ || p->reply == PKT_PING_REPLY;
-
 	if (c->backlog.count >= s->scn->host.netdev_max_backlog) {
 		c->sn.dropped++;
-		if (ping) {
-			ping_drop(s, p);
-			return;
-		}
-		if (pkt_is_netperf(p)) {
-			netperf_drop(s, p);
+		if (s->proto[p->reply]) {
+			s->proto[p->reply]->drop(s, p);
 			return;
 		}
 		s->nic[p->in_nic].c.rx_drp++;
 		skb_free(s, c, p);
 		return;
 	}
-	s->ping.queued += ping;
-	s->np.queued += pkt_is_netperf(p);
 	pktq_push(&c->backlog, p);
 	/* enqueue_to_backlog(): test_and_set SCHED, no MISSED bit; frames that
 	 * arrive while process_backlog runs are its business (poll_settle) */
@@ -329,7 +315,7 @@ void kern_tick(struct sim *s, struct cpu *c)
 	cpu_irq(s, c, IRQ_TICK);
 }
 
-int64_t kern_isr(struct sim *s, struct cpu *c, uint16_t irq)
+static int64_t kern_isr(struct sim *s, struct cpu *c, uint16_t irq)
 {
 	struct nic *n = &s->nic[irq & ~(IRQ_TIMER | IRQ_TICK)];
 	int64_t t0 = s->eng.now, t = t0 + c->exit_ns; /* idle-exit when it was idle */
@@ -363,7 +349,7 @@ int64_t kern_isr(struct sim *s, struct cpu *c, uint16_t irq)
 	return t - t0;
 }
 
-void kern_isr_done(struct sim *s, struct cpu *c, uint16_t irq)
+static void kern_isr_done(struct sim *s, struct cpu *c, uint16_t irq)
 {
 	struct nic *n = &s->nic[irq & ~(IRQ_TIMER | IRQ_TICK)];
 
@@ -633,7 +619,7 @@ static void bsd_chunk_done(struct sim *s, struct cpu *c)
  * handler with each_burst frames, then yields.  A pass that finds nothing
  * waits for the next frame that can be in memory (every pass in between
  * would find nothing too). */
-void kern_idle_poll_run(struct sim *s, struct cpu *c)
+static void idle_poll_run(struct sim *s, struct cpu *c)
 {
 	uint32_t count = bsd_poll_idle_count(&s->bsd), work, total = 0;
 	int64_t now = s->eng.now, t = now, next = INT64_MAX;
@@ -657,7 +643,7 @@ void kern_idle_poll_run(struct sim *s, struct cpu *c)
 	cpu_run(s, c, LVL_THREAD, TCH_SYS, t > now ? t - now : 1);
 }
 
-void kern_softirq_step(struct sim *s, struct cpu *c)
+static void kern_softirq_step(struct sim *s, struct cpu *c)
 {
 	switch ((enum si_step)c->lvl[LVL_SOFTIRQ].what) {
 	case SI_ENTRY:
@@ -675,7 +661,7 @@ void kern_softirq_step(struct sim *s, struct cpu *c)
 	sim_fail(s, "softirq chunk with no step", c->id, 0);
 }
 
-void kern_ksoftirqd_run(struct sim *s, struct cpu *c)
+static void ksoftirqd_run(struct sim *s, struct cpu *c)
 {
 	if (!sched_thread_continue(s, c, c->net_rx_pending))
 		return;
@@ -691,7 +677,7 @@ void kern_ksoftirqd_run(struct sim *s, struct cpu *c)
 /* The kthread polls one weight quantum at a time while its NAPI is
  * scheduled; netdev_budget does not apply and fairness comes from the
  * scheduler (cond_resched between polls). */
-void kern_napi_thread_run(struct sim *s, struct cpu *c)
+static void napi_thread_run(struct sim *s, struct cpu *c)
 {
 	struct nic *n = &s->nic[s->thr[c->cur].nic];
 	int64_t now = s->eng.now, end;
@@ -703,7 +689,7 @@ void kern_napi_thread_run(struct sim *s, struct cpu *c)
 	cpu_run(s, c, LVL_THREAD, TCH_POLL, end - now);
 }
 
-void kern_napi_thread_poll_done(struct sim *s, struct cpu *c)
+static void napi_thread_poll_done(struct sim *s, struct cpu *c)
 {
 	struct nic *n = &s->nic[s->thr[c->cur].nic];
 	uint32_t work = c->thr_work;
@@ -718,5 +704,26 @@ void kern_napi_thread_poll_done(struct sim *s, struct cpu *c)
 		if (d.timer_ns > 0)
 			napi_timer_arm(s, n, d.timer_ns);
 	}
-	kern_napi_thread_run(s, c);
+	napi_thread_run(s, c);
 }
+
+/* ---- what the CPU model calls ---- */
+
+const struct thread_ops kern_ksoftirqd_ops = {
+	.start = ksoftirqd_run, .chunk_done = ksoftirqd_run, .run_acct = ACCT_SYSTEM,
+	.resume_left = true,
+};
+
+const struct thread_ops kern_napi_thread_ops = {
+	.start = napi_thread_run, .chunk_done = napi_thread_poll_done, .run_acct = ACCT_SYSTEM,
+	.resume_left = true,
+};
+
+const struct thread_ops kern_idle_poll_ops = {
+	.start = idle_poll_run, .chunk_done = idle_poll_run, .run_acct = ACCT_SYSTEM,
+	.idle_prio = true, .resume_left = true,
+};
+
+const struct level_ops kern_level_ops = {
+	.isr = kern_isr, .isr_done = kern_isr_done, .softirq_step = kern_softirq_step,
+};

@@ -81,6 +81,7 @@ enum pkt_kind {
 	                     * connection, len the payload bytes it carries */
 	PKT_NP_ACK = 6,     /* loopback TCP ACK of a netperf stream: in_nic is the
 	                     * connection, len the bytes it acknowledges */
+	PKT_KIND_N
 };
 
 /* Is @p a loopback frame of the netperf streams (not a NIC frame)? */
@@ -213,10 +214,49 @@ struct chunk {
 	uint8_t what;         /* enum thread_chunk / enum si_step / nic id for hardirq */
 };
 
+/* What a thread is, for reports (results.c singles out ksoftirqd).  The
+ * scheduler never looks at it: what a thread does is its thread_ops. */
 enum thread_kind { THR_HOG, THR_KSOFTIRQD, THR_NAPI, THR_SINK, THR_IDLEPOLL, THR_PING,
 		   THR_NETPERF, THR_NETSERVER };
 
+struct sim;
+struct cpu;
+
+/* What a thread does on its CPU, one const table per kind of thread: the
+ * kernel's (ksoftirqd, NAPI kthreads, the idle poller: kernel.c) and the
+ * applications' (src/sim/apps/).  The scheduler (cpu.c) calls these and
+ * knows nothing else about a thread.
+ *
+ * Contract of start and chunk_done: called with the thread current on @c
+ * (c->cur) and the thread level not running.  Before returning the op
+ * either starts a thread-level chunk (thread_chunk() or cpu_run() at
+ * LVL_THREAD, so that exactly one EV_CPU_DONE is pending for @c) or gives
+ * the CPU up through the scheduler (sched_sleep(), sched_pick(), or
+ * sched_thread_continue() returning false).  An op may also run softirqs
+ * inline after arming its chunk (kern_local_bh_enable()). */
+struct thread_ops {
+	/* The thread got the CPU and has no preempted chunk to finish: it was
+	 * just switched to, or picked again after its timeslice. */
+	void (*start)(struct sim *s, struct cpu *c);
+	/* Its chunk (c->lvl[LVL_THREAD].what) ended. */
+	void (*chunk_done)(struct sim *s, struct cpu *c);
+	/* Bucket of its TCH_RUN chunks: ACCT_USER for application code,
+	 * ACCT_SYSTEM for kernel threads.  Every other chunk (syscall, poll,
+	 * context switch) is system time whoever runs it. */
+	enum acct run_acct;
+	/* Idle priority (FreeBSD's idle poller): picked only when no other
+	 * thread of its CPU is runnable, not load for idle balancing, and any
+	 * wake-up on its CPU preempts it. */
+	bool idle_prio;
+	/* A chunk the scheduler preempted is finished later for the time it
+	 * had left (its effects were applied when it started).  False for a
+	 * thread whose chunks are interchangeable (a cpu-hog's timeslices):
+	 * it starts afresh. */
+	bool resume_left;
+};
+
 struct thread {
+	const struct thread_ops *ops;
 	enum thread_kind kind;
 	uint16_t cpu;
 	bool runnable;
@@ -317,6 +357,7 @@ struct sim_snapshot {
  * charged per datagram as frame bytes + SOCK_SKB_OVERHEAD, an estimate of
  * sk_buff truesize overhead, against rcvbuf. */
 #define SOCK_SKB_OVERHEAD 256
+#define SINK_BATCH 64      /* datagrams received per chunk before user work runs */
 struct sock {
 	struct pktq q;
 	uint64_t bytes;       /* charged to rcvbuf */
@@ -331,6 +372,12 @@ struct sock {
 	int64_t bp_start;
 	uint64_t bp_polls, bp_pkts, suspends, resumes;
 };
+
+/* What a datagram is charged against rcvbuf. */
+static inline uint32_t sock_truesize(const struct pkt *p)
+{
+	return p->len + SOCK_SKB_OVERHEAD;
+}
 
 /* ping -f 127.0.0.1 (apps.ping): one echo outstanding at a time. */
 struct ping {
@@ -425,8 +472,37 @@ struct mod_series {
 	struct mod_point *p;
 };
 
+/* The handlers of the CPU's two interrupt levels (kernel.c provides
+ * kern_level_ops): cpu.c runs chunks for them and calls back when one
+ * ends.  Every handler leaves its level with a chunk armed, or ends it
+ * (cpu_end) and continues the CPU (cpu_resume or kern_irq_exit). */
+struct level_ops {
+	/* Hard IRQ handler of source @irq starts now on @c: returns its
+	 * duration in ns (see kern_isr). */
+	int64_t (*isr)(struct sim *s, struct cpu *c, uint16_t irq);
+	/* The hard IRQ chunk of source @irq ended. */
+	void (*isr_done)(struct sim *s, struct cpu *c, uint16_t irq);
+	/* The softirq-level chunk ended. */
+	void (*softirq_step)(struct sim *s, struct cpu *c);
+};
+
+/* A local protocol that loopback frames of one enum pkt_kind belong to (as
+ * the kernel's inet_protos): the application that sends them registers it
+ * in s->proto[kind] when it is built, and kernel.c hands it the frames.
+ * An application counts its frames in backlogs itself: before it calls
+ * kern_netif_rx(), and down again in input and drop. */
+struct proto_ops {
+	/* The stack handles @p on @c at @t (process_backlog): returns the
+	 * time after. */
+	int64_t (*input)(struct sim *s, struct cpu *c, struct pkt *p, int64_t t);
+	/* @p was dropped at a full backlog. */
+	void (*drop)(struct sim *s, const struct pkt *p);
+};
+
 struct sim {
 	const struct scenario *scn;
+	const struct level_ops *lvl_ops; /* the CPUs' interrupt levels: the kernel's */
+	const struct proto_ops *proto[PKT_KIND_N]; /* NULL: a NIC frame */
 	const struct profile *prof;
 	struct engine eng;
 	uint16_t n_nics, n_cpus, n_src, n_threads;
@@ -460,6 +536,7 @@ void sim_free(struct sim *s);
 int sim_run(struct sim *s);
 /* 0, or -1 with s->fatal describing the first broken invariant. */
 int sim_check_invariants(struct sim *s);
+/* ---- event.c ---- */
 /* Schedule an event; a failure is a model bug recorded in s->fatal. */
 void sim_at(struct sim *s, int64_t t, uint16_t kind, uint16_t obj, uint32_t gen);
 void sim_fail(struct sim *s, const char *what, int64_t a, int64_t b);
@@ -540,6 +617,10 @@ int cpu_top(const struct cpu *c);
 void cpu_irq(struct sim *s, struct cpu *c, uint16_t irq);
 /* EV_CPU_DONE */
 void cpu_done(struct sim *s, struct cpu *c, uint32_t gen);
+/* Add thread @name on @cpu (not runnable) doing @ops; returns its index.
+ * Only while the host is built (sim_init). */
+int sched_add_thread(struct sim *s, const struct thread_ops *ops, enum thread_kind kind,
+		     uint16_t cpu, const char *name);
 /* Thread @t becomes runnable. */
 void sched_wake(struct sim *s, struct thread *t);
 bool sched_need_resched(struct sim *s, struct cpu *c);
@@ -557,29 +638,22 @@ void sched_pick(struct sim *s, struct cpu *c);
 void sched_balance_tick(struct sim *s, struct cpu *c);
 
 /* ---- kernel.c ---- */
-/* Hard IRQ handler of source @irq (a NIC index, or IRQ_TIMER | NIC index)
- * on @c starts now: returns the handler's duration, which begins with the
- * profile's idle-exit when the IRQ ended an idle period (c->exit_ns). */
-int64_t kern_isr(struct sim *s, struct cpu *c, uint16_t irq);
-/* The handler's chunk ended. */
-void kern_isr_done(struct sim *s, struct cpu *c, uint16_t irq);
+/* The CPU's interrupt levels: the hard IRQ handler of a source (a NIC
+ * index, IRQ_TIMER | NIC index, or IRQ_TICK) returns a duration that begins
+ * with the profile's idle-exit when the IRQ ended an idle period
+ * (c->exit_ns); the softirq level runs handle_softirqs(). */
+extern const struct level_ops kern_level_ops;
+/* ksoftirqd/N, the threaded-NAPI kthread of a port (thread.nic), and the
+ * FreeBSD idle poller (kern.polling.idle_poll). */
+extern const struct thread_ops kern_ksoftirqd_ops, kern_napi_thread_ops, kern_idle_poll_ops;
 /* irq_exit(): run softirqs inline if pending and not already in one. */
 void kern_irq_exit(struct sim *s, struct cpu *c);
-/* Softirq-level chunk ended. */
-void kern_softirq_step(struct sim *s, struct cpu *c);
 /* Begin a handle_softirqs() run at the softirq level (already pushed). */
 void kern_softirq_begin(struct sim *s, struct cpu *c);
-/* ksoftirqd got the CPU (thread level, chunk done or just switched in). */
-void kern_ksoftirqd_run(struct sim *s, struct cpu *c);
-/* A threaded-NAPI kthread got the CPU, or its poll chunk ended. */
-void kern_napi_thread_run(struct sim *s, struct cpu *c);
-void kern_napi_thread_poll_done(struct sim *s, struct cpu *c);
 /* EV_NAPI_TIMER */
 void kern_napi_timer(struct sim *s, struct nic *n, uint32_t gen);
 /* EV_TICK: the clock interrupt of @c; schedules the next one. */
 void kern_tick(struct sim *s, struct cpu *c);
-/* The idle-priority polling thread (kern.polling.idle_poll) has the CPU. */
-void kern_idle_poll_run(struct sim *s, struct cpu *c);
 
 /* ---- skb.c: sk_buff allocation, recycling, and the xmit lock ---- */
 /* CPU @c allocates the sk_buff of RX frame @p (driver refill): stamps
@@ -602,37 +676,32 @@ void xlock_free(struct sim *s);
 /* netif_rx(): queue @p on @c's backlog (or drop it) and raise NET_RX. */
 void kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p);
 
-/* ---- ping.c: ping -f over loopback ---- */
-/* The ping thread got the CPU, or its chunk ended: take the next step. */
-void ping_run(struct sim *s, struct cpu *c);
-/* The stack handles loopback frame @p (an echo request or reply) on @c at
- * @t, in process_backlog; returns the time after. */
-int64_t ping_input(struct sim *s, struct cpu *c, struct pkt *p, int64_t t);
-/* A loopback frame of the ping was dropped at a full backlog. */
-void ping_drop(struct sim *s, const struct pkt *p);
+/* ---- apps/ping.c: ping -f over loopback ---- */
+/* Create the ping thread when apps.ping is on and register its loopback
+ * protocol.  0. */
+int ping_init(struct sim *s);
 
-/* ---- netperf.c: netperf TCP_STREAM over loopback ---- */
-/* Create the connections' threads (after the kernel threads).  0 or -1. */
+/* ---- apps/hog.c: cpu-hogs ---- */
+/* Create the apps.cpu-hogs threads, runnable.  0. */
+int hog_init(struct sim *s);
+
+/* ---- apps/netperf.c: netperf TCP_STREAM over loopback ---- */
+/* Create the connections' threads (after the kernel threads) and register
+ * their loopback protocol.  0 or -1. */
 int netperf_init(struct sim *s);
 void netperf_free(struct sim *s);
-/* A netperf or netserver thread got the CPU, or its chunk ended. */
-void netperf_run(struct sim *s, struct cpu *c);
-/* The stack handles loopback frame @p (pkt_is_netperf) on @c at @t, in
- * process_backlog; returns the time after. */
-int64_t netperf_input(struct sim *s, struct cpu *c, struct pkt *p, int64_t t);
-/* A netperf frame was dropped at a full backlog. */
-void netperf_drop(struct sim *s, const struct pkt *p);
 /* Bytes read by all netservers so far. */
 uint64_t netperf_bytes(const struct sim *s);
 
-/* ---- sock.c ---- */
+/* ---- sock.c: the UDP socket ---- */
+/* Allocate its queues when apps.sink is on.  0 or -1. */
 int sock_init(struct sim *s);
 /* Queue frame @p on the socket at @t, or drop it (rcvbuf full). */
 void sock_enqueue(struct sim *s, struct pkt *p, int64_t t);
-/* The sink thread has the CPU: receive what is queued, or sleep. */
-void sink_run(struct sim *s, struct cpu *c);
-/* A chunk of the sink thread ended. */
-void sink_chunk_done(struct sim *s, struct cpu *c);
+
+/* ---- apps/sink.c: the socket's reader ---- */
+/* Create the reader thread when apps.sink is on, asleep in recvmsg().  0. */
+int sink_init(struct sim *s);
 
 /* ---- kernel.c, for busy polling ---- */
 /* A driver ->poll() of at most @limit RX frames starting at @t; returns

@@ -91,16 +91,41 @@ void kern_napi_timer_start(struct sim *s, struct nic *n, int64_t rel_ns)
 	napi_timer_arm(s, n, rel_ns);
 }
 
+/* Where a NAPI that napi_complete_done() kept (MISSED: SCHED still held,
+ * d.reschedule) gets its next poll.  It depends on who polled it: */
+enum napi_resched {
+	RESCHED_KICK,      /* process context (busy_poll_stop): napi_kick(), its
+	                    * kthread when threaded, else this CPU's poll list */
+	RESCHED_POLL_LIST, /* net_rx_action: back on this CPU's poll list under
+	                    * its list id (a NIC or NAPI_BACKLOG), NET_RX raised */
+	RESCHED_NONE,      /* its kthread: napi_threaded_poll() polls again while
+	                    * SCHED is held, so nothing is to be done (a kick
+	                    * would set SCHED_THREADED again) */
+};
+
+/* Apply decision @d of napi_complete_done() for the NAPI of port @dev, list
+ * id @id, polled on @c: unmask, arm the timer, reschedule (@how), in that
+ * order.  @dev is NULL for the backlog pseudo-NAPI, which has no IRQ and
+ * no deferral. */
+static void napi_apply_done(struct sim *s, struct cpu *c, struct nic *dev, uint8_t id,
+			    struct napi_done d, enum napi_resched how)
+{
+	if (d.rearm_irq && dev)
+		driver_rearm(s, dev);
+	if (d.timer_ns > 0 && dev)
+		napi_timer_arm(s, dev, d.timer_ns);
+	if (!d.reschedule)
+		return;
+	if (how == RESCHED_KICK)
+		napi_kick(s, c, dev);
+	else if (how == RESCHED_POLL_LIST)
+		raise_net_rx(c, id);
+}
+
 void kern_napi_settle(struct sim *s, struct cpu *c, struct nic *n, uint32_t work)
 {
-	struct napi_done d = napi_complete_done(&n->napi, work, false);
-
-	if (d.rearm_irq)
-		driver_rearm(s, n);
-	if (d.timer_ns > 0)
-		napi_timer_arm(s, n, d.timer_ns);
-	if (d.reschedule)
-		napi_kick(s, c, n);
+	napi_apply_done(s, c, n, (uint8_t)n->id, napi_complete_done(&n->napi, work, false),
+			RESCHED_KICK);
 }
 
 void kern_napi_schedule(struct sim *s, struct cpu *c, struct nic *n)
@@ -502,8 +527,6 @@ static void poll_next(struct sim *s, struct cpu *c)
 static void poll_settle(struct sim *s, struct cpu *c, struct napi *n, struct nic *dev,
 			uint32_t work)
 {
-	struct napi_done d;
-
 	/* process_backlog() takes what was queued while it ran before it lets
 	 * go of the queue: here, a repoll in the same net_rx_action pass */
 	if (c->cur_napi == NAPI_BACKLOG && work < n->weight && c->backlog.count) {
@@ -519,13 +542,8 @@ static void poll_settle(struct sim *s, struct cpu *c, struct napi *n, struct nic
 			raise_net_rx(c, c->cur_napi);
 		return;
 	}
-	d = napi_complete_done(n, work, false);
-	if (d.rearm_irq && dev)
-		driver_rearm(s, dev);
-	if (d.timer_ns > 0 && dev)
-		napi_timer_arm(s, dev, d.timer_ns);
-	if (d.reschedule)
-		raise_net_rx(c, c->cur_napi);
+	napi_apply_done(s, c, dev, c->cur_napi, napi_complete_done(n, work, false),
+			RESCHED_POLL_LIST);
 }
 
 static void poll_done(struct sim *s, struct cpu *c)
@@ -693,17 +711,12 @@ static void napi_thread_poll_done(struct sim *s, struct cpu *c)
 {
 	struct nic *n = &s->nic[s->thr[c->cur].nic];
 	uint32_t work = c->thr_work;
-	struct napi_done d;
 
-	if (work >= n->napi.weight) {
+	if (work >= n->napi.weight)
 		napi_poll_finish(&n->napi, work);
-	} else {
-		d = napi_complete_done(&n->napi, work, false);
-		if (d.rearm_irq)
-			driver_rearm(s, n);
-		if (d.timer_ns > 0)
-			napi_timer_arm(s, n, d.timer_ns);
-	}
+	else
+		napi_apply_done(s, c, n, (uint8_t)n->id, napi_complete_done(&n->napi, work, false),
+				RESCHED_NONE);
 	napi_thread_run(s, c);
 }
 

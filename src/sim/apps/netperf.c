@@ -185,7 +185,7 @@ static void np_arrive(struct sim *s, const struct pkt *p)
 	}
 }
 
-/* The stack handles loopback frame @p (pkt_is_netperf) on @c at @t, in
+/* The stack handles loopback frame @p (PKT_NP_DATA or _ACK) on @c at @t, in
  * process_backlog; returns the time after. */
 static int64_t netperf_input(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 {

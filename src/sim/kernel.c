@@ -59,8 +59,7 @@ static void raise_net_rx(struct cpu *c, uint8_t id)
  * it), else put it on this CPU's poll list and raise NET_RX. */
 static void napi_kick(struct sim *s, struct cpu *c, struct nic *n)
 {
-	if (n->napi_thread >= 0) {
-		n->napi.state |= NAPI_SCHED_THREADED;
+	if (napi_schedule_threaded(&n->napi)) {
 		sched_wake(s, &s->thr[n->napi_thread]);
 		return;
 	}

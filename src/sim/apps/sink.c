@@ -87,18 +87,6 @@ static int64_t send_replies(struct sim *s, int64_t now)
 
 /* ---- busy polling ---- */
 
-static void bp_claim(struct sim *s, struct nic *n)
-{
-	struct sock *k = &s->sock;
-
-	if (!(n->napi.state & (NAPI_SCHED | NAPI_DISABLE | NAPI_IN_BUSY_POLL))) {
-		n->napi.state |= NAPI_SCHED | NAPI_IN_BUSY_POLL;
-		k->bp_owned = true;
-	} else if (s->scn->apps.prefer_busy_poll) {
-		n->napi.state |= NAPI_PREFER_BUSY_POLL;
-	}
-}
-
 /* One turn of napi_busy_loop(): a poll, or a spin while softirq owns the
  * NAPI.  An empty poll spins until the next frame can be in memory, since
  * every poll in between would find nothing. */
@@ -110,7 +98,7 @@ static int64_t bp_turn(struct sim *s, struct cpu *c, int64_t deadline)
 	uint32_t work;
 
 	if (!k->bp_owned)
-		bp_claim(s, n);
+		k->bp_owned = napi_busy_poll_claim(&n->napi, s->scn->apps.prefer_busy_poll);
 	if (!k->bp_owned)
 		return deadline - now < SPIN_NS ? (deadline > now ? deadline - now : 1) : SPIN_NS;
 	end = kern_nic_poll(s, c, n, now, bp_budget(s), &work);
@@ -133,27 +121,21 @@ static int64_t bp_stop(struct sim *s, struct cpu *c)
 {
 	struct sock *k = &s->sock;
 	struct nic *n = &s->nic[k->napi];
-	int64_t now = s->eng.now, end;
-	bool skip = false;
+	int64_t now = s->eng.now, end, timer_ns;
 	uint32_t work;
 
 	k->bp_active = false;
 	if (!k->bp_owned)
 		return 0;
 	k->bp_owned = false;
-	n->napi.state &= ~(uint32_t)(NAPI_MISSED | NAPI_IN_BUSY_POLL);
-	if (s->scn->apps.prefer_busy_poll) {
-		n->napi.defer_count = n->napi.defer_hard_irqs;
-		if (n->napi.defer_hard_irqs && n->napi.gro_flush_timeout_ns) {
-			kern_napi_timer_start(s, n, n->napi.gro_flush_timeout_ns);
-			skip = true;
-		}
-	}
+	timer_ns = napi_busy_poll_stop(&n->napi, s->scn->apps.prefer_busy_poll);
+	if (timer_ns > 0)
+		kern_napi_timer_start(s, n, timer_ns);
 	end = kern_nic_poll(s, c, n, now, bp_budget(s), &work);
 	if (work < bp_budget(s))
 		kern_napi_settle(s, c, n, work);
-	else if (skip)
-		n->napi.state &= ~(uint32_t)NAPI_SCHED;
+	else if (timer_ns > 0)
+		napi_busy_poll_release(&n->napi);
 	else
 		kern_napi_schedule(s, c, n);
 	return end - now;

@@ -132,7 +132,7 @@ struct cpu {
 	bool resched;         /* a woken thread should preempt the current one */
 	int64_t balance_t;    /* pending EV_BALANCE, or 0 */
 	int64_t exit_ns;      /* idle-exit owed by the hard IRQ or switch that ends an
-	                       * idle period (taken by kern_isr / sched_pick) */
+	                       * idle period (taken by the hard IRQ handler / sched_pick) */
 	struct softnet_counters sn;
 };
 
@@ -142,7 +142,8 @@ struct cpu {
  * (cpu_end) and continues the CPU (cpu_resume or kern_irq_exit). */
 struct level_ops {
 	/* Hard IRQ handler of source @irq starts now on @c: returns its
-	 * duration in ns (see kern_isr). */
+	 * duration in ns, which begins with the idle-exit the CPU owes when
+	 * the IRQ ended an idle period (c->exit_ns, which it takes). */
 	int64_t (*isr)(struct sim *s, struct cpu *c, uint16_t irq);
 	/* The hard IRQ chunk of source @irq ended. */
 	void (*isr_done)(struct sim *s, struct cpu *c, uint16_t irq);
@@ -163,7 +164,8 @@ void cpu_end(struct sim *s, struct cpu *c, enum level lvl);
 void cpu_resume(struct sim *s, struct cpu *c);
 /* Highest active level, or -1 when the CPU is idle. */
 int cpu_top(const struct cpu *c);
-/* A hard IRQ from source @irq (see kern_isr) arrives. */
+/* A hard IRQ from source @irq (a NIC index, IRQ_TIMER | NIC index, or
+ * IRQ_TICK) arrives. */
 void cpu_irq(struct sim *s, struct cpu *c, uint16_t irq);
 /* EV_CPU_DONE */
 void cpu_done(struct sim *s, struct cpu *c, uint32_t gen);

@@ -144,11 +144,37 @@ void kern_local_bh_enable(struct sim *s, struct cpu *c)
 
 /* ---- per-packet work ---- */
 
+/* @c cleans transmitted descriptors of @n at @t; returns the time after. */
+static int64_t tx_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t)
+{
+	uint32_t remote, k = nic_tx_clean(s, c, n, t, &remote);
+
+	return t + k * s->prof->tx_clean_pkt_ns + remote * s->prof->remote_free_ns;
+}
+
+/* The TX clean an ISR or a NAPI poll does: none with tx-clean = xmit ("the
+ * Tx ring is not cleaned at interrupt time", seed 002). */
+static int64_t irq_tx_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t)
+{
+	return n->cfg->tx_clean == TX_CLEAN_IRQ ? tx_clean(s, c, n, t) : t;
+}
+
+/* tx-clean = xmit: the driver cleans its TX ring when it transmits, once
+ * fewer than tx-clean-thresh descriptors are free (always when 0). */
+static int64_t xmit_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t)
+{
+	uint32_t thresh = n->cfg->tx_clean_thresh;
+
+	if (n->cfg->tx_clean != TX_CLEAN_XMIT)
+		return t;
+	if (thresh && n->cfg->tx_ring - n->txr.count >= thresh)
+		return t;
+	return tx_clean(s, c, n, t);
+}
+
 /* TCP's delayed ACK: one ACK frame out of the port for every ack-every
  * frames delivered from it (tcp_ack_snd_check from the receive path).
  * Returns the time after sending it. */
-static int64_t xmit_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t);
-
 static int64_t send_ack(struct sim *s, struct cpu *c, struct nic *n, const struct pkt *p,
 			int64_t t)
 {
@@ -210,34 +236,6 @@ void kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p)
 	 * arrive while process_backlog runs are its business (poll_settle) */
 	if (napi_schedule_backlog(&c->backlog_napi))
 		raise_net_rx(c, NAPI_BACKLOG);
-}
-
-/* @c cleans transmitted descriptors of @n at @t; returns the time after. */
-static int64_t tx_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t)
-{
-	uint32_t remote, k = nic_tx_clean(s, c, n, t, &remote);
-
-	return t + k * s->prof->tx_clean_pkt_ns + remote * s->prof->remote_free_ns;
-}
-
-/* The TX clean an ISR or a NAPI poll does: none with tx-clean = xmit ("the
- * Tx ring is not cleaned at interrupt time", seed 002). */
-static int64_t irq_tx_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t)
-{
-	return n->cfg->tx_clean == TX_CLEAN_IRQ ? tx_clean(s, c, n, t) : t;
-}
-
-/* tx-clean = xmit: the driver cleans its TX ring when it transmits, once
- * fewer than tx-clean-thresh descriptors are free (always when 0). */
-static int64_t xmit_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t)
-{
-	uint32_t thresh = n->cfg->tx_clean_thresh;
-
-	if (n->cfg->tx_clean != TX_CLEAN_XMIT)
-		return t;
-	if (thresh && n->cfg->tx_ring - n->txr.count >= thresh)
-		return t;
-	return tx_clean(s, c, n, t);
 }
 
 /* ---- hard IRQ ---- */
@@ -339,7 +337,7 @@ void kern_tick(struct sim *s, struct cpu *c)
 	cpu_irq(s, c, IRQ_TICK);
 }
 
-static int64_t kern_isr(struct sim *s, struct cpu *c, uint16_t irq)
+static int64_t hardirq_start(struct sim *s, struct cpu *c, uint16_t irq)
 {
 	struct nic *n = &s->nic[irq & ~(IRQ_TIMER | IRQ_TICK)];
 	int64_t t0 = s->eng.now, t = t0 + c->exit_ns; /* idle-exit when it was idle */
@@ -373,13 +371,13 @@ static int64_t kern_isr(struct sim *s, struct cpu *c, uint16_t irq)
 	return t - t0;
 }
 
-static void kern_isr_done(struct sim *s, struct cpu *c, uint16_t irq)
+static void hardirq_done(struct sim *s, struct cpu *c, uint16_t irq)
 {
 	struct nic *n = &s->nic[irq & ~(IRQ_TIMER | IRQ_TICK)];
 
 	if (!(irq & (IRQ_TIMER | IRQ_TICK))) {
 		if (n->isr_more) {
-			cpu_run(s, c, LVL_HARDIRQ, (uint8_t)irq, kern_isr(s, c, irq));
+			cpu_run(s, c, LVL_HARDIRQ, (uint8_t)irq, hardirq_start(s, c, irq));
 			return;
 		}
 		if (s->scn->host.rxpath != RXPATH_NAPI && s->scn->host.rxpath != RXPATH_BSD_POLL)
@@ -391,7 +389,7 @@ static void kern_isr_done(struct sim *s, struct cpu *c, uint16_t irq)
 		for (uint8_t i = 1; i < c->n_irq_q; i++)
 			c->irq_q[i - 1] = c->irq_q[i];
 		c->n_irq_q--;
-		cpu_run(s, c, LVL_HARDIRQ, (uint8_t)next, kern_isr(s, c, next));
+		cpu_run(s, c, LVL_HARDIRQ, (uint8_t)next, hardirq_start(s, c, next));
 		return;
 	}
 	cpu_end(s, c, LVL_HARDIRQ);
@@ -467,9 +465,6 @@ static int64_t backlog_poll(struct sim *s, struct cpu *c, int64_t t, uint32_t *w
 	*work = w;
 	return t;
 }
-
-static void poll_next(struct sim *s, struct cpu *c);
-static void bsd_chunk_done(struct sim *s, struct cpu *c);
 
 static void rx_action_finish(struct sim *s, struct cpu *c)
 {
@@ -660,7 +655,7 @@ static void idle_poll_run(struct sim *s, struct cpu *c)
 	cpu_run(s, c, LVL_THREAD, TCH_SYS, t > now ? t - now : 1);
 }
 
-static void kern_softirq_step(struct sim *s, struct cpu *c)
+static void softirq_chunk_done(struct sim *s, struct cpu *c)
 {
 	switch ((enum si_step)c->lvl[LVL_SOFTIRQ].what) {
 	case SI_ENTRY:
@@ -737,5 +732,5 @@ const struct thread_ops kern_idle_poll_ops = {
 };
 
 const struct level_ops kern_level_ops = {
-	.isr = kern_isr, .isr_done = kern_isr_done, .softirq_step = kern_softirq_step,
+	.isr = hardirq_start, .isr_done = hardirq_done, .softirq_step = softirq_chunk_done,
 };

@@ -82,8 +82,45 @@ static void bsd_init(struct sim *s)
 	bsd_poll_init(&s->bsd, &c);
 }
 
-static int vm_init(struct sim *s);
-static void vm_sample(struct sim *s);
+/* One vmstat sample of the counters as they stand now; the next in one
+ * interval.  The first is taken at time 0. */
+static void vm_sample(struct sim *s)
+{
+	struct vm_sample *v;
+
+	if (s->vm.n == s->vm.cap)
+		return;
+	v = &s->vm.p[s->vm.n++];
+	memset(v, 0, sizeof(*v));
+	v->t = s->eng.now;
+	for (uint16_t i = 0; i < s->n_nics; i++) {
+		nic_rx_advance(s, &s->nic[i], s->eng.now);
+		v->in += s->nic[i].c.irqs;
+	}
+	for (uint16_t i = 0; i < s->n_cpus; i++) {
+		cpu_account(s, &s->cpu[i]);
+		v->cs += s->cpu[i].cs;
+		for (int k = 0; k < ACCT_N; k++)
+			v->acct[k] += s->cpu[i].acct[k];
+	}
+	for (uint16_t i = 0; i < s->n_threads; i++)
+		v->r += s->thr[i].runnable && !s->thr[i].ops->idle_prio;
+	if (s->eng.now + s->scn->run.vmstat_ns <= s->scn->run.duration_ns)
+		sim_at(s, s->eng.now + s->scn->run.vmstat_ns, EV_SAMPLE, 0, 0);
+}
+
+static int vm_init(struct sim *s)
+{
+	int64_t iv = s->scn->run.vmstat_ns;
+	uint64_t n;
+
+	if (iv <= 0)
+		return 0;
+	n = (uint64_t)(s->scn->run.duration_ns / iv) + 1;
+	s->vm.cap = (uint32_t)(n < VM_SAMPLES_MAX ? n : VM_SAMPLES_MAX);
+	s->vm.p = calloc(s->vm.cap, sizeof(*s->vm.p));
+	return s->vm.p ? 0 : -1;
+}
 
 int sim_init(struct sim *s, const struct scenario *scn)
 {
@@ -143,46 +180,6 @@ static void take_snapshot(struct sim *s)
 	hist_reset(&s->lat);
 	s->warm = true;
 	sim_check_invariants(s);
-}
-
-/* One vmstat sample of the counters as they stand now; the next in one
- * interval.  The first is taken at time 0. */
-static void vm_sample(struct sim *s)
-{
-	struct vm_sample *v;
-
-	if (s->vm.n == s->vm.cap)
-		return;
-	v = &s->vm.p[s->vm.n++];
-	memset(v, 0, sizeof(*v));
-	v->t = s->eng.now;
-	for (uint16_t i = 0; i < s->n_nics; i++) {
-		nic_rx_advance(s, &s->nic[i], s->eng.now);
-		v->in += s->nic[i].c.irqs;
-	}
-	for (uint16_t i = 0; i < s->n_cpus; i++) {
-		cpu_account(s, &s->cpu[i]);
-		v->cs += s->cpu[i].cs;
-		for (int k = 0; k < ACCT_N; k++)
-			v->acct[k] += s->cpu[i].acct[k];
-	}
-	for (uint16_t i = 0; i < s->n_threads; i++)
-		v->r += s->thr[i].runnable && s->thr[i].kind != THR_IDLEPOLL;
-	if (s->eng.now + s->scn->run.vmstat_ns <= s->scn->run.duration_ns)
-		sim_at(s, s->eng.now + s->scn->run.vmstat_ns, EV_SAMPLE, 0, 0);
-}
-
-static int vm_init(struct sim *s)
-{
-	int64_t iv = s->scn->run.vmstat_ns;
-	uint64_t n;
-
-	if (iv <= 0)
-		return 0;
-	n = (uint64_t)(s->scn->run.duration_ns / iv) + 1;
-	s->vm.cap = (uint32_t)(n < VM_SAMPLES_MAX ? n : VM_SAMPLES_MAX);
-	s->vm.p = calloc(s->vm.cap, sizeof(*s->vm.p));
-	return s->vm.p ? 0 : -1;
 }
 
 static void dispatch(struct sim *s, const struct event *ev)

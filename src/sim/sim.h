@@ -1,19 +1,20 @@
 /* sim.h - the simulated host: NICs, CPUs, kernel receive paths, threads.
  *
- * Roadmap.  sim.c builds a struct sim from a scenario, owns the event loop
- * and turns counters into results.  nic.c models the ports: link, RX FIFO,
- * RX ring with DMA, TX ring, qdisc and the interrupt line with its two
- * coalescing engines (src/core/coalesce.c).  cpu.c runs the three execution
- * levels of a CPU (thread < softirq < hardirq) with preemption and time
- * accounting, and a CFS-like scheduler for threads.  kernel.c is the Linux
- * receive path: ISRs for classic / isr-loop / NAPI, net_rx_action and the
- * softirq restart rule (src/core/softirq.c), NAPI (src/core/napi.c),
- * the per-CPU backlog, forwarding, ksoftirqd.  The applications
- * (src/sim/apps/: ping, netperf, the UDP sink / rr server, cpu-hogs) run
- * above the scheduler as threads with their own thread_ops.  Each model
- * declares its state and functions in its own header (nic.h, cpu.h,
- * kernel.h, skb.h, sock.h, adaptive.h, apps/ping.h ...), which this one
- * includes; this header keeps struct sim and what every model uses.
+ * Roadmap.  sim.c builds a struct sim from a scenario, owns the event
+ * loop and checks the invariants; results.c turns counters into results.
+ * nic.c models the ports: link, RX FIFO, RX ring with DMA, TX ring, qdisc
+ * and the interrupt line with its two coalescing engines
+ * (src/core/coalesce.c).  cpu.c runs the three execution levels of a CPU
+ * (thread < softirq < hardirq) with preemption and time accounting, and a
+ * CFS-like scheduler for threads.  kernel.c is the Linux receive path:
+ * ISRs for classic / isr-loop / NAPI, net_rx_action and the softirq
+ * restart rule (src/core/softirq.c), NAPI (src/core/napi.c), the per-CPU
+ * backlog, forwarding, ksoftirqd.  The applications (src/sim/apps/: ping,
+ * netperf, the UDP sink / rr server, cpu-hogs) run above the scheduler as
+ * threads with their own thread_ops.  Each model declares its state and
+ * functions in its own header (nic.h, cpu.h, kernel.h, skb.h, sock.h,
+ * adaptive.h, apps/ping.h ...), which this one includes; this header keeps
+ * struct sim and what every model uses.
  *
  * Packets are not events.  Arrivals are drawn lazily when a NIC is brought
  * up to date (nic_rx_advance); a poll or an ISR is one CPU "chunk" whose

@@ -10,13 +10,17 @@
  *                 simulated requests served per wall-clock second.
  *
  * Every case runs for 10 simulated seconds unless --duration says otherwise,
- * with run.warmup=0 so that every simulated second is in the window.
+ * with run.warmup=0 so that every simulated second is in the window.  A run
+ * is what an embedding program does (rxlab/sim.h): rxl_scenario_load(),
+ * rxl_sim_run(), rxl_scenario_free(), timed together.
  *
  * Memory.  bench_sim is linked with --wrap for malloc, calloc, realloc and
  * free (bench/CMakeLists.txt), so every allocation the simulator makes is
  * counted here, and with --wrap=engine_pop so that the event loop tells us
- * the simulated time: sim_run() is a single call, and engine_pop() is the one
- * call it makes into another file that carries "now".  Allocations are split
+ * the simulated time: rxl_sim_run() is a single call, and engine_pop() is the
+ * one call inside it into another file that carries "now".  That probe is the
+ * only thing here below the public API: it reads the popped event's time
+ * (sim/engine.h), which no public header has reason to show.  Allocations are split
  * at the steady-state mark (10% of the simulated duration): "setup" before
  * it (scenario, host, first growth of the event heap), "steady" from the
  * first event at or after it until the event loop ends (results are
@@ -44,10 +48,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "experiment/sweep.h"
-#include "model/units.h"
+#include "rxlab/sim.h"
 #include "sim/engine.h"
-#include "sim/results.h"
 
 /* ---- allocation accounting (see the top of the file) ---- */
 
@@ -119,7 +121,7 @@ int __wrap_engine_pop(struct engine *e, int64_t limit, struct event *ev)
 
 	if (rc)
 		ac.phase = AP_DONE;
-	else if (ac.phase == AP_SETUP && e->now >= ac.mark_ns)
+	else if (ac.phase == AP_SETUP && ev->t >= ac.mark_ns)
 		ac.phase = AP_STEADY;
 	return rc;
 }
@@ -185,9 +187,11 @@ static int run_timed(const struct bench_case *bc, const char *dset, int64_t dur_
 		     struct bench_fig *f)
 {
 	const char *sets[16];
+	struct rxl_scenario *scn;
 	char err[1024];
 	size_t n = 0;
 	double t0;
+	int rc;
 
 	for (; bc->sets[n]; n++)
 		sets[n] = bc->sets[n];
@@ -195,7 +199,10 @@ static int run_timed(const struct bench_case *bc, const char *dset, int64_t dur_
 	sets[n++] = "run.warmup=0";
 	alloc_reset(dur_ns / 10);
 	t0 = wall();
-	if (run_one(&f->r, bc->scenario, sets, n, NULL, err, sizeof(err))) {
+	scn = rxl_scenario_load(bc->scenario, sets, n, err, sizeof(err));
+	rc = scn ? rxl_sim_run(scn, NULL, &f->r, err, sizeof(err)) : -1;
+	rxl_scenario_free(scn);
+	if (rc) {
 		fprintf(stderr, "bench_sim: %s: %s\n", bc->name, err);
 		return -1;
 	}
@@ -281,19 +288,24 @@ static int usage(void)
 	return 2;
 }
 
-/* "10" means 10 s; anything else is a time with its unit.  0 or -1. */
+/* "10" means 10 s; anything else is a time with its unit, as the scenario
+ * format reads run.duration: the loader checks it (with the first case's
+ * scenario) and converts it to ns.  0 or -1. */
 static int parse_duration(const char *arg, char *dur, size_t len, int64_t *ns)
 {
-	char why[128] = "accepted more than 0 up to 292 years";
-	uint64_t v = 0;
+	char set[96], err[512];
+	const char *sets[] = { set };
+	struct rxl_scenario *scn;
 
 	snprintf(dur, len, "%s%s", arg, arg[0] && !arg[strspn(arg, "0123456789.")] ? "s" : "");
-	if (unit_parse(UNIT_TIME_NS, dur, &v, why, sizeof(why)) != UNIT_OK || v == 0 ||
-	    v > INT64_MAX) {
-		fprintf(stderr, "bench_sim: duration %s: %s\n", arg, why);
+	snprintf(set, sizeof(set), "run.duration=%s", dur);
+	scn = rxl_scenario_load(cases[0].scenario, sets, 1, err, sizeof(err));
+	if (!scn) {
+		fprintf(stderr, "bench_sim: duration %s: %s\n", arg, err);
 		return -1;
 	}
-	*ns = (int64_t)v;
+	*ns = rxl_scenario_get(scn)->run.duration_ns;
+	rxl_scenario_free(scn);
 	return 0;
 }
 

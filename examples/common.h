@@ -1,4 +1,4 @@
-/* common.h - argument handling shared by the two examples: a UDP socket
+/* common.h - argument handling shared by the two live examples: a UDP socket
  * bound to ADDR:PORT and a receive loop configured from -m MODE and
  * -s KEY=VALUE (include/rxlab/live.h).  Errors exit with status 2. */
 #ifndef RXLAB_EXAMPLES_COMMON_H

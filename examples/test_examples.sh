@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_examples.sh COUNTER ECHO - run the two example programs over UDP on
+# test_examples.sh COUNTER ECHO - run the two live example programs over UDP on
 # 127.0.0.1 (no privileges).  Objective: a program built only on
 # include/rxlab/live.h receives every packet, counts loss and latency from
 # the rxlab payload header, echoes, stops on SIGINT, and refuses bad

@@ -332,9 +332,17 @@ struct rxl_stats {
 	struct hist batch;
 };
 
-/* Copy a consistent snapshot of the statistics into @out; any thread, any
- * time, also during rxl_run().  CPU figures are refreshed by the loop thread
- * at least every 10 ms while it runs and when rxl_run() returns. */
+/* Copy a consistent snapshot of the statistics into @out: every field from
+ * the same moment of the loop (payload_packets <= packets, a histogram's n
+ * equals its counter and the sum of its buckets).  Any thread, any time,
+ * also during rxl_run(); it never blocks the loop thread (a seqlock: the
+ * reader retries when the loop published meanwhile).  From the loop's own
+ * thread (the callback) the snapshot is the newest state; from another
+ * thread while rxl_run() runs it is the state the loop last published:
+ * before each wait (so it is exact while the loop sleeps), at least every
+ * 1 ms while it polls (checked after every delivery and every 1024 polls)
+ * and when rxl_run() returns.  CPU figures are refreshed by the loop
+ * thread at least every 10 ms while it runs and when rxl_run() returns. */
 void rxl_stats_get(const struct rxl_loop *l, struct rxl_stats *out);
 
 /* The configuration the loop runs with. */

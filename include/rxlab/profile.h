@@ -44,7 +44,7 @@ struct profile {
 	int64_t idle_exit_ns;     /* idle-exit: an idle CPU leaving its idle state for an
 	                           * interrupt or a wake-up from another CPU (cpuidle exit,
 	                           * on a virtual machine the halt exit) */
-	/* Added by the loader (src/cli/profile_load.c): [profile] description,
+	/* Added by the loader (src/model/profile_load.c): [profile] description,
 	 * one line saying which machine this is; "" if the file gives none. */
 	char description[128];
 };

@@ -1,10 +1,13 @@
 /* scenario.h - the complete, validated description of one simulation run.
  *
- * A scenario is plain data: the CLI fills it from an INI file plus --set
- * overrides (src/cli/scenario_load.c), the simulator reads it and never
- * changes it.  All times are int64_t nanoseconds, rates are packets per
- * second, sizes are bytes.  Key names in comments are the INI keys; they
- * follow ethtool / sysfs / sysctl spelling where one exists.
+ * A scenario is plain data: the loader fills it from an INI file plus
+ * "SECTION.KEY=VALUE" overrides (rxl_scenario_load() in rxlab/sim.h;
+ * src/model/scenario_load.c holds the schema: each key's unit, range and
+ * default), the simulator reads it and never changes it.  All times are
+ * int64_t nanoseconds, rates are packets per second, sizes are bytes,
+ * except where a field says otherwise (speed_bps, the e1000 delays in
+ * units of 1.024 us).  Key names in comments are the INI keys; they follow
+ * ethtool / sysfs / sysctl spelling where one exists.
  */
 #ifndef RXLAB_RXLAB_SCENARIO_H
 #define RXLAB_RXLAB_SCENARIO_H
@@ -38,8 +41,9 @@ enum traffic_pattern {
 };
 
 /* Arrivals of a trace (pcap, pcapng or CSV timeline), in memory.  Loaded
- * and owned by the CLI (src/cli/trace_load.c), immutable, shared by every
- * run that names the same file; the simulator only reads it.
+ * and owned by the loader's trace cache (src/model/trace_load.c),
+ * immutable, shared by every run that names the same file; the simulator
+ * only reads it.
  * Invariants: n >= 1, t_ns[0] == 0, t_ns is non-decreasing, every
  * len[i] is a frame length including FCS in 64..9216 bytes. */
 struct scn_trace {
@@ -232,7 +236,7 @@ struct scn_run {
 };
 
 struct scenario {
-	char name[64];
+	char name[64];               /* file basename without ".ini", or the built-in name */
 	struct scn_host host;
 	struct profile profile;      /* resolved from host.profile */
 	uint32_t n_nics;
@@ -244,7 +248,8 @@ struct scenario {
 	struct scn_run run;
 };
 /* A scenario holds no pointers except scn_traffic.trace, which points into
- * the CLI's trace cache and stays valid until trace_cache_free(). */
+ * the loader's trace cache and stays valid until rxl_traces_free()
+ * (rxlab/sim.h). */
 
 #include "rxlab/adaptive.h"
 

@@ -19,6 +19,7 @@
 
 #include "model/builtin.h"
 #include "experiment/compare.h"
+#include "experiment/scheme_list.h"
 #include "experiment/estimate.h"
 #include "cli/interrupt.h"
 #include "experiment/merge.h"
@@ -90,6 +91,8 @@ static const char usage[] =
 	"                      'rxlab live --help' and docs/live.md)\n"
 	"  live calibrate      measure this machine's veth costs into a profile\n"
 	"  scenarios           list built-in scenarios\n"
+	"  schemes             list the moderation schemes: what each sets, where it\n"
+	"                      applies, compare's presets; see docs/schemes.md\n"
 	"  seeds [SEED]        list the seed experiments (shared/seeds) built in\n"
 	"  validate [SEED]     run the seed experiments; print each reported figure\n"
 	"                      beside the simulated one (exit 0 only if all agree)\n"
@@ -448,6 +451,8 @@ static int run_command(int argc, char **argv)
 			rc = cmd_seeds(&o);
 		else if (!strcmp(cmd, "scenarios"))
 			rc = cmd_scenarios();
+		else if (!strcmp(cmd, "schemes"))
+			rc = schemes_run(o.fmt);
 		else if (!strcmp(cmd, "help"))
 			rc = (fputs(usage, stdout), 0);
 		else

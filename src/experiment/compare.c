@@ -1,8 +1,10 @@
-/* compare.c - the moderation catalogue side by side.
+/* compare.c - the moderation schemes side by side.
  *
- * Each scheme is a list of scenario overrides, written with the same keys a
- * user would type; all schemes run on the same arrivals (the seed is the
- * scenario's), so differences come from the moderation alone.
+ * Each row is a preset of the scheme registry (include/rxlab/scheme.h): the
+ * scheme's scenario overrides plus its axes at the preset's levels, written
+ * with the same keys a user would type; all rows run on the same arrivals
+ * (the seed is the scenario's), so differences come from the moderation
+ * alone.
  */
 #include "experiment/compare.h"
 
@@ -10,34 +12,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rxlab/scheme.h"
 #include "sim/results.h"
 
-#define MAX_SCHEME_SETS 8
-
-struct scheme {
-	const char *name, *what;
-	const char *sets[MAX_SCHEME_SETS];
-};
-
-static const struct scheme schemes[] = {
-	{ "per-packet-irq", "classic kernel, an interrupt per frame",
-	  { "host.rxpath=classic", NULL } },
-	{ "static-coalesce", "NAPI + rx-usecs 50, rx-frames 32",
-	  { "nic.eth0.rx-usecs=50", "nic.eth0.rx-frames=32", NULL } },
-	{ "dim", "NAPI + adaptive-rx (Linux DIM)", { "nic.eth0.adaptive-rx=dim", NULL } },
-	{ "e1000-itr3", "NAPI + InterruptThrottleRate=3", { "nic.eth0.InterruptThrottleRate=3", NULL } },
-	{ "napi", "NAPI, no moderation", { NULL } },
-	{ "napi-defer", "NAPI + napi_defer_hard_irqs 2, gro_flush_timeout 20us",
-	  { "nic.eth0.napi_defer_hard_irqs=2", "nic.eth0.gro_flush_timeout=20us", NULL } },
-	{ "busy-poll", "NAPI + SO_BUSY_POLL 50us", { "apps.busy_poll=50us", NULL } },
-	{ "suspend", "prefer busy poll + defer 100/20us + irq-suspend-timeout 20ms",
-	  { "apps.prefer_busy_poll=on", "apps.busy_poll=50us", "nic.eth0.napi_defer_hard_irqs=100",
-	    "nic.eth0.gro_flush_timeout=20us", "nic.eth0.irq-suspend-timeout=20ms", NULL } },
-	{ "bsd-poll", "FreeBSD DEVICE_POLLING, HZ 1000, user_frac 50",
-	  { "host.rxpath=bsd-poll", NULL } },
-};
-
-#define N_SCHEMES (sizeof(schemes) / sizeof(schemes[0]))
+/* compare's scenario, moderation-compare, receives on eth0: the port the
+ * registry's '*' stands for here (a scenario without an eth0 fails at the
+ * first row that sets a key of it, as it always has). */
+#define COMPARE_PORT "eth0"
+#define SET_LEN 160
 
 /* With --vary, the varied key is the second column: without it the rows of
  * one scheme would not say which value they ran. */
@@ -76,7 +58,7 @@ static void compare_row(struct table *t, const char *scheme, const char *label,
 
 /* "a+b=v" as the overrides "a=v" and "b=v" into @out (SWEEP_MAX_LINKED
  * entries); returns how many. */
-static size_t vary_sets(const struct vary *vary, size_t i, char out[][160])
+static size_t vary_sets(const struct vary *vary, size_t i, char out[][SET_LEN])
 {
 	const char *key = vary->key;
 	size_t n = 0;
@@ -84,35 +66,55 @@ static size_t vary_sets(const struct vary *vary, size_t i, char out[][160])
 	while (*key && n < SWEEP_MAX_LINKED) {
 		size_t len = strcspn(key, "+");
 
-		snprintf(out[n++], 160, "%.*s=%s", (int)len, key, vary->val[i]);
+		snprintf(out[n++], SET_LEN, "%.*s=%s", (int)len, key, vary->val[i]);
 		key += len + (key[len] == '+');
 	}
 	return n;
 }
 
-/* One (scheme, value) point: @var_sets[0..n_var) set the value, @label
+/* The overrides of preset @p into @out (RXL_SCHEME_MAX_SETS +
+ * RXL_SCHEME_MAX_AXES entries): its scheme's, then each axis at the
+ * preset's level.  Returns how many. */
+static size_t preset_sets(const struct rxl_scheme_preset *p, char out[][SET_LEN])
+{
+	const struct rxl_scheme *sc = rxl_scheme_find(p->scheme);
+	size_t n = 0;
+
+	for (size_t i = 0; sc->sets[i]; i++)
+		rxl_scheme_key(out[n++], SET_LEN, sc->sets[i], COMPARE_PORT);
+	for (size_t k = 0; k < sc->n_axes; k++) {
+		char key[64];
+
+		rxl_scheme_key(key, sizeof(key), sc->axis[k].key, COMPARE_PORT);
+		snprintf(out[n++], SET_LEN, "%s=%s", key, p->level[k]);
+	}
+	return n;
+}
+
+/* One (preset, value) point: @var_sets[0..n_var) set the value, @label
  * names it in the row (NULL: no label column). */
-static int compare_point(struct table *t, const char *name, const struct scheme *sc,
-			 const char *label, char var_sets[][160], size_t n_var,
+static int compare_point(struct table *t, const char *name, const struct rxl_scheme_preset *p,
+			 const char *label, char var_sets[][SET_LEN], size_t n_var,
 			 const char *const *sets, size_t n_sets,
 			 const volatile sig_atomic_t *stop)
 {
+	char own[RXL_SCHEME_MAX_SETS + RXL_SCHEME_MAX_AXES][SET_LEN];
+	size_t n_own = preset_sets(p, own), n = 0;
 	const char *all[64];
 	char err[1024];
 	struct results r;
-	size_t n = 0;
 
 	for (size_t i = 0; i < n_sets && n < 48; i++)
 		all[n++] = sets[i];
-	for (size_t i = 0; sc->sets[i]; i++)
-		all[n++] = sc->sets[i];
+	for (size_t i = 0; i < n_own; i++)
+		all[n++] = own[i];
 	for (size_t i = 0; i < n_var; i++)
 		all[n++] = var_sets[i];
 	if (run_one(&r, name, all, n, stop, err, sizeof(err))) {
-		fprintf(stderr, "rxlab: compare %s %s: %s\n", sc->name, var_sets[0], err);
+		fprintf(stderr, "rxlab: compare %s %s: %s\n", p->name, var_sets[0], err);
 		return -1;
 	}
-	compare_row(t, sc->name, label, &r);
+	compare_row(t, p->name, label, &r);
 	results_free(&r);
 	return 0;
 }
@@ -125,17 +127,17 @@ int compare_run(const char *name, const struct vary *rates, const char *const *s
 	struct table *t = compare_table(rates);
 	struct report *rep = report_new();
 	size_t n_rates = rates ? rates->n : 3, n_var = 1;
-	char set[SWEEP_MAX_LINKED][160];
+	char set[SWEEP_MAX_LINKED][SET_LEN];
 	int rc = 0;
 
-	for (size_t k = 0; k < N_SCHEMES && rc == 0; k++) {
+	for (size_t k = 0; k < rxl_preset_count() && rc == 0; k++) {
 		for (size_t i = 0; i < n_rates && rc == 0; i++) {
 			if (rates)
 				n_var = vary_sets(rates, i, set);
 			else
 				snprintf(set[0], sizeof(set[0]), "%s", dflt[i]);
-			rc = compare_point(t, name, &schemes[k], rates ? rates->val[i] : NULL, set,
-					   n_var, sets, n_sets, stop);
+			rc = compare_point(t, name, rxl_preset_at(k), rates ? rates->val[i] : NULL,
+					   set, n_var, sets, n_sets, stop);
 		}
 	}
 	report_add(rep, t);
@@ -143,8 +145,8 @@ int compare_run(const char *name, const struct vary *rates, const char *const *s
 		report_print(rep, stdout, fmt);
 	if (rc == 0 && fmt == OUT_TABLE) {
 		printf("\nschemes:\n");
-		for (size_t k = 0; k < N_SCHEMES; k++)
-			printf("  %-16s %s\n", schemes[k].name, schemes[k].what);
+		for (size_t k = 0; k < rxl_preset_count(); k++)
+			printf("  %-16s %s\n", rxl_preset_at(k)->name, rxl_preset_at(k)->what);
 	}
 	report_free(rep);
 	return rc ? 1 : 0;

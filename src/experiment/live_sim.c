@@ -5,80 +5,108 @@
  *
  * The simulator models moderation in the NIC and the kernel, the live
  * userspace modes do it in the receive thread; each mode is mapped to the
- * kernel mechanism it imitates (the `sim-as` column says which), on a
- * threaded NAPI when the live run's NAPI was a kthread (the test bed's
- * default).  Modes
- * without a counterpart (busy, hybrid, the DPDK / ixy / Seastar baselines,
- * TPACKET, AF_XDP) get no simulated figures ("-").
+ * scheme of the registry that does it (rxl_scheme_of_mode(),
+ * include/rxlab/scheme.h; the `sim-as` column says which), on a threaded
+ * NAPI when the live run's NAPI was a kthread (the test bed's default).
+ * Modes without a counterpart (busy, hybrid, the DPDK / ixy / Seastar
+ * baselines, TPACKET, AF_XDP) get no simulated figures ("-").
  */
 #include "experiment/live_sim.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "experiment/sweep.h"
+#include "rxlab/scheme.h"
 #include "sim/results.h"
 
 #define SIM_MAX_SETS 16
+#define SIM_PORT "eth0"	/* live-veth's receiving port: the registry's '*' */
 
-/* Overrides that make the simulator do what mode @m does live; 0 sets and
- * a NULL description when there is no counterpart. */
-static size_t sim_sets(const struct live_job *j, const struct rxl_config *c, char buf[][64],
-		       const char **what)
+/* The sim-as column: how the table names what the simulator runs for each
+ * mode with a counterpart. */
+static const char *const sim_as[RXL_MODE_COUNT] = {
+	[RXL_MODE_INTERRUPT] = "napi, irq per frame", [RXL_MODE_EPOLL] = "napi, irq per frame",
+	[RXL_MODE_NAPI] = "napi, irq per frame",
+	[RXL_MODE_COALESCE] = "napi + rx-usecs/rx-frames",
+	[RXL_MODE_DIM] = "napi + adaptive-rx dim",
+	[RXL_MODE_ITR] = "napi + e1000 ITR", [RXL_MODE_BSD_POLL] = "bsd-poll",
+	[RXL_MODE_SO_BUSY_POLL] = "napi + busy_poll",
+	[RXL_MODE_PREFER_BUSY] = "prefer busy poll + defer",
+	[RXL_MODE_IRQ_SUSPEND] = "irq suspension",
+	[RXL_MODE_THREADED] = "threaded napi",
+};
+
+/* The device settings the live run made for @sc (live_run.c mode_knobs():
+ * the loop's irq-suspend-timeout when set) as scenario overrides of the
+ * port; threaded's is in the scheme's overrides already (the scenario's
+ * threaded is on/off, the device's 2 a busy-polling kthread). */
+static size_t knob_sets(const struct rxl_scheme *sc, const struct rxl_config *c, char buf[][64])
 {
 	size_t n = 0;
 
-	*what = NULL;
-	switch (j->mode) {
-	case RXL_MODE_INTERRUPT:
-	case RXL_MODE_EPOLL:
-	case RXL_MODE_NAPI:
-		*what = "napi, irq per frame";
-		break;
+	for (size_t i = 0; sc->knob[i].name; i++) {
+		uint64_t v = sc->knob[i].value;
+
+		if (!strcmp(sc->knob[i].name, "threaded"))
+			continue;
+		if (!strcmp(sc->knob[i].name, "irq-suspend-timeout") && c->irq_suspend_timeout_ns)
+			v = c->irq_suspend_timeout_ns;
+		snprintf(buf[n++], 64, "nic." SIM_PORT ".%s=%" PRIu64 "%s", sc->knob[i].name, v,
+			 strstr(sc->knob[i].name, "timeout") ? "ns" : "");
+	}
+	return n;
+}
+
+/* The loop's own values of mode @m (its configuration @c), which the
+ * scheme's axes leave open. */
+static size_t loop_sets(enum rxl_mode m, const struct rxl_config *c, char buf[][64])
+{
+	size_t n = 0;
+
+	switch (m) {
 	case RXL_MODE_COALESCE:
-		*what = "napi + rx-usecs/rx-frames";
-		snprintf(buf[n++], 64, "nic.eth0.rx-usecs=%uus", c->rx_usecs);
-		snprintf(buf[n++], 64, "nic.eth0.rx-frames=%u", c->rx_frames ? c->rx_frames : 1);
-		break;
-	case RXL_MODE_DIM:
-		*what = "napi + adaptive-rx dim";
-		snprintf(buf[n++], 64, "nic.eth0.adaptive-rx=dim");
+		snprintf(buf[n++], 64, "nic." SIM_PORT ".rx-usecs=%uus", c->rx_usecs);
+		snprintf(buf[n++], 64, "nic." SIM_PORT ".rx-frames=%u",
+			 c->rx_frames ? c->rx_frames : 1);
 		break;
 	case RXL_MODE_ITR:
-		*what = "napi + e1000 ITR";
-		snprintf(buf[n++], 64, "nic.eth0.InterruptThrottleRate=%u", c->itr);
+		snprintf(buf[n++], 64, "nic." SIM_PORT ".InterruptThrottleRate=%u", c->itr);
 		break;
 	case RXL_MODE_BSD_POLL:
-		*what = "bsd-poll";
-		snprintf(buf[n++], 64, "host.rxpath=bsd-poll");
 		snprintf(buf[n++], 64, "host.hz=%u", c->hz);
 		break;
 	case RXL_MODE_SO_BUSY_POLL:
-		*what = "napi + busy_poll";
-		snprintf(buf[n++], 64, "apps.busy_poll=%uus", c->busy_poll_usecs);
-		break;
-	case RXL_MODE_IRQ_SUSPEND:
-		snprintf(buf[n++], 64, "nic.eth0.irq-suspend-timeout=%llums",
-			 (unsigned long long)(c->irq_suspend_timeout_ns ?
-					      c->irq_suspend_timeout_ns / 1000000 : 20));
-		/* fall through */
 	case RXL_MODE_PREFER_BUSY:
-		*what = j->mode == RXL_MODE_PREFER_BUSY ? "prefer busy poll + defer"
-							: "irq suspension";
+	case RXL_MODE_IRQ_SUSPEND:
+		/* what the loop's socket or epoll busy-polls for */
 		snprintf(buf[n++], 64, "apps.busy_poll=%uus", c->busy_poll_usecs);
-		snprintf(buf[n++], 64, "apps.prefer_busy_poll=on");
-		snprintf(buf[n++], 64, "nic.eth0.napi_defer_hard_irqs=2");
-		snprintf(buf[n++], 64, "nic.eth0.gro_flush_timeout=200us");
-		break;
-	case RXL_MODE_THREADED:
-		*what = "threaded napi";
-		snprintf(buf[n++], 64, "nic.eth0.threaded=on");
 		break;
 	default:
 		break;
 	}
 	return n;
+}
+
+/* Overrides that make the simulator do what mode @j->mode does live: the
+ * overrides of its scheme (include/rxlab/scheme.h), the device settings
+ * the run made, the loop's values; 0 sets and a NULL description when
+ * there is no counterpart. */
+static size_t sim_sets(const struct live_job *j, const struct rxl_config *c, char buf[][64],
+		       const char **what)
+{
+	const struct rxl_scheme *sc = rxl_scheme_of_mode(j->mode);
+	size_t n = 0;
+
+	*what = sc ? sim_as[j->mode] : NULL;
+	if (!sc)
+		return 0;
+	for (size_t i = 0; sc->sets[i]; i++)
+		rxl_scheme_key(buf[n++], 64, sc->sets[i], SIM_PORT);
+	n += knob_sets(sc, c, buf + n);
+	return n + loop_sets(j->mode, c, buf + n);
 }
 
 struct sim_fig {

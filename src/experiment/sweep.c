@@ -17,36 +17,18 @@
 #include <unistd.h>
 
 #include "experiment/estimate.h"
-#include "model/scenario_load.h"
 #include "model/units.h"
 #include "report/sim_report.h"
-#include "sim/results.h"
+#include "rxlab/sim.h"
 
 int run_one(struct results *r, const char *name, const char *const *sets, size_t n_sets,
 	    const volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
-	struct scenario *scn = malloc(sizeof(*scn));
-	struct sim *s = malloc(sizeof(*s));
-	int rc = -1;
+	struct rxl_scenario *scn = rxl_scenario_load(name, sets, n_sets, err, errlen);
+	int rc = scn ? rxl_sim_run(scn, stop, r, err, errlen) : -1;
 
-	if (!scn || !s) {
-		snprintf(err, errlen, "out of memory");
-		goto out;
-	}
-	if (scenario_load(scn, name, sets, n_sets, err, errlen))
-		goto out;
-	if (sim_init(s, scn) == 0) {
-		s->stop = stop;
-		if (sim_run(s) == 0 && results_collect(r, s) == 0)
-			rc = 0;
-	}
-	if (rc)
-		snprintf(err, errlen, "%s: %s", scn->name, s->fatal[0] ? s->fatal : "run failed");
-	sim_free(s);
-out:
-	free(scn);
-	free(s);
-	return rc;
+	rxl_scenario_free(scn);
+	return rc ? -1 : 0;
 }
 
 /* Kinds a range endpoint may be written in, tried in this order. */

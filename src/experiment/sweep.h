@@ -128,9 +128,11 @@ const char *sweep_point_value(const struct vary *vary, size_t n_vary, size_t poi
 /* The number of online CPUs (at least 1): the default for --jobs. */
 size_t sweep_default_jobs(void);
 
-/* Run one scenario and fill @r (caller frees with results_free).  When
- * *@stop becomes non-zero (NULL: never) the run ends at the time it reached
- * and @r is marked partial. */
+/* Load scenario @name with @sets and run it into @r: rxl_scenario_load()
+ * then rxl_sim_run() (rxlab/sim.h), whose messages it passes on.  The
+ * caller frees @r with results_free().  When *@stop becomes non-zero
+ * (NULL: never) the run ends at the time it reached and @r is marked
+ * partial.  0, or -1 with a message. */
 struct results;
 int run_one(struct results *r, const char *name, const char *const *sets, size_t n_sets,
 	    const volatile sig_atomic_t *stop, char *err, size_t errlen);

@@ -18,6 +18,7 @@
 #include "model/profile_load.h"
 #include "model/units.h"
 #include "live/nl.h"
+#include "rxlab/scheme.h"
 #include "live/testbed.h"
 
 #define DRAIN_MAX_NS 200000000	/* wait at most this long for the last packets */
@@ -71,30 +72,25 @@ static void sleep_ns(int64_t ns)
 
 /* ---- device knobs ------------------------------------------------------- */
 
-/* The knobs a mode needs on the device, before the user's --set ones:
- * prefer busy poll and IRQ suspension need deferral as their safety net
- * (Documentation/networking/napi.rst: defer 2, gro_flush_timeout 200 us);
- * IRQ suspension its timeout (default 20 ms); threaded the busy-polling
- * NAPI kthread (threaded = 2). */
+/* The knobs a mode needs on the device, before the user's --set ones: the
+ * device settings of the scheme it does (include/rxlab/scheme.h: deferral
+ * as the safety net of prefer busy poll and IRQ suspension, IRQ
+ * suspension's timeout, threaded's busy-polling NAPI kthread).  The loop's
+ * irq-suspend-timeout, when set, is the one applied. */
 static size_t mode_knobs(const struct run *run, struct live_knob *k)
 {
+	const struct rxl_scheme *sc = rxl_scheme_of_mode(run->j->mode);
 	size_t n = 0;
-	uint64_t suspend = run->cfg.irq_suspend_timeout_ns ? run->cfg.irq_suspend_timeout_ns
-							    : 20000000;
 
-	switch (run->j->mode) {
-	case RXL_MODE_IRQ_SUSPEND:
-		k[n++] = (struct live_knob){ KNOB_IRQ_SUSPEND_TIMEOUT, suspend };
-		/* fall through */
-	case RXL_MODE_PREFER_BUSY:
-		k[n++] = (struct live_knob){ KNOB_NAPI_DEFER_HARD_IRQS, 2 };
-		k[n++] = (struct live_knob){ KNOB_GRO_FLUSH_TIMEOUT, 200000 };
-		break;
-	case RXL_MODE_THREADED:
-		k[n++] = (struct live_knob){ KNOB_THREADED, 2 };
-		break;
-	default:
-		break;
+	for (size_t i = 0; sc && sc->knob[i].name; i++) {
+		enum knob id;
+
+		if (knob_parse(sc->knob[i].name, &id))
+			continue;	/* never: tests/unit/test_scheme.c checks the names */
+		k[n] = (struct live_knob){ id, sc->knob[i].value };
+		if (id == KNOB_IRQ_SUSPEND_TIMEOUT && run->cfg.irq_suspend_timeout_ns)
+			k[n].v = run->cfg.irq_suspend_timeout_ns;
+		n++;
 	}
 	return n;
 }

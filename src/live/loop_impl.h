@@ -10,7 +10,6 @@
 #ifndef RXLAB_LIVE_LOOP_IMPL_H
 #define RXLAB_LIVE_LOOP_IMPL_H
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -61,6 +60,13 @@ struct rxl_source *rxl_source_xdp(const char *ifname, uint32_t queue, const stru
 int rxl_kernel_setup(struct rxl_loop *l, int sockfd, char *err, size_t errlen);
 void rxl_kernel_restore(struct rxl_loop *l);
 
+/* Histogram buckets changed since the last publication: bit b of bits[]
+ * is bucket b; words lo..hi hold every set bit (lo > hi: none). */
+struct rxl_dirty {
+	uint64_t bits[(HIST_BUCKETS + 63) / 64];
+	uint32_t lo, hi;
+};
+
 /* One socket option as it was before the loop changed it. */
 struct rxl_saved_opt {
 	int opt;                  /* SOL_SOCKET option */
@@ -86,9 +92,14 @@ struct rxl_loop {
 	int sockfd;               /* the caller's socket whose options were changed, or -1 */
 	uint32_t nsaved;
 	struct rxl_saved_opt saved[RXL_MAX_SAVED_OPTS];
-	/* statistics: st is written by the loop thread under mu */
-	pthread_mutex_t mu;
+	/* statistics (loop.c, "publication"): st is the loop thread's own,
+	 * updated without synchronisation; pub is the copy other threads read,
+	 * a seqlock: pub_seq is odd while the loop thread writes pub */
 	struct rxl_stats st;
+	atomic_uint_least64_t pub_seq;
+	atomic_uint_least64_t pub[sizeof(struct rxl_stats) / sizeof(uint64_t)];
+	struct rxl_dirty dirty_latency, dirty_batch; /* buckets of st not yet in pub */
+	int64_t pub_last_ns;      /* last publication */
 	int64_t cpu_last_ns;      /* last CPU refresh */
 	uint32_t polls_since_refresh;
 	uint64_t ru_base[4];      /* user ns, sys ns, vol, invol at the run's start */
@@ -131,6 +142,12 @@ void rxl_count_switch(struct rxl_loop *l);
 
 /* Count a change of the coalescing values by DIM or ITR. */
 void rxl_count_moderation(struct rxl_loop *l);
+
+/* Publish the statistics for rxl_stats_get() in other threads.  The
+ * primitives do it before every wait and at least every millisecond of
+ * activity; a mode that may block inside a poll (a blocking source) calls
+ * it before that poll. */
+void rxl_stats_publish(struct rxl_loop *l);
 
 /* The modes: run until rxl_done().  0, or a negative errno. */
 int rxl_mode_interrupt(struct rxl_loop *l);

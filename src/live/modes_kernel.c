@@ -163,17 +163,16 @@ int rxl_mode_epoll(struct rxl_loop *l)
 int rxl_mode_blocking(struct rxl_loop *l)
 {
 	while (!rxl_done(l)) {
+		rxl_stats_publish(l); /* the kernel may sleep in the poll */
 		int64_t t0 = rxl_now();
 		uint32_t n = rxl_poll(l, l->cfg.budget);
 		int64_t t1 = rxl_now();
-		pthread_mutex_lock(&l->mu);
 		l->st.sleeps++;
 		l->st.sleep_ns += (uint64_t)(t1 - t0);
 		if (n)
 			l->st.wakeups++;
 		else
 			l->st.timer_wakeups++;
-		pthread_mutex_unlock(&l->mu);
 	}
 	return 0;
 }

@@ -7,6 +7,11 @@
  *   rxlab replay coalesce ARRIVALS.csv  time_ns (one row per completion)
  *   rxlab replay defer    POLLS.csv     time_ns,work (one row per poll)
  *
+ * The code mirrors src/core: replay/csv.c reads the rows for every kind,
+ * one file per core module drives it (replay/dim.c, itr.c, adaptive.c,
+ * coalesce.c, defer.c; their private header is replay/mechanisms.h), and
+ * replay.c picks the mechanism by kind (replay_run()).
+ *
  * Each replay feeds the rows, in order, to exactly the src/core function
  * the simulator calls (net_dim(), itr_on_irq_done(), adaptive_sample(),
  * coal_fire_time()/coal_fire(), napi_complete_done()) and prints one row

@@ -1,4 +1,4 @@
-/* tune_apply.c - ethtool, sysfs, netlink and socket calls for a setting.
+/* apply.c - ethtool, sysfs, netlink and socket calls for a setting.
  *
  * Sources: ethtool(8) -C; e1000_set_coalesce() for how e1000 reads
  * rx-usecs (0 off, 1/3 dynamic modes, 4 simplified, 10..10000 us a fixed

@@ -1,4 +1,4 @@
-/* tune_apply.h - the Linux commands that apply a simulated setting. */
+/* apply.h - the Linux commands that apply a simulated setting. */
 #ifndef RXLAB_SCHEME_APPLY_H
 #define RXLAB_SCHEME_APPLY_H
 

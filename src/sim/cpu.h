@@ -1,19 +1,18 @@
 /* cpu.h - a CPU's three execution levels, its per-CPU kernel state, the
- * threads and their ops, and the scheduler (cpu.c).
- *
- * Part of the host that sim/sim.h describes: include "sim/sim.h", which
- * includes this header after the counters and forward declarations it
- * uses. */
+ * threads and their ops, and the scheduler (cpu.c). */
 #ifndef RXLAB_SIM_CPU_H
 #define RXLAB_SIM_CPU_H
 
-#ifndef RXLAB_SIM_SIM_H
-#error "include sim/sim.h, not this header"
-#endif
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "rxlab/napi.h"
+#include "rxlab/sim.h"
 #include "rxlab/softirq.h"
 #include "sim/pkt.h"
+
+struct sim;
+struct cpu;
 
 enum level { LVL_THREAD = 0, LVL_SOFTIRQ = 1, LVL_HARDIRQ = 2, LVL_N };
 

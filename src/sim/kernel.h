@@ -1,15 +1,15 @@
 /* kernel.h - the Linux receive path on the CPUs: ISRs, softirq, NAPI, the
- * backlog, forwarding, kernel threads (kernel.c).
- *
- * Part of the host that sim/sim.h describes: include "sim/sim.h", which
- * includes this header after the counters and forward declarations it
- * uses. */
+ * backlog, forwarding, kernel threads (kernel.c). */
 #ifndef RXLAB_SIM_KERNEL_H
 #define RXLAB_SIM_KERNEL_H
 
-#ifndef RXLAB_SIM_SIM_H
-#error "include sim/sim.h, not this header"
-#endif
+#include <stdint.h>
+
+#include "sim/cpu.h"
+#include "sim/pkt.h"
+
+struct sim;
+struct nic;
 
 /* A local protocol that loopback frames of one enum pkt_kind belong to (as
  * the kernel's inet_protos): the application that sends them registers it

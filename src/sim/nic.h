@@ -1,15 +1,10 @@
 /* nic.h - the ports: traffic sources, link, RX FIFO and ring with DMA, TX
- * ring, qdisc, the interrupt line and its coalescing (nic.c).
- *
- * Part of the host that sim/sim.h describes: include "sim/sim.h", which
- * includes this header after the counters and forward declarations it
- * uses. */
+ * ring, qdisc, the interrupt line and its coalescing (nic.c). */
 #ifndef RXLAB_SIM_NIC_H
 #define RXLAB_SIM_NIC_H
 
-#ifndef RXLAB_SIM_SIM_H
-#error "include sim/sim.h, not this header"
-#endif
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "rxlab/adaptive.h"
 #include "rxlab/coalesce.h"
@@ -18,7 +13,11 @@
 #include "rxlab/napi.h"
 #include "rxlab/rng.h"
 #include "rxlab/scenario.h"
+#include "rxlab/sim.h"
 #include "sim/pkt.h"
+
+struct sim;
+struct cpu;
 
 /* A traffic source feeding one port. */
 struct source {

@@ -1,6 +1,7 @@
 /* results.c - turn a finished sim's counters into per-second figures. */
 #include "sim/results.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,10 +199,12 @@ int results_collect(struct results *r, const struct sim *s)
 	r->t_end = s->eng.now;
 	for (uint32_t i = 0; i < scn->n_traffic; i++)
 		r->offered_pps += (double)scn->traffic[i].rate_pps;
+	if (win_ns <= 0)
+		return -ENODATA;
 	r->cpu = calloc(s->n_cpus, sizeof(*r->cpu));
 	r->thr = calloc(s->n_threads ? s->n_threads : 1, sizeof(*r->thr));
-	if (!r->cpu || !r->thr || win_ns <= 0)
-		return -1;
+	if (!r->cpu || !r->thr)
+		return -ENOMEM;
 	collect_nics(r, s);
 	collect_cpus(r, s, win_ns);
 	collect_threads(r, s, win_ns);
@@ -221,14 +224,14 @@ int results_collect(struct results *r, const struct sim *s)
 	if (s->vm.n) {
 		r->vm = malloc(s->vm.n * sizeof(*r->vm));
 		if (!r->vm)
-			return -1;
+			return -ENOMEM;
 		memcpy(r->vm, s->vm.p, s->vm.n * sizeof(*r->vm));
 		r->n_vm = s->vm.n;
 	}
 	if (s->series.n) {
 		r->series = malloc(s->series.n * sizeof(*r->series));
 		if (!r->series)
-			return -1;
+			return -ENOMEM;
 		memcpy(r->series, s->series.p, s->series.n * sizeof(*r->series));
 		r->n_series = s->series.n;
 	}
@@ -246,4 +249,5 @@ void results_free(struct results *r)
 	r->cpu = NULL;
 	r->thr = NULL;
 	r->series = NULL;
+	r->n_series = 0;
 }

@@ -1,14 +1,15 @@
-/* skb.h - sk_buff allocation and recycling, and the xmit lock (skb.c).
- *
- * Part of the host that sim/sim.h describes: include "sim/sim.h", which
- * includes this header after the counters and forward declarations it
- * uses. */
+/* skb.h - sk_buff allocation and recycling, and the xmit lock (skb.c). */
 #ifndef RXLAB_SIM_SKB_H
 #define RXLAB_SIM_SKB_H
 
-#ifndef RXLAB_SIM_SIM_H
-#error "include sim/sim.h, not this header"
-#endif
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/pkt.h"
+
+struct sim;
+struct cpu;
+struct nic;
 
 /* CPU @c allocates the sk_buff of RX frame @p (driver refill): stamps
  * p->cpu, serves it from c's recycle pool when skb-recycle = on and the

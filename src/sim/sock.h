@@ -1,16 +1,13 @@
-/* sock.h - the UDP socket that locally delivered frames queue on (sock.c).
- *
- * Part of the host that sim/sim.h describes: include "sim/sim.h", which
- * includes this header after the counters and forward declarations it
- * uses. */
+/* sock.h - the UDP socket that locally delivered frames queue on (sock.c). */
 #ifndef RXLAB_SIM_SOCK_H
 #define RXLAB_SIM_SOCK_H
 
-#ifndef RXLAB_SIM_SIM_H
-#error "include sim/sim.h, not this header"
-#endif
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "sim/pkt.h"
+
+struct sim;
 
 /* The UDP socket that locally delivered frames queue on.  Memory is
  * charged per datagram as frame bytes + SOCK_SKB_OVERHEAD, an estimate of

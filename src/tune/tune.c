@@ -24,7 +24,7 @@
 #include "model/trace_pcap.h"
 #include "model/trace_play.h"
 #include "scheme/apply.h"
-#include "scheme/catalog.h"
+#include "rxlab/scheme.h"
 #include "tune/tune_opts.h"
 #include "tune/tune_search.h"
 #include "model/units.h"
@@ -172,18 +172,21 @@ static int check_port_name(const struct tune_ctx *c, const struct tune_opts *o)
  * they are left out, and a search left with no policy is refused. */
 static int drop_sink_policies(const struct tune_ctx *c, struct tune_opts *o)
 {
+	char sink[128], other[256];
 	bool any = false;
 
-	for (size_t p = 0; p < tune_n_policies; p++) {
-		if (tune_policies[p].needs_sink && !c->sink)
+	for (size_t p = 0; p < tune_n_policies(); p++) {
+		if ((tune_policy(p)->flags & RXL_SCHEME_SINK) && !c->sink)
 			o->enabled[p] = false;
 		any |= o->enabled[p];
 	}
 	if (any)
 		return 0;
-	fprintf(stderr, "rxlab: tune: --policies: busy-poll and suspend act through the "
-		"receiving socket and %s has no UDP sink (apps.sink = off); choose among "
-		"coalesce, dim, itr-dynamic, itr and defer, or --set apps.sink=on\n", c->scenario);
+	rxl_scheme_names(sink, sizeof(sink), RXL_SCHEME_TUNE | RXL_SCHEME_SINK, 0);
+	rxl_scheme_names(other, sizeof(other), RXL_SCHEME_TUNE, RXL_SCHEME_SINK);
+	fprintf(stderr, "rxlab: tune: --policies: %s act through the receiving socket and %s "
+		"has no UDP sink (apps.sink = off); choose among %s, or --set apps.sink=on\n",
+		sink, c->scenario, other);
 	return 2;
 }
 
@@ -202,10 +205,10 @@ static int prepare(struct tune_ctx *c, struct tune_opts *o)
 		ctx_set(c, o->user_sets[i]);
 	if (rc == 0)
 		rc = probe(c);
-	for (size_t i = 0; rc == 0 && tune_baseline[i]; i++)
-		ctx_set(c, port_key(c, tune_baseline[i]));
-	for (size_t i = 0; rc == 0 && c->sink && tune_baseline_sink[i]; i++)
-		ctx_set(c, tune_baseline_sink[i]);
+	for (size_t i = 0; rc == 0 && rxl_scheme_off[i]; i++)
+		ctx_set(c, port_key(c, rxl_scheme_off[i]));
+	for (size_t i = 0; rc == 0 && c->sink && rxl_scheme_off_sink[i]; i++)
+		ctx_set(c, rxl_scheme_off_sink[i]);
 	if (rc == 0 && c->full)
 		return usage_error("too many or too long overrides (--set and the trace's path "
 				   "together)", NULL);
@@ -230,13 +233,13 @@ static void metrics_of(const struct point_brief *b, struct tune_metrics *m)
 
 /* The overrides of policy @pol (after the shared ones) into @sets; the
  * strings it makes live in @c until the caller resets c->n_buf. */
-static size_t policy_sets(struct tune_ctx *c, const struct tune_policy *pol, const char **sets)
+static size_t policy_sets(struct tune_ctx *c, const struct rxl_scheme *pol, const char **sets)
 {
 	size_t n = c->n_sets;
 
 	memcpy(sets, c->sets, n * sizeof(*sets));
-	for (size_t i = 0; pol->fixed[i]; i++)
-		sets[n++] = port_key(c, pol->fixed[i]);
+	for (size_t i = 0; pol->sets[i]; i++)
+		sets[n++] = port_key(c, pol->sets[i]);
 	return n;
 }
 
@@ -244,8 +247,8 @@ static int eval_batch(void *vctx, const struct tune_batch *b, struct tune_metric
 		      char *err, size_t errlen)
 {
 	struct tune_ctx *c = vctx;
-	const struct tune_policy *pol = &tune_policies[b->pol];
-	const char *sets[TUNE_MAX_SETS + TUNE_MAX_FIXED];
+	const struct rxl_scheme *pol = tune_policy(b->pol);
+	const char *sets[TUNE_MAX_SETS + RXL_SCHEME_MAX_SETS];
 	struct vary vary[TUNE_MAX_AXES] = { 0 };
 	char vals[TUNE_MAX_AXES][TUNE_MAX_LEVELS][48];
 	size_t mark = c->n_buf, n_sets = policy_sets(c, pol, sets), total = 1;
@@ -281,7 +284,7 @@ static int eval_batch(void *vctx, const struct tune_batch *b, struct tune_metric
 /* "rx-usecs=16 rx-frames=4", or "-" for a policy without knobs. */
 static const char *setting_text(const struct tune_point *p, char *buf, size_t len)
 {
-	const struct tune_policy *pol = &tune_policies[p->pol];
+	const struct rxl_scheme *pol = tune_policy(p->pol);
 	size_t n = 0;
 
 	buf[0] = '\0';
@@ -317,7 +320,7 @@ static void point_row(struct table *t, const struct tune_state *st, const struct
 	char set[160];
 
 	table_row(t);
-	table_str(t, tune_policies[p->pol].name);
+	table_str(t, tune_policy(p->pol)->name);
 	table_str(t, setting_text(p, set, sizeof(set)));
 	table_dbl(t, p->m.v[TM_CPU]);
 	table_dbl(t, p->m.v[TM_P50]);
@@ -371,8 +374,8 @@ static struct report *tune_report(const struct tune_state *st, const struct tune
 /* The scenario of point @p, for the commands. */
 static int point_scenario(struct tune_ctx *c, const struct tune_point *p, struct scenario *scn)
 {
-	const struct tune_policy *pol = &tune_policies[p->pol];
-	const char *sets[TUNE_MAX_SETS + TUNE_MAX_FIXED + TUNE_MAX_AXES];
+	const struct rxl_scheme *pol = tune_policy(p->pol);
+	const char *sets[TUNE_MAX_SETS + RXL_SCHEME_MAX_SETS + TUNE_MAX_AXES];
 	size_t mark = c->n_buf, n = policy_sets(c, pol, sets);
 	char err[1024];
 	int rc;
@@ -402,12 +405,12 @@ static void verdict(FILE *f, const struct tune_state *st, const struct tune_opts
 		fprintf(f, "no setting was evaluated, so there is nothing to recommend\n");
 	else if (tune_meets(st, best))
 		fprintf(f, "best: %s %s meets %s with %s %.1f %s (%s)\n",
-			tune_policies[best->pol].name, setting_text(best, set, sizeof(set)), goals,
+			tune_policy(best->pol)->name, setting_text(best, set, sizeof(set)), goals,
 			tune_metric_name(o->objective), best->m.v[o->objective],
 			tune_metric_unit(o->objective), o->maximize ? "maximized" : "minimized");
 	else
 		fprintf(f, "no setting meets %s; the closest is %s %s, missing the goals by %.0f%% "
-			"(summed relative miss)\n", goals, tune_policies[best->pol].name,
+			"(summed relative miss)\n", goals, tune_policy(best->pol)->name,
 			setting_text(best, set, sizeof(set)), 100.0 * tune_miss(st, best));
 }
 
@@ -514,19 +517,19 @@ static size_t write_dat(FILE *f, const struct tune_state *st, const char **names
 	const struct tune_point *front[512];
 	size_t n = tune_front(st, front, 512), blocks = 0;
 
-	for (size_t p = 0; p < tune_n_policies; p++) {
+	for (size_t p = 0; p < tune_n_policies(); p++) {
 		bool any = false;
 
 		for (size_t i = 0; i < st->n_pts; i++) {
 			if (st->pts[i].pol != p || isnan(st->pts[i].m.v[TM_P99]))
 				continue;
 			if (!any)
-				fprintf(f, "# %s: cpu_pct lat_p99_us\n", tune_policies[p].name);
+				fprintf(f, "# %s: cpu_pct lat_p99_us\n", tune_policy(p)->name);
 			any = true;
 			fprintf(f, "%.3f %.3f\n", st->pts[i].m.v[TM_CPU], st->pts[i].m.v[TM_P99]);
 		}
 		if (any) {
-			names[blocks++] = tune_policies[p].name;
+			names[blocks++] = tune_policy(p)->name;
 			fprintf(f, "\n\n");
 		}
 	}
@@ -621,7 +624,8 @@ static void wrote_line(const char *dir)
 
 static int tune_run(struct tune_opts *o, struct tune_ctx *c)
 {
-	struct tune_state st = { .pol = tune_policies, .n_pol = tune_n_policies,
+	const struct rxl_scheme *pol[TUNE_MAX_POLICIES];
+	struct tune_state st = { .pol = pol, .n_pol = tune_policy_list(pol, TUNE_MAX_POLICIES),
 				 .enabled = o->enabled, .goals = o->goal, .n_goals = o->n_goals,
 				 .objective = o->objective, .maximize = o->maximize };
 	char err[1024];

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "experiment/sweep.h"
-#include "scheme/catalog.h"
+#include "rxlab/scheme.h"
 #include "rxlab/live.h"
 
 static int usage_error(const char *msg, const char *arg)
@@ -22,14 +22,16 @@ void tune_opts_init(struct tune_opts *o, size_t jobs)
 	o->jobs = jobs;
 	o->objective = TM_CPU;
 	o->fmt = OUT_TABLE;
-	for (size_t p = 0; p < tune_n_policies && p < TUNE_MAX_POLICIES; p++)
+	for (size_t p = 0; p < rxl_scheme_count(RXL_SCHEME_TUNE, 0) && p < TUNE_MAX_POLICIES; p++)
 		o->enabled[p] = true;
 }
 
 static int policies_error(const char *what)
 {
-	fprintf(stderr, "rxlab: tune: --policies: %s; the policies are coalesce, dim, "
-		"itr-dynamic, itr, defer, busy-poll and suspend\n", what);
+	char names[256];
+
+	rxl_scheme_names(names, sizeof(names), RXL_SCHEME_TUNE, 0);
+	fprintf(stderr, "rxlab: tune: --policies: %s; the policies are %s\n", what, names);
 	return 2;
 }
 
@@ -52,7 +54,7 @@ static int set_policies(struct tune_opts *o, const char *list)
 			return policies_error(what);
 		}
 		snprintf(name, sizeof(name), "%.*s", (int)len, p);
-		i = len < sizeof(name) ? tune_policy_index(name) : -1;
+		i = len < sizeof(name) ? rxl_scheme_index(RXL_SCHEME_TUNE, 0, name) : -1;
 		if (i < 0) {
 			snprintf(what, sizeof(what), "unknown policy '%s%s'", name,
 				 len < sizeof(name) ? "" : "...");

@@ -22,7 +22,7 @@ struct tune_opts {
 	size_t n_goals;
 	enum tune_metric objective;
 	bool maximize, objective_set;
-	bool enabled[TUNE_MAX_POLICIES]; /* by index in tune_policies[] */
+	bool enabled[TUNE_MAX_POLICIES]; /* by index in tune_policy() */
 	const char *out_dir, *iface, *speed;
 	size_t jobs;
 	enum out_format fmt;

@@ -204,7 +204,7 @@ static int run_batch(struct tune_state *st, const struct tune_batch *b, uint32_t
 }
 
 /* Every other level, and the last. */
-static void coarse_levels(const struct tune_axis *a, size_t *n, uint8_t *ix)
+static void coarse_levels(const struct rxl_scheme_axis *a, size_t *n, uint8_t *ix)
 {
 	*n = 0;
 	for (size_t i = 0; i < a->n; i += 2)
@@ -222,9 +222,9 @@ static int coarse(struct tune_state *st, tune_eval_fn eval, void *ctx, char *err
 
 		if (!st->enabled[p])
 			continue;
-		for (size_t k = 0; k < st->pol[p].n_axes; k++) {
-			coarse_levels(&st->pol[p].axis[k], &b.n[k], b.ix[k]);
-			full *= st->pol[p].axis[k].n;
+		for (size_t k = 0; k < st->pol[p]->n_axes; k++) {
+			coarse_levels(&st->pol[p]->axis[k], &b.n[k], b.ix[k]);
+			full *= st->pol[p]->axis[k].n;
 		}
 		st->grid += full;
 		if (run_batch(st, &b, 0, eval, ctx, err, errlen))
@@ -237,7 +237,7 @@ static int coarse(struct tune_state *st, tune_eval_fn eval, void *ctx, char *err
 static bool neighbourhood(const struct tune_state *st, const struct tune_point *c,
 			  struct tune_batch *b)
 {
-	const struct tune_policy *pol = &st->pol[c->pol];
+	const struct rxl_scheme *pol = st->pol[c->pol];
 	uint8_t ix[TUNE_MAX_AXES];
 
 	memset(b, 0, sizeof(*b));
@@ -314,4 +314,23 @@ void tune_state_free(struct tune_state *st)
 	free(st->pts);
 	st->pts = NULL;
 	st->n_pts = st->cap = 0;
+}
+
+size_t tune_n_policies(void)
+{
+	return rxl_scheme_count(RXL_SCHEME_TUNE, 0);
+}
+
+const struct rxl_scheme *tune_policy(size_t i)
+{
+	return rxl_scheme_at(RXL_SCHEME_TUNE, 0, i);
+}
+
+size_t tune_policy_list(const struct rxl_scheme **out, size_t cap)
+{
+	size_t n = 0;
+
+	for (; n < cap && (out[n] = tune_policy(n)) != NULL; n++)
+		;
+	return n;
 }

@@ -31,10 +31,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "scheme/catalog.h"
+#include "rxlab/scheme.h"
 #include "tune/goal.h"
 
 #define TUNE_MAX_ROUNDS 4
+#define TUNE_MAX_AXES RXL_SCHEME_MAX_AXES
+#define TUNE_MAX_LEVELS RXL_SCHEME_MAX_LEVELS
+
+/* Tune's policies: the schemes of the registry (rxlab/scheme.h) flagged
+ * RXL_SCHEME_TUNE, in registry order.  How many, the @i-th (NULL past the
+ * end), and pointers to the first @cap of them in @out (returns how many
+ * it wrote). */
+size_t tune_n_policies(void);
+const struct rxl_scheme *tune_policy(size_t i);
+size_t tune_policy_list(const struct rxl_scheme **out, size_t cap);
 
 /* One evaluated point. */
 struct tune_point {
@@ -58,7 +68,7 @@ typedef int (*tune_eval_fn)(void *ctx, const struct tune_batch *b, struct tune_m
 
 struct tune_state {
 	/* in */
-	const struct tune_policy *pol;
+	const struct rxl_scheme *const *pol; /* n_pol policies */
 	size_t n_pol;
 	const bool *enabled;             /* n_pol flags: policies searched */
 	const struct goal *goals;

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "tune/goal.h"
-#include "scheme/catalog.h"
+#include "tune/tune_search.h"
 #include "tune/tune_opts.h"
 #include "rxlab/live.h"
 
@@ -50,7 +50,7 @@ static void check_opts(const struct tune_opts *o)
 	assert(o->target && o->n_goals >= 1 && o->n_goals <= TUNE_MAX_GOALS);
 	for (size_t i = 0; i < o->n_goals; i++)
 		check_goal(&o->goal[i]);
-	for (size_t p = 0; p < tune_n_policies; p++)
+	for (size_t p = 0; p < tune_n_policies(); p++)
 		any |= o->enabled[p];
 	assert(any);
 	assert(o->jobs >= 1 && o->jobs <= 256);

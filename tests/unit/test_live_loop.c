@@ -609,6 +609,89 @@ static void test_stats_while_running(void **state)
 	assert_int_equal(st.run_ns, 0); /* run_ns is counted when rxl_run() returns */
 }
 
+/* Why a snapshot @st is not a state the loop was in, given the previous
+ * one @prev (NULL: none), or NULL when it is consistent.  Every packet of
+ * the sender is 64 bytes with a payload; a delivery adds one batch sample
+ * and its packets to packets, bytes and the latency histogram at once. */
+static const char *stats_inconsistency(const struct rxl_stats *st, const struct rxl_stats *prev)
+{
+	uint64_t nb = 0, nl = 0;
+	for (size_t i = 0; i < HIST_BUCKETS; i++) {
+		nb += st->batch.count[i];
+		nl += st->latency.count[i];
+	}
+	if (st->payload_packets > st->packets)
+		return "payload_packets > packets";
+	if (st->bytes != 64 * st->packets)
+		return "bytes != 64 x packets";
+	if (st->batch.n != st->deliveries || nb != st->batch.n)
+		return "batch histogram != deliveries";
+	if (st->latency.n != st->payload_packets || nl != st->latency.n)
+		return "latency histogram != payload_packets";
+	if (st->deliveries > st->polls || st->empty_polls + st->full_polls > st->polls)
+		return "more deliveries or empty/full polls than polls";
+	if (prev && (st->packets < prev->packets || st->polls < prev->polls ||
+		     st->deliveries < prev->deliveries || st->sleeps < prev->sleeps))
+		return "a counter went back";
+	return NULL;
+}
+
+/* Snapshots read while the loop runs are each a state the loop was in
+ * (stats_inconsistency()), whatever the mode: a busy one publishes while
+ * it polls, napi before each sleep.  The reader takes snapshots as fast as
+ * it can from the main thread; the loop runs in another. */
+static void test_stats_consistent_while_read(void **state)
+{
+	(void)state;
+	static struct rxl_stats snap[2]; /* about 120 KB each: off the stack */
+	static const enum rxl_mode modes[] = { RXL_MODE_BUSY, RXL_MODE_NAPI };
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		struct sockaddr_in addr;
+		int fd = rx_socket(&addr);
+		struct rxl_config cfg;
+		char err[256];
+		rxl_config_default(&cfg, modes[m]);
+		struct app app = { .want = 20000 };
+		app.loop = rxl_open_udp(fd, &cfg, on_batch, &app, err, sizeof err);
+		assert_non_null(app.loop);
+		struct sender s = { .to = addr, .count = 20000, .gap_ns = 0 };
+		pthread_t rx, tx;
+		pthread_create(&rx, NULL, run_thread, app.loop);
+		pthread_create(&tx, NULL, sender_main, &s);
+		uint64_t reads = 0, moving = 0;
+		const struct rxl_stats *prev = NULL;
+		for (uint64_t t0 = now_ns(); now_ns() - t0 < 2 * CAP_NS; reads++) {
+			struct rxl_stats *st = &snap[reads % 2];
+			rxl_stats_get(app.loop, st);
+			const char *why = stats_inconsistency(st, prev);
+			if (why)
+				fail_msg("%s, snapshot %llu: %s (packets %llu bytes %llu payload %llu "
+					 "deliveries %llu batch.n %llu latency.n %llu polls %llu)",
+					 rxl_mode_name(modes[m]), (unsigned long long)reads, why,
+					 (unsigned long long)st->packets, (unsigned long long)st->bytes,
+					 (unsigned long long)st->payload_packets,
+					 (unsigned long long)st->deliveries,
+					 (unsigned long long)st->batch.n,
+					 (unsigned long long)st->latency.n,
+					 (unsigned long long)st->polls);
+			if (prev && st->packets != prev->packets)
+				moving++;
+			prev = st;
+			if (st->run_ns > 0) /* counted when rxl_run() returned */
+				break;
+		}
+		pthread_join(tx, NULL);
+		pthread_join(rx, NULL);
+		rxl_close(app.loop);
+		close(fd);
+		print_message("%s: %llu snapshots, %llu of them with new packets\n",
+			      rxl_mode_name(modes[m]), (unsigned long long)reads,
+			      (unsigned long long)moving);
+		assert_int_equal(prev->packets, app.got);
+		assert_true(moving >= 2); /* read while packets came in, not just before and after */
+	}
+}
+
 /* A receive error that cannot go away ends rxl_run() with it. */
 static void test_fatal_error_ends_run(void **state)
 {
@@ -672,6 +755,7 @@ int main(void)
 		cmocka_unit_test(test_sequence_accounting),
 		cmocka_unit_test(test_socket_drops_accounted),
 		cmocka_unit_test(test_stats_while_running),
+		cmocka_unit_test(test_stats_consistent_while_read),
 		cmocka_unit_test(test_fatal_error_ends_run),
 		cmocka_unit_test(test_duration_and_early_stop),
 	};

@@ -14,7 +14,7 @@
 #include "model/scenario_load.h"
 #include "model/trace_load.h"
 #include "scheme/apply.h"
-#include "scheme/catalog.h"
+#include "rxlab/scheme.h"
 #include "tune/tune_opts.h"
 #include "tune/tune_search.h"
 
@@ -97,13 +97,16 @@ static void test_goal_judge(void **state)
  * known by hand: A at the largest level 0 with latency <= 40, i.e.
  * lat = 10 + 4*i + 2*j <= 40 and cpu = 100 - 9*i + j minimal: i = 7,
  * j = 0 gives lat 38, cpu 37. */
-static const struct tune_policy pols[] = {
-	{ "A", "two knobs", { NULL }, 2,
+static const struct rxl_scheme pol_rows[] = {
+	{ "A", "two knobs", NULL, { NULL }, 2,
 	  { { "a.x", "x", 8, { "0", "1", "2", "3", "4", "5", "6", "7" } },
-	    { "a.y", "y", 8, { "0", "1", "2", "3", "4", "5", "6", "7" } } }, false },
-	{ "B", "one knob", { NULL }, 1,
-	  { { "b.z", "z", 10, { "0", "1", "2", "3", "4", "5", "6", "7", "8", "9" } } }, false },
+	    { "a.y", "y", 8, { "0", "1", "2", "3", "4", "5", "6", "7" } } },
+	  0, { 0 }, { { NULL, 0 } }, 0 },
+	{ "B", "one knob", NULL, { NULL }, 1,
+	  { { "b.z", "z", 10, { "0", "1", "2", "3", "4", "5", "6", "7", "8", "9" } } },
+	  0, { 0 }, { { NULL, 0 } }, 0 },
 };
+static const struct rxl_scheme *const pols[] = { &pol_rows[0], &pol_rows[1] };
 
 struct fake {
 	size_t calls, points;
@@ -306,11 +309,11 @@ static void test_options_policies(void **state)
 			fail();
 		}
 	assert_int_equal(parse(&o, "--policies", "defer,dim"), 0);
-	for (size_t p = 0; p < tune_n_policies; p++)
-		assert_int_equal(o.enabled[p], !strcmp(tune_policies[p].name, "defer") ||
-					       !strcmp(tune_policies[p].name, "dim"));
+	for (size_t p = 0; p < tune_n_policies(); p++)
+		assert_int_equal(o.enabled[p], !strcmp(tune_policy(p)->name, "defer") ||
+					       !strcmp(tune_policy(p)->name, "dim"));
 	assert_int_equal(parse(&o, NULL, NULL), 0);      /* default: every policy */
-	for (size_t p = 0; p < tune_n_policies; p++)
+	for (size_t p = 0; p < tune_n_policies(); p++)
 		assert_true(o.enabled[p]);
 }
 

@@ -1,14 +1,11 @@
-/* netperf.h - netperf TCP_STREAM over loopback (netperf.c).
- *
- * Part of the host that sim/sim.h describes: include "sim/sim.h", which
- * includes this header after the counters and forward declarations it
- * uses. */
+/* netperf.h - netperf TCP_STREAM over loopback (netperf.c). */
 #ifndef RXLAB_SIM_APPS_NETPERF_H
 #define RXLAB_SIM_APPS_NETPERF_H
 
-#ifndef RXLAB_SIM_SIM_H
-#error "include sim/sim.h, not this header"
-#endif
+#include <stdbool.h>
+#include <stdint.h>
+
+struct sim;
 
 /* What to do when the running chunk of the sender ends. */
 enum np_snd_step {

@@ -1,14 +1,11 @@
-/* ping.h - ping -f over loopback (ping.c).
- *
- * Part of the host that sim/sim.h describes: include "sim/sim.h", which
- * includes this header after the counters and forward declarations it
- * uses. */
+/* ping.h - ping -f over loopback (ping.c). */
 #ifndef RXLAB_SIM_APPS_PING_H
 #define RXLAB_SIM_APPS_PING_H
 
-#ifndef RXLAB_SIM_SIM_H
-#error "include sim/sim.h, not this header"
-#endif
+#include <stdbool.h>
+#include <stdint.h>
+
+struct sim;
 
 /* ping -f 127.0.0.1 (apps.ping): one echo outstanding at a time. */
 struct ping {

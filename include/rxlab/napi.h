@@ -106,6 +106,36 @@ struct napi_poll_result napi_poll_finish(struct napi *n, uint32_t work);
  * sets MISSED (frames that arrive during process_backlog() are its own). */
 bool napi_schedule_backlog(struct napi *n);
 
+/* napi_set_threaded() (dev_set_threaded, the sysfs "threaded" knob): set or
+ * clear THREADED.  A threaded NAPI is polled by its kthread. */
+void napi_set_threaded(struct napi *n, bool threaded);
+
+/* ____napi_schedule()'s first step, for a NAPI the caller owns (SCHED set):
+ * when THREADED, set SCHED_THREADED and return true, and the caller wakes
+ * the kthread; false when not threaded, and the caller puts the NAPI on
+ * its CPU's poll list and raises NET_RX. */
+bool napi_schedule_threaded(struct napi *n);
+
+/* napi_busy_loop()'s claim: when none of SCHED, DISABLE, IN_BUSY_POLL is
+ * set, set SCHED | IN_BUSY_POLL and return true (the busy poller owns the
+ * NAPI, and napi_complete_done() leaves the IRQ alone).  Otherwise return
+ * false, and with @prefer (SO_PREFER_BUSY_POLL) set PREFER_BUSY_POLL so
+ * that softirq hands the NAPI back after a full poll. */
+bool napi_busy_poll_claim(struct napi *n, bool prefer);
+
+/* busy_poll_stop() of a busy poller that owns the NAPI, before its last
+ * poll: clear MISSED and IN_BUSY_POLL; with @prefer reload defer_count
+ * from defer_hard_irqs.  Returns the ns to arm the NAPI hrtimer for
+ * (gro_flush_timeout) when @prefer and both defer_count and
+ * gro_flush_timeout are set - then the caller skips the reschedule after a
+ * full last poll (napi_busy_poll_release()) - else 0.  After a last poll
+ * of less than its budget the caller calls napi_complete_done(). */
+int64_t napi_busy_poll_stop(struct napi *n, bool prefer);
+
+/* __busy_poll_stop() with skip_schedule: the last poll was full and the
+ * timer is armed: clear SCHED; the timer's napi_watchdog() reschedules. */
+void napi_busy_poll_release(struct napi *n);
+
 /* napi_watchdog(): the hrtimer expired.  Returns true when the caller must
  * schedule the NAPI (SCHED was clear and is now set; PREFER_BUSY_POLL is
  * cleared).  Returns false if it is already owned (e.g. by a busy poller). */

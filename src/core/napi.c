@@ -7,7 +7,10 @@
  *                         (hard-IRQ deferral) and another round (MISSED);
  *   napi_poll_finish()    what __napi_poll() does with a full-budget poll;
  *   napi_watchdog()       the hrtimer expired;
- *   napi_schedule_backlog() enqueue_to_backlog() claims the per-CPU backlog.
+ *   napi_schedule_backlog() enqueue_to_backlog() claims the per-CPU backlog;
+ *   napi_set_threaded(), napi_schedule_threaded()  threaded NAPI;
+ *   napi_busy_poll_claim(), _stop(), _release()    a busy poller's ownership
+ *                         (napi_busy_loop(), busy_poll_stop()).
  *
  * napi_complete_done() first classifies the call into one enum napi_outcome
  * and then applies it in one switch, so every outcome updates the state,
@@ -240,4 +243,58 @@ bool napi_watchdog(struct napi *n)
 	n->state &= ~(uint32_t)NAPI_PREFER_BUSY_POLL;
 	n->watchdog_scheds++;
 	return true;
+}
+
+void napi_set_threaded(struct napi *n, bool threaded)
+{
+	if (threaded)
+		n->state |= NAPI_THREADED;
+	else
+		n->state &= ~(uint32_t)NAPI_THREADED;
+}
+
+bool napi_schedule_threaded(struct napi *n)
+{
+	/* ____napi_schedule(): "if (test_bit(NAPI_STATE_THREADED, ...)) {
+	 * set_bit(NAPI_STATE_SCHED_THREADED, ...); wake_up_process(thread);
+	 * return; }" - the list and NET_RX otherwise. */
+	if (!(n->state & NAPI_THREADED))
+		return false;
+	n->state |= NAPI_SCHED_THREADED;
+	return true;
+}
+
+bool napi_busy_poll_claim(struct napi *n, bool prefer)
+{
+	/* napi_busy_loop(): "if (val & (NAPIF_STATE_DISABLE | NAPIF_STATE_SCHED
+	 * | NAPIF_STATE_IN_BUSY_POLL)) { if (flags & NAPI_F_PREFER_BUSY_POLL)
+	 * set_bit(NAPI_STATE_PREFER_BUSY_POLL, ...); goto count; }" then the
+	 * cmpxchg to val | IN_BUSY_POLL | SCHED. */
+	if (n->state & (NAPI_SCHED | NAPI_DISABLE | NAPI_IN_BUSY_POLL)) {
+		if (prefer)
+			n->state |= NAPI_PREFER_BUSY_POLL;
+		return false;
+	}
+	n->state |= NAPI_SCHED | NAPI_IN_BUSY_POLL;
+	return true;
+}
+
+int64_t napi_busy_poll_stop(struct napi *n, bool prefer)
+{
+	/* busy_poll_stop(): "clear_bit(NAPI_STATE_MISSED); clear_bit(
+	 * NAPI_STATE_IN_BUSY_POLL); if (flags & NAPI_F_PREFER_BUSY_POLL) {
+	 * napi->defer_hard_irqs_count = napi_get_defer_hard_irqs(napi);
+	 * timeout = napi_get_gro_flush_timeout(napi); if (count && timeout)
+	 * { hrtimer_start(timeout); skip_schedule = true; } }" */
+	n->state &= ~(uint32_t)(NAPI_MISSED | NAPI_IN_BUSY_POLL);
+	if (!prefer)
+		return 0;
+	n->defer_count = n->defer_hard_irqs;
+	return n->defer_count ? napi_flush_timeout(n) : 0;
+}
+
+void napi_busy_poll_release(struct napi *n)
+{
+	/* __busy_poll_stop(napi, true): "clear_bit(NAPI_STATE_SCHED)". */
+	n->state &= ~(uint32_t)NAPI_SCHED;
 }

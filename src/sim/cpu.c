@@ -13,7 +13,13 @@
  * more than 1 ms (wakeup granularity) behind it.  Time in hard and soft
  * IRQ context is not charged to the interrupted thread
  * (CONFIG_IRQ_TIME_ACCOUNTING).
+ *
+ * The CPU knows no handler and no application: the interrupt levels call
+ * the kernel through s->lvl_ops, and a thread's steps are its thread_ops
+ * (sim.h), so this file calls only the engine.
  */
+#include <stdio.h>
+
 #include "sim/sim.h"
 
 #define SLEEPER_CREDIT_NS 3000000
@@ -39,13 +45,9 @@ int cpu_top(const struct cpu *c)
 
 static enum acct thread_bucket(const struct sim *s, const struct cpu *c)
 {
-	enum thread_kind k;
-
 	if (c->lvl[LVL_THREAD].what != TCH_RUN || c->cur < 0)
 		return ACCT_SYSTEM;
-	k = s->thr[c->cur].kind;
-	return k == THR_HOG || k == THR_SINK || k == THR_PING || k == THR_NETPERF ||
-	       k == THR_NETSERVER ? ACCT_USER : ACCT_SYSTEM;
+	return s->thr[c->cur].ops->run_acct;
 }
 
 void cpu_account(struct sim *s, struct cpu *c)
@@ -140,7 +142,7 @@ static void preempt_thread(struct sim *s, struct cpu *c)
 
 		if (running)
 			left -= s->eng.now - k->started;
-		t->left = left > 0 && s->thr[c->cur].kind != THR_HOG ? left : 0;
+		t->left = left > 0 && t->ops->resume_left ? left : 0;
 		t->left_what = k->what;
 	}
 	k->active = false;
@@ -177,10 +179,22 @@ void cpu_irq(struct sim *s, struct cpu *c, uint16_t nic)
 	if (cpu_top(c) < 0)
 		c->exit_ns = s->prof->idle_exit_ns; /* leaving the idle state first */
 	cpu_push(s, c, LVL_HARDIRQ);
-	cpu_run(s, c, LVL_HARDIRQ, (uint8_t)nic, kern_isr(s, c, nic));
+	cpu_run(s, c, LVL_HARDIRQ, (uint8_t)nic, s->lvl_ops->isr(s, c, nic));
 }
 
 /* ---- scheduler ---- */
+
+int sched_add_thread(struct sim *s, const struct thread_ops *ops, enum thread_kind kind,
+		   uint16_t cpu, const char *name)
+{
+	struct thread *t = &s->thr[s->n_threads];
+
+	t->ops = ops;
+	t->kind = kind;
+	t->cpu = cpu;
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	return s->n_threads++;
+}
 
 static int64_t min_vruntime(const struct sim *s, uint16_t cpu)
 {
@@ -203,7 +217,7 @@ static int16_t pick_thread(const struct sim *s, uint16_t cpu)
 
 		if (t->cpu != cpu || !t->runnable)
 			continue;
-		if (t->kind == THR_IDLEPOLL) {
+		if (t->ops->idle_prio) {
 			idle = (int16_t)i;
 			continue;
 		}
@@ -271,7 +285,7 @@ static int16_t idle_pull(struct sim *s, struct cpu *c)
 	int src = -1;
 
 	for (uint16_t i = 0; i < s->n_threads; i++)
-		if (s->thr[i].runnable && s->thr[i].kind != THR_IDLEPOLL)
+		if (s->thr[i].runnable && !s->thr[i].ops->idle_prio)
 			load[s->thr[i].cpu]++;
 	for (uint16_t i = 0; i < s->n_threads; i++) {
 		const struct thread *t = &s->thr[i];
@@ -313,20 +327,7 @@ static void thread_start(struct sim *s, struct cpu *c)
 		cpu_run(s, c, LVL_THREAD, t->left_what, left);
 		return;
 	}
-	if (t->kind == THR_KSOFTIRQD)
-		kern_ksoftirqd_run(s, c);
-	else if (t->kind == THR_NAPI)
-		kern_napi_thread_run(s, c);
-	else if (t->kind == THR_SINK)
-		sink_chunk_done(s, c); /* continue where it left off */
-	else if (t->kind == THR_IDLEPOLL)
-		kern_idle_poll_run(s, c);
-	else if (t->kind == THR_PING)
-		ping_run(s, c); /* continue where it left off */
-	else if (t->kind == THR_NETPERF || t->kind == THR_NETSERVER)
-		netperf_run(s, c);
-	else
-		cpu_run(s, c, LVL_THREAD, TCH_RUN, s->scn->run.timeslice_ns);
+	t->ops->start(s, c);
 }
 
 void sched_pick(struct sim *s, struct cpu *c)
@@ -376,7 +377,7 @@ void sched_wake(struct sim *s, struct thread *t)
 		return;
 	}
 	running = c->cur >= 0 ? c->cur : c->next;
-	if (running >= 0 && (s->thr[running].kind == THR_IDLEPOLL ||
+	if (running >= 0 && (s->thr[running].ops->idle_prio ||
 			     t->vruntime + WAKEUP_GRAN_NS < s->thr[running].vruntime))
 		c->resched = true;
 	/* Take the CPU now only from a chunk in progress.  Between two chunks
@@ -443,30 +444,7 @@ static void thread_chunk_done(struct sim *s, struct cpu *c)
 			thread_start(s, c);
 		return;
 	}
-	switch (s->thr[c->cur].kind) {
-	case THR_KSOFTIRQD:
-		kern_ksoftirqd_run(s, c);
-		return;
-	case THR_NAPI:
-		kern_napi_thread_poll_done(s, c);
-		return;
-	case THR_SINK:
-		sink_chunk_done(s, c);
-		return;
-	case THR_IDLEPOLL:
-		kern_idle_poll_run(s, c);
-		return;
-	case THR_PING:
-		ping_run(s, c);
-		return;
-	case THR_NETPERF:
-	case THR_NETSERVER:
-		netperf_run(s, c);
-		return;
-	case THR_HOG:
-		break;
-	}
-	sched_pick(s, c);
+	s->thr[c->cur].ops->chunk_done(s, c);
 }
 
 void cpu_done(struct sim *s, struct cpu *c, uint32_t gen)
@@ -483,10 +461,10 @@ void cpu_done(struct sim *s, struct cpu *c, uint32_t gen)
 	}
 	switch (top) {
 	case LVL_HARDIRQ:
-		kern_isr_done(s, c, c->lvl[LVL_HARDIRQ].what);
+		s->lvl_ops->isr_done(s, c, c->lvl[LVL_HARDIRQ].what);
 		break;
 	case LVL_SOFTIRQ:
-		kern_softirq_step(s, c);
+		s->lvl_ops->softirq_step(s, c);
 		break;
 	case LVL_THREAD:
 		thread_chunk_done(s, c);

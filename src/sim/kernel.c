@@ -60,8 +60,7 @@ static void raise_net_rx(struct cpu *c, uint8_t id)
  * it), else put it on this CPU's poll list and raise NET_RX. */
 static void napi_kick(struct sim *s, struct cpu *c, struct nic *n)
 {
-	if (n->napi_thread >= 0) {
-		n->napi.state |= NAPI_SCHED_THREADED;
+	if (napi_schedule_threaded(&n->napi)) {
 		sched_wake(s, &s->thr[n->napi_thread]);
 		return;
 	}
@@ -92,16 +91,41 @@ void kern_napi_timer_start(struct sim *s, struct nic *n, int64_t rel_ns)
 	napi_timer_arm(s, n, rel_ns);
 }
 
+/* Where a NAPI that napi_complete_done() kept (MISSED: SCHED still held,
+ * d.reschedule) gets its next poll.  It depends on who polled it: */
+enum napi_resched {
+	RESCHED_KICK,      /* process context (busy_poll_stop): napi_kick(), its
+	                    * kthread when threaded, else this CPU's poll list */
+	RESCHED_POLL_LIST, /* net_rx_action: back on this CPU's poll list under
+	                    * its list id (a NIC or NAPI_BACKLOG), NET_RX raised */
+	RESCHED_NONE,      /* its kthread: napi_threaded_poll() polls again while
+	                    * SCHED is held, so nothing is to be done (a kick
+	                    * would set SCHED_THREADED again) */
+};
+
+/* Apply decision @d of napi_complete_done() for the NAPI of port @dev, list
+ * id @id, polled on @c: unmask, arm the timer, reschedule (@how), in that
+ * order.  @dev is NULL for the backlog pseudo-NAPI, which has no IRQ and
+ * no deferral. */
+static void napi_apply_done(struct sim *s, struct cpu *c, struct nic *dev, uint8_t id,
+			    struct napi_done d, enum napi_resched how)
+{
+	if (d.rearm_irq && dev)
+		driver_rearm(s, dev);
+	if (d.timer_ns > 0 && dev)
+		napi_timer_arm(s, dev, d.timer_ns);
+	if (!d.reschedule)
+		return;
+	if (how == RESCHED_KICK)
+		napi_kick(s, c, dev);
+	else if (how == RESCHED_POLL_LIST)
+		raise_net_rx(c, id);
+}
+
 void kern_napi_settle(struct sim *s, struct cpu *c, struct nic *n, uint32_t work)
 {
-	struct napi_done d = napi_complete_done(&n->napi, work, false);
-
-	if (d.rearm_irq)
-		driver_rearm(s, n);
-	if (d.timer_ns > 0)
-		napi_timer_arm(s, n, d.timer_ns);
-	if (d.reschedule)
-		napi_kick(s, c, n);
+	napi_apply_done(s, c, n, (uint8_t)n->id, napi_complete_done(&n->napi, work, false),
+			RESCHED_KICK);
 }
 
 void kern_napi_schedule(struct sim *s, struct cpu *c, struct nic *n)
@@ -120,88 +144,6 @@ void kern_local_bh_enable(struct sim *s, struct cpu *c)
 }
 
 /* ---- per-packet work ---- */
-
-/* TCP's delayed ACK: one ACK frame out of the port for every ack-every
- * frames delivered from it (tcp_ack_snd_check from the receive path).
- * Returns the time after sending it. */
-static int64_t xmit_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t);
-
-static int64_t send_ack(struct sim *s, struct cpu *c, struct nic *n, const struct pkt *p,
-			int64_t t)
-{
-	struct pkt ack = { .t_arr = p->t_arr, .len = s->scn->apps.ack_bytes, .in_nic = n->id,
-			   .reply = PKT_ACK };
-
-	if (!s->scn->apps.ack_every || ++n->ack_count < s->scn->apps.ack_every)
-		return t;
-	n->ack_count = 0;
-	n->c.acks_gen++;
-	t += s->prof->fwd_pkt_ns;
-	t = xmit_clean(s, c, n, t);
-	nic_xmit(s, n, &ack, t);
-	return t;
-}
-
-/* The stack takes frame @p at @t: forward it or deliver it.  Returns the
- * time when the CPU is done with it. */
-static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
-{
-	int64_t locked = s->prof->xmit_locked_ns, at;
-	struct nic *in, *out;
-
-	if (p->reply == PKT_PING_REQ || p->reply == PKT_PING_REPLY) {
-		s->ping.queued--;
-		return ping_input(s, c, p, t);
-	}
-	if (pkt_is_netperf(p)) {
-		s->np.queued--;
-		return netperf_input(s, c, p, t);
-	}
-	in = &s->nic[p->in_nic];
-
-	if (in->out < 0) {
-		t += s->prof->local_deliver_ns;
-		if (s->scn->apps.sink)
-			sock_enqueue(s, p, t);
-		else
-			in->c.delivered++;
-		return send_ack(s, c, in, p, t);
-	}
-	out = &s->nic[in->out];
-	t += s->prof->fwd_pkt_ns - locked + profile_copy_ns(s->prof, p->len);
-	at = xlock_acquire(s, c, out, t, locked);
-	t = xmit_clean(s, c, out, at + locked);
-	xlock_release(s, c, out, at, t);
-	nic_xmit(s, out, p, t);
-	return t;
-}
-
-void kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p)
-{
-	bool ping = p->reply == PKT_PING_REQ || p->reply == PKT_PING_REPLY;
-
-	if (c->backlog.count >= s->scn->host.netdev_max_backlog) {
-		c->sn.dropped++;
-		if (ping) {
-			ping_drop(s, p);
-			return;
-		}
-		if (pkt_is_netperf(p)) {
-			netperf_drop(s, p);
-			return;
-		}
-		s->nic[p->in_nic].c.rx_drp++;
-		skb_free(s, c, p);
-		return;
-	}
-	s->ping.queued += ping;
-	s->np.queued += pkt_is_netperf(p);
-	pktq_push(&c->backlog, p);
-	/* enqueue_to_backlog(): test_and_set SCHED, no MISSED bit; frames that
-	 * arrive while process_backlog runs are its business (poll_settle) */
-	if (napi_schedule_backlog(&c->backlog_napi))
-		raise_net_rx(c, NAPI_BACKLOG);
-}
 
 /* @c cleans transmitted descriptors of @n at @t; returns the time after. */
 static int64_t tx_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t)
@@ -229,6 +171,72 @@ static int64_t xmit_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t
 	if (thresh && n->cfg->tx_ring - n->txr.count >= thresh)
 		return t;
 	return tx_clean(s, c, n, t);
+}
+
+/* TCP's delayed ACK: one ACK frame out of the port for every ack-every
+ * frames delivered from it (tcp_ack_snd_check from the receive path).
+ * Returns the time after sending it. */
+static int64_t send_ack(struct sim *s, struct cpu *c, struct nic *n, const struct pkt *p,
+			int64_t t)
+{
+	struct pkt ack = { .t_arr = p->t_arr, .len = s->scn->apps.ack_bytes, .in_nic = n->id,
+			   .reply = PKT_ACK };
+
+	if (!s->scn->apps.ack_every || ++n->ack_count < s->scn->apps.ack_every)
+		return t;
+	n->ack_count = 0;
+	n->c.acks_gen++;
+	t += s->prof->fwd_pkt_ns;
+	t = xmit_clean(s, c, n, t);
+	nic_xmit(s, n, &ack, t);
+	return t;
+}
+
+/* The stack takes frame @p at @t: forward it or deliver it.  Returns the
+ * time when the CPU is done with it. */
+static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
+{
+	int64_t locked = s->prof->xmit_locked_ns, at;
+	struct nic *in, *out;
+
+	if (s->proto[p->reply])
+		return s->proto[p->reply]->input(s, c, p, t);
+	in = &s->nic[p->in_nic];
+
+	if (in->out < 0) {
+		t += s->prof->local_deliver_ns;
+		if (s->scn->apps.sink)
+			sock_enqueue(s, p, t);
+		else
+			in->c.delivered++;
+		return send_ack(s, c, in, p, t);
+	}
+	out = &s->nic[in->out];
+	t += s->prof->fwd_pkt_ns - locked + profile_copy_ns(s->prof, p->len);
+	at = xlock_acquire(s, c, out, t, locked);
+	t = xmit_clean(s, c, out, at + locked);
+	xlock_release(s, c, out, at, t);
+	nic_xmit(s, out, p, t);
+	return t;
+}
+
+void kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p)
+{
+	if (c->backlog.count >= s->scn->host.netdev_max_backlog) {
+		c->sn.dropped++;
+		if (s->proto[p->reply]) {
+			s->proto[p->reply]->drop(s, p);
+			return;
+		}
+		s->nic[p->in_nic].c.rx_drp++;
+		skb_free(s, c, p);
+		return;
+	}
+	pktq_push(&c->backlog, p);
+	/* enqueue_to_backlog(): test_and_set SCHED, no MISSED bit; frames that
+	 * arrive while process_backlog runs are its business (poll_settle) */
+	if (napi_schedule_backlog(&c->backlog_napi))
+		raise_net_rx(c, NAPI_BACKLOG);
 }
 
 /* ---- hard IRQ ---- */
@@ -330,7 +338,7 @@ void kern_tick(struct sim *s, struct cpu *c)
 	cpu_irq(s, c, IRQ_TICK);
 }
 
-int64_t kern_isr(struct sim *s, struct cpu *c, uint16_t irq)
+static int64_t hardirq_start(struct sim *s, struct cpu *c, uint16_t irq)
 {
 	struct nic *n = &s->nic[irq & ~(IRQ_TIMER | IRQ_TICK)];
 	int64_t t0 = s->eng.now, t = t0 + c->exit_ns; /* idle-exit when it was idle */
@@ -365,13 +373,13 @@ int64_t kern_isr(struct sim *s, struct cpu *c, uint16_t irq)
 	return t - t0;
 }
 
-void kern_isr_done(struct sim *s, struct cpu *c, uint16_t irq)
+static void hardirq_done(struct sim *s, struct cpu *c, uint16_t irq)
 {
 	struct nic *n = &s->nic[irq & ~(IRQ_TIMER | IRQ_TICK)];
 
 	if (!(irq & (IRQ_TIMER | IRQ_TICK))) {
 		if (n->isr_more) {
-			cpu_run(s, c, LVL_HARDIRQ, (uint8_t)irq, kern_isr(s, c, irq));
+			cpu_run(s, c, LVL_HARDIRQ, (uint8_t)irq, hardirq_start(s, c, irq));
 			return;
 		}
 		if (s->scn->host.rxpath != RXPATH_NAPI && s->scn->host.rxpath != RXPATH_BSD_POLL)
@@ -383,7 +391,7 @@ void kern_isr_done(struct sim *s, struct cpu *c, uint16_t irq)
 		for (uint8_t i = 1; i < c->n_irq_q; i++)
 			c->irq_q[i - 1] = c->irq_q[i];
 		c->n_irq_q--;
-		cpu_run(s, c, LVL_HARDIRQ, (uint8_t)next, kern_isr(s, c, next));
+		cpu_run(s, c, LVL_HARDIRQ, (uint8_t)next, hardirq_start(s, c, next));
 		return;
 	}
 	cpu_end(s, c, LVL_HARDIRQ);
@@ -460,9 +468,6 @@ static int64_t backlog_poll(struct sim *s, struct cpu *c, int64_t t, uint32_t *w
 	return t;
 }
 
-static void poll_next(struct sim *s, struct cpu *c);
-static void bsd_chunk_done(struct sim *s, struct cpu *c);
-
 static void rx_action_finish(struct sim *s, struct cpu *c)
 {
 	struct napi_list l = c->local;
@@ -518,8 +523,6 @@ static void poll_next(struct sim *s, struct cpu *c)
 static void poll_settle(struct sim *s, struct cpu *c, struct napi *n, struct nic *dev,
 			uint32_t work)
 {
-	struct napi_done d;
-
 	/* process_backlog() takes what was queued while it ran before it lets
 	 * go of the queue: here, a repoll in the same net_rx_action pass */
 	if (c->cur_napi == NAPI_BACKLOG && work < n->weight && c->backlog.count) {
@@ -535,13 +538,8 @@ static void poll_settle(struct sim *s, struct cpu *c, struct napi *n, struct nic
 			raise_net_rx(c, c->cur_napi);
 		return;
 	}
-	d = napi_complete_done(n, work, false);
-	if (d.rearm_irq && dev)
-		driver_rearm(s, dev);
-	if (d.timer_ns > 0 && dev)
-		napi_timer_arm(s, dev, d.timer_ns);
-	if (d.reschedule)
-		raise_net_rx(c, c->cur_napi);
+	napi_apply_done(s, c, dev, c->cur_napi, napi_complete_done(n, work, false),
+			RESCHED_POLL_LIST);
 }
 
 static void poll_done(struct sim *s, struct cpu *c)
@@ -635,7 +633,7 @@ static void bsd_chunk_done(struct sim *s, struct cpu *c)
  * handler with each_burst frames, then yields.  A pass that finds nothing
  * waits for the next frame that can be in memory (every pass in between
  * would find nothing too). */
-void kern_idle_poll_run(struct sim *s, struct cpu *c)
+static void idle_poll_run(struct sim *s, struct cpu *c)
 {
 	uint32_t count = bsd_poll_idle_count(&s->bsd), work, total = 0;
 	int64_t now = s->eng.now, t = now, next = INT64_MAX;
@@ -659,7 +657,7 @@ void kern_idle_poll_run(struct sim *s, struct cpu *c)
 	cpu_run(s, c, LVL_THREAD, TCH_SYS, t > now ? t - now : 1);
 }
 
-void kern_softirq_step(struct sim *s, struct cpu *c)
+static void softirq_chunk_done(struct sim *s, struct cpu *c)
 {
 	switch ((enum si_step)c->lvl[LVL_SOFTIRQ].what) {
 	case SI_ENTRY:
@@ -677,7 +675,7 @@ void kern_softirq_step(struct sim *s, struct cpu *c)
 	sim_fail(s, "softirq chunk with no step", c->id, 0);
 }
 
-void kern_ksoftirqd_run(struct sim *s, struct cpu *c)
+static void ksoftirqd_run(struct sim *s, struct cpu *c)
 {
 	if (!sched_thread_continue(s, c, c->net_rx_pending))
 		return;
@@ -693,7 +691,7 @@ void kern_ksoftirqd_run(struct sim *s, struct cpu *c)
 /* The kthread polls one weight quantum at a time while its NAPI is
  * scheduled; netdev_budget does not apply and fairness comes from the
  * scheduler (cond_resched between polls). */
-void kern_napi_thread_run(struct sim *s, struct cpu *c)
+static void napi_thread_run(struct sim *s, struct cpu *c)
 {
 	struct nic *n = &s->nic[s->thr[c->cur].nic];
 	int64_t now = s->eng.now, end;
@@ -705,20 +703,36 @@ void kern_napi_thread_run(struct sim *s, struct cpu *c)
 	cpu_run(s, c, LVL_THREAD, TCH_POLL, end - now);
 }
 
-void kern_napi_thread_poll_done(struct sim *s, struct cpu *c)
+static void napi_thread_poll_done(struct sim *s, struct cpu *c)
 {
 	struct nic *n = &s->nic[s->thr[c->cur].nic];
 	uint32_t work = c->thr_work;
-	struct napi_done d;
 
-	if (work >= n->napi.weight) {
+	if (work >= n->napi.weight)
 		napi_poll_finish(&n->napi, work);
-	} else {
-		d = napi_complete_done(&n->napi, work, false);
-		if (d.rearm_irq)
-			driver_rearm(s, n);
-		if (d.timer_ns > 0)
-			napi_timer_arm(s, n, d.timer_ns);
-	}
-	kern_napi_thread_run(s, c);
+	else
+		napi_apply_done(s, c, n, (uint8_t)n->id, napi_complete_done(&n->napi, work, false),
+				RESCHED_NONE);
+	napi_thread_run(s, c);
 }
+
+/* ---- what the CPU model calls ---- */
+
+const struct thread_ops kern_ksoftirqd_ops = {
+	.start = ksoftirqd_run, .chunk_done = ksoftirqd_run, .run_acct = ACCT_SYSTEM,
+	.resume_left = true,
+};
+
+const struct thread_ops kern_napi_thread_ops = {
+	.start = napi_thread_run, .chunk_done = napi_thread_poll_done, .run_acct = ACCT_SYSTEM,
+	.resume_left = true,
+};
+
+const struct thread_ops kern_idle_poll_ops = {
+	.start = idle_poll_run, .chunk_done = idle_poll_run, .run_acct = ACCT_SYSTEM,
+	.idle_prio = true, .resume_left = true,
+};
+
+const struct level_ops kern_level_ops = {
+	.isr = hardirq_start, .isr_done = hardirq_done, .softirq_step = softirq_chunk_done,
+};

@@ -7,31 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void sim_fail(struct sim *s, const char *what, int64_t a, int64_t b)
-{
-	if (s->fatal[0])
-		return;
-	snprintf(s->fatal, sizeof(s->fatal), "model error at t=%" PRId64 " ns: %s (%" PRId64
-		 ", %" PRId64 ")", s->eng.now, what, a, b);
-}
-
-void sim_at(struct sim *s, int64_t t, uint16_t kind, uint16_t obj, uint32_t gen)
-{
-	if (engine_push(&s->eng, t, kind, obj, gen))
-		sim_fail(s, "cannot schedule event (time in the past or queue full)", t, kind);
-}
-
-static int add_thread(struct sim *s, enum thread_kind kind, uint16_t cpu, const char *name)
-{
-	struct thread *t = &s->thr[s->n_threads];
-
-	t->kind = kind;
-	t->cpu = cpu;
-	t->runnable = kind == THR_HOG;
-	snprintf(t->name, sizeof(t->name), "%s", name);
-	return s->n_threads++;
-}
-
+/* Kernel threads first, then the applications: a thread's index is its
+ * place in reports and breaks vruntime ties. */
 static int build_threads(struct sim *s)
 {
 	const struct scenario *scn = s->scn;
@@ -43,35 +20,21 @@ static int build_threads(struct sim *s)
 		return -1;
 	for (uint16_t i = 0; i < s->n_cpus; i++) {
 		snprintf(name, sizeof(name), "ksoftirqd/%u", i);
-		s->cpu[i].ksoftirqd = (int16_t)add_thread(s, THR_KSOFTIRQD, i, name);
+		s->cpu[i].ksoftirqd =
+			(int16_t)sched_add_thread(s, &kern_ksoftirqd_ops, THR_KSOFTIRQD, i, name);
 	}
 	for (uint16_t i = 0; i < s->n_nics; i++) {
 		if (!scn->nic[i].threaded)
 			continue;
 		snprintf(name, sizeof(name), "napi/%s-%u", scn->nic[i].name, i + 1);
-		s->nic[i].napi_thread = (int16_t)add_thread(s, THR_NAPI, s->nic[i].irq_cpu, name);
+		s->nic[i].napi_thread = (int16_t)sched_add_thread(s, &kern_napi_thread_ops, THR_NAPI,
+								s->nic[i].irq_cpu, name);
 		s->thr[s->nic[i].napi_thread].nic = i;
 	}
-	if (scn->host.rxpath == RXPATH_BSD_POLL && scn->host.bsd_idle_poll) {
-		add_thread(s, THR_IDLEPOLL, 0, "idlepoll");
-		s->thr[s->n_threads - 1].runnable = true;
-	}
-	s->ping.thread = -1;
-	s->ping.rtt_min = INT64_MAX;
-	if (scn->apps.ping) {
-		s->ping.thread = (int16_t)add_thread(s, THR_PING, (uint16_t)scn->apps.ping_cpu, "ping");
-		s->thr[s->ping.thread].runnable = true;
-	}
-	if (scn->apps.sink) {
-		s->sock.reader = (int16_t)add_thread(s, THR_SINK, (uint16_t)scn->apps.sink_cpu,
-						     "udp-sink");
-		s->sock.waiting = true; /* blocked in recvmsg() from the start */
-	}
-	for (uint32_t i = 0; i < scn->apps.cpu_hogs; i++) {
-		snprintf(name, sizeof(name), "hog/%u", i);
-		add_thread(s, THR_HOG, (uint16_t)scn->apps.hog_cpu, name);
-	}
-	return netperf_init(s);
+	if (scn->host.rxpath == RXPATH_BSD_POLL && scn->host.bsd_idle_poll)
+		s->thr[sched_add_thread(s, &kern_idle_poll_ops, THR_IDLEPOLL, 0, "idlepoll")].runnable =
+			true;
+	return ping_init(s) || sink_init(s) || hog_init(s) || netperf_init(s);
 }
 
 static int build_cpus(struct sim *s)
@@ -119,13 +82,51 @@ static void bsd_init(struct sim *s)
 	bsd_poll_init(&s->bsd, &c);
 }
 
-static int vm_init(struct sim *s);
-static void vm_sample(struct sim *s);
+/* One vmstat sample of the counters as they stand now; the next in one
+ * interval.  The first is taken at time 0. */
+static void vm_sample(struct sim *s)
+{
+	struct vm_sample *v;
+
+	if (s->vm.n == s->vm.cap)
+		return;
+	v = &s->vm.p[s->vm.n++];
+	memset(v, 0, sizeof(*v));
+	v->t = s->eng.now;
+	for (uint16_t i = 0; i < s->n_nics; i++) {
+		nic_rx_advance(s, &s->nic[i], s->eng.now);
+		v->in += s->nic[i].c.irqs;
+	}
+	for (uint16_t i = 0; i < s->n_cpus; i++) {
+		cpu_account(s, &s->cpu[i]);
+		v->cs += s->cpu[i].cs;
+		for (int k = 0; k < ACCT_N; k++)
+			v->acct[k] += s->cpu[i].acct[k];
+	}
+	for (uint16_t i = 0; i < s->n_threads; i++)
+		v->r += s->thr[i].runnable && !s->thr[i].ops->idle_prio;
+	if (s->eng.now + s->scn->run.vmstat_ns <= s->scn->run.duration_ns)
+		sim_at(s, s->eng.now + s->scn->run.vmstat_ns, EV_SAMPLE, 0, 0);
+}
+
+static int vm_init(struct sim *s)
+{
+	int64_t iv = s->scn->run.vmstat_ns;
+	uint64_t n;
+
+	if (iv <= 0)
+		return 0;
+	n = (uint64_t)(s->scn->run.duration_ns / iv) + 1;
+	s->vm.cap = (uint32_t)(n < VM_SAMPLES_MAX ? n : VM_SAMPLES_MAX);
+	s->vm.p = calloc(s->vm.cap, sizeof(*s->vm.p));
+	return s->vm.p ? 0 : -1;
+}
 
 int sim_init(struct sim *s, const struct scenario *scn)
 {
 	memset(s, 0, sizeof(*s));
 	s->scn = scn;
+	s->lvl_ops = &kern_level_ops;
 	if (scn->host.rxpath == RXPATH_BSD_POLL)
 		bsd_init(s);
 	s->prof = &scn->profile;
@@ -179,46 +180,6 @@ static void take_snapshot(struct sim *s)
 	hist_reset(&s->lat);
 	s->warm = true;
 	sim_check_invariants(s);
-}
-
-/* One vmstat sample of the counters as they stand now; the next in one
- * interval.  The first is taken at time 0. */
-static void vm_sample(struct sim *s)
-{
-	struct vm_sample *v;
-
-	if (s->vm.n == s->vm.cap)
-		return;
-	v = &s->vm.p[s->vm.n++];
-	memset(v, 0, sizeof(*v));
-	v->t = s->eng.now;
-	for (uint16_t i = 0; i < s->n_nics; i++) {
-		nic_rx_advance(s, &s->nic[i], s->eng.now);
-		v->in += s->nic[i].c.irqs;
-	}
-	for (uint16_t i = 0; i < s->n_cpus; i++) {
-		cpu_account(s, &s->cpu[i]);
-		v->cs += s->cpu[i].cs;
-		for (int k = 0; k < ACCT_N; k++)
-			v->acct[k] += s->cpu[i].acct[k];
-	}
-	for (uint16_t i = 0; i < s->n_threads; i++)
-		v->r += s->thr[i].runnable && s->thr[i].kind != THR_IDLEPOLL;
-	if (s->eng.now + s->scn->run.vmstat_ns <= s->scn->run.duration_ns)
-		sim_at(s, s->eng.now + s->scn->run.vmstat_ns, EV_SAMPLE, 0, 0);
-}
-
-static int vm_init(struct sim *s)
-{
-	int64_t iv = s->scn->run.vmstat_ns;
-	uint64_t n;
-
-	if (iv <= 0)
-		return 0;
-	n = (uint64_t)(s->scn->run.duration_ns / iv) + 1;
-	s->vm.cap = (uint32_t)(n < VM_SAMPLES_MAX ? n : VM_SAMPLES_MAX);
-	s->vm.p = calloc(s->vm.cap, sizeof(*s->vm.p));
-	return s->vm.p ? 0 : -1;
 }
 
 static void dispatch(struct sim *s, const struct event *ev)

@@ -386,6 +386,98 @@ static void test_disable_pending_full_poll(void **state)
 	assert_int_equal(n.completes, 1);
 }
 
+static void test_threaded(void **state)
+{
+	struct napi n;
+
+	(void)state;
+	napi_init(&n, 64);
+	/* Not threaded: the caller lists it; nothing changes. */
+	irq_schedules(&n);
+	assert_false(napi_schedule_threaded(&n));
+	assert_int_equal(n.state, NAPI_SCHED);
+	expect_done(napi_complete_done(&n, 1, false), true, false, 0);
+	napi_set_threaded(&n, true);
+	assert_int_equal(n.state, NAPI_THREADED);
+	/* Threaded: SCHED_THREADED marks the kthread woken ... */
+	irq_schedules(&n);
+	assert_true(napi_schedule_threaded(&n));
+	assert_int_equal(n.state, NAPI_THREADED | NAPI_SCHED | NAPI_SCHED_THREADED);
+	/* ... and completion clears it with SCHED; THREADED stays. */
+	expect_done(napi_complete_done(&n, 1, false), true, false, 0);
+	assert_int_equal(n.state, NAPI_THREADED);
+	/* Turned off while scheduled: only THREADED goes. */
+	irq_schedules(&n);
+	napi_set_threaded(&n, false);
+	assert_int_equal(n.state, NAPI_SCHED);
+	assert_false(napi_schedule_threaded(&n));
+	assert_int_equal(n.sched_ok, 3);
+}
+
+static void test_busy_poll_claim_and_stop(void **state)
+{
+	struct napi n;
+
+	(void)state;
+	napi_init(&n, 64);
+	napi_set_defer(&n, 2, US(20));
+	/* A free NAPI: the busy poller owns it. */
+	assert_true(napi_busy_poll_claim(&n, false));
+	assert_int_equal(n.state, NAPI_SCHED | NAPI_IN_BUSY_POLL);
+	/* The hard IRQ finds it owned: MISSED. */
+	assert_false(napi_schedule_prep(&n));
+	/* Owned already: no claim; with prefer, PREFER_BUSY_POLL. */
+	assert_false(napi_busy_poll_claim(&n, false));
+	assert_int_equal(n.state, NAPI_SCHED | NAPI_IN_BUSY_POLL | NAPI_MISSED);
+	assert_false(napi_busy_poll_claim(&n, true));
+	assert_int_equal(n.state,
+			 NAPI_SCHED | NAPI_IN_BUSY_POLL | NAPI_MISSED | NAPI_PREFER_BUSY_POLL);
+	/* The driver's complete while the busy poller owns it: no change. */
+	expect_done(napi_complete_done(&n, 3, false), false, false, 0);
+	assert_int_equal(n.defer_count, 0);
+	/* busy_poll_stop with prefer: MISSED and IN_BUSY_POLL go, the count
+	 * is reloaded, the timer is armed for gro_flush_timeout. */
+	assert_int_equal(napi_busy_poll_stop(&n, true), US(20));
+	assert_int_equal(n.state, NAPI_SCHED | NAPI_PREFER_BUSY_POLL);
+	assert_int_equal(n.defer_count, 2);
+	/* A full last poll with the timer armed: SCHED goes. */
+	napi_busy_poll_release(&n);
+	assert_int_equal(n.state, NAPI_PREFER_BUSY_POLL);
+	assert_int_equal(n.sched_ok, 0);
+	assert_int_equal(n.sched_missed, 1);
+}
+
+static void test_busy_poll_stop_no_timer(void **state)
+{
+	struct napi n;
+
+	(void)state;
+	napi_init(&n, 64);
+	napi_set_defer(&n, 2, US(20));
+	/* Without prefer: no reload, no timer. */
+	assert_true(napi_busy_poll_claim(&n, false));
+	assert_int_equal(napi_busy_poll_stop(&n, false), 0);
+	assert_int_equal(n.defer_count, 0);
+	assert_int_equal(n.state, NAPI_SCHED);
+	/* The last poll did less than its budget: a plain complete, which
+	 * reloads and spends one deferral (defer_count 2 -> 1). */
+	expect_done(napi_complete_done(&n, 1, false), false, false, US(20));
+	assert_int_equal(n.defer_count, 1);
+	/* Prefer with no gro_flush_timeout: reloaded, no timer. */
+	napi_set_defer(&n, 3, 0);
+	assert_true(napi_busy_poll_claim(&n, true));
+	assert_int_equal(napi_busy_poll_stop(&n, true), 0);
+	assert_int_equal(n.defer_count, 3);
+	/* Prefer with the timeout and no deferral: no timer either. */
+	napi_set_defer(&n, 0, US(20));
+	assert_int_equal(napi_busy_poll_stop(&n, true), 0);
+	assert_int_equal(n.defer_count, 0);
+	/* DISABLE pending: no claim, and prefer sets nothing. */
+	n.state = NAPI_DISABLE;
+	assert_false(napi_busy_poll_claim(&n, false));
+	assert_int_equal(n.state, NAPI_DISABLE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +500,9 @@ int main(void)
 		cmocka_unit_test(test_prefer_busy_poll_missed),
 		cmocka_unit_test(test_disable_pending_full_poll),
 		cmocka_unit_test(test_schedule_backlog),
+		cmocka_unit_test(test_threaded),
+		cmocka_unit_test(test_busy_poll_claim_and_stop),
+		cmocka_unit_test(test_busy_poll_stop_no_timer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -560,6 +560,58 @@ static void test_cpu_hogs_share(void **state)
 	run_free(x);
 }
 
+/* The scheduler knows a thread only by its thread_ops: a test double in
+ * place of the hog's ops is what runs, and its run_acct decides the bucket.
+ * The double runs 1 ms slices of TCH_RUN charged as system time; alone on
+ * an idle CPU it is picked again after each one (no context switch). */
+static struct { uint32_t starts, dones; } double_calls;
+
+static void double_start(struct sim *s, struct cpu *c)
+{
+	double_calls.starts++;
+	thread_chunk(s, c, TCH_RUN, 1000000);
+}
+
+static void double_done(struct sim *s, struct cpu *c)
+{
+	double_calls.dones++;
+	sched_pick(s, c);
+}
+
+static const struct thread_ops double_ops = {
+	.start = double_start, .chunk_done = double_done, .run_acct = ACCT_SYSTEM,
+	.resume_left = true,
+};
+
+static void test_thread_ops_double(void **state)
+{
+	struct run *x = calloc(1, sizeof(*x));
+	const char *const sets[] = { "apps.cpu-hogs=1" };
+	char err[512] = "";
+
+	(void)state;
+	assert_non_null(x);
+	if (scenario_load_text(&x->scn, IDLE, "sim.ini", sets, 1, err, sizeof(err)))
+		fail_msg("scenario_load_text(): %s", err);
+	if (sim_init(&x->sim, &x->scn))
+		fail_msg("sim_init(): %s", x->sim.fatal);
+	assert_string_equal(x->sim.thr[1].name, "hog/0");
+	x->sim.thr[1].ops = &double_ops;
+	double_calls.starts = double_calls.dones = 0;
+	if (sim_run(&x->sim) || results_collect(&x->r, &x->sim))
+		fail_msg("sim_run(): %s", x->sim.fatal);
+	/* 20 ms: the first context switch, then slices ending at each ms up
+	 * to 19 (the one that ends at 20 ms is not run). */
+	assert_int_equal(double_calls.starts, 20);
+	assert_int_equal(double_calls.dones, 19);
+	assert_near(x->r.cpu[0].pct[ACCT_USER], 0, 0);
+	assert_near(x->r.cpu[0].pct[ACCT_IDLE], 0, 0);
+	assert_near(x->r.cpu[0].pct[ACCT_SYSTEM], 100.0, 0.001);
+	results_free(&x->r);
+	sim_free(&x->sim);
+	free(x);
+}
+
 /* ---- determinism and accounting ---------------------------------------------- */
 
 static void assert_same_results(const struct results *a, const struct results *b)
@@ -917,6 +969,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_napi_light_load_path_cost),
+		cmocka_unit_test(test_thread_ops_double),
 		cmocka_unit_test(test_idle_exit),
 		cmocka_unit_test(test_classic_rx_frames_4),
 		cmocka_unit_test(test_absolute_timer_100us),

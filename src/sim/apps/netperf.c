@@ -36,6 +36,7 @@ static void np_queue(struct sim *s, struct cpu *c, uint16_t conn, uint8_t kind, 
 	struct pkt p = { .t_arr = s->eng.now, .t_evt = s->eng.now, .len = len, .in_nic = conn,
 			 .reply = kind, .cpu = (uint8_t)c->id };
 
+	s->np.queued++;
 	kern_netif_rx(s, c, &p);
 }
 
@@ -139,7 +140,7 @@ static void receiver_step(struct sim *s, struct cpu *c, struct np_conn *k, uint1
 	}
 }
 
-void netperf_run(struct sim *s, struct cpu *c)
+static void netperf_run(struct sim *s, struct cpu *c)
 {
 	const struct thread *t;
 
@@ -148,10 +149,19 @@ void netperf_run(struct sim *s, struct cpu *c)
 		return;
 	}
 	t = &s->thr[c->cur];
-	if (t->kind == THR_NETPERF)
-		sender_step(s, c, &s->np.c[t->nic], t->nic);
-	else
-		receiver_step(s, c, &s->np.c[t->nic], t->nic);
+	sender_step(s, c, &s->np.c[t->nic], t->nic);
+}
+
+static void netserver_run(struct sim *s, struct cpu *c)
+{
+	const struct thread *t;
+
+	if (sched_need_resched(s, c)) {
+		sched_pick(s, c);
+		return;
+	}
+	t = &s->thr[c->cur];
+	receiver_step(s, c, &s->np.c[t->nic], t->nic);
 }
 
 /* The effect of frame @p arriving at its socket. */
@@ -175,32 +185,51 @@ static void np_arrive(struct sim *s, const struct pkt *p)
 	}
 }
 
-int64_t netperf_input(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
+/* The stack handles loopback frame @p (PKT_NP_DATA or _ACK) on @c at @t, in
+ * process_backlog; returns the time after. */
+static int64_t netperf_input(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 {
 	(void)c;
+	s->np.queued--;
 	np_arrive(s, p);
 	return t + s->prof->local_deliver_ns;
 }
 
-void netperf_drop(struct sim *s, const struct pkt *p)
+/* A netperf frame was dropped at a full backlog. */
+static void netperf_drop(struct sim *s, const struct pkt *p)
 {
+	s->np.queued--;
 	s->np.drops++;
 	np_arrive(s, p);
 }
 
-static int16_t np_thread(struct sim *s, enum thread_kind kind, uint32_t conn, uint32_t cpu,
-			 const char *name)
-{
-	struct thread *t = &s->thr[s->n_threads];
+static const struct proto_ops netperf_proto = { .input = netperf_input, .drop = netperf_drop };
 
-	t->kind = kind;
-	t->cpu = (uint16_t)cpu;
+/* Each step of sender and receiver is a chunk; between chunks they
+ * continue where they left off (snd_step / rcv_step). */
+static const struct thread_ops netperf_ops = {
+	.start = netperf_run, .chunk_done = netperf_run, .run_acct = ACCT_USER,
+	.resume_left = true,
+};
+
+static const struct thread_ops netserver_ops = {
+	.start = netserver_run, .chunk_done = netserver_run, .run_acct = ACCT_USER,
+	.resume_left = true,
+};
+
+static int16_t np_thread(struct sim *s, const struct thread_ops *ops, enum thread_kind kind,
+			 uint32_t conn, uint32_t cpu, const char *name)
+{
+	char full[48];
+	struct thread *t;
+
+	snprintf(full, sizeof(full), "%s/%u", name, conn);
+	t = &s->thr[sched_add_thread(s, ops, kind, (uint16_t)cpu, full)];
 	t->nic = (uint16_t)conn;
 	t->roam = true; /* netperf sets no affinity */
 	s->n_roam++;
 	t->runnable = kind == THR_NETPERF; /* netserver starts asleep in recv() */
-	snprintf(t->name, sizeof(t->name), "%s/%u", name, conn);
-	return (int16_t)s->n_threads++;
+	return (int16_t)(t - s->thr);
 }
 
 int netperf_init(struct sim *s)
@@ -210,14 +239,16 @@ int netperf_init(struct sim *s)
 	s->np.n = n;
 	if (!n)
 		return 0;
+	s->proto[PKT_NP_DATA] = s->proto[PKT_NP_ACK] = &netperf_proto;
 	s->np.c = calloc(n, sizeof(*s->np.c));
 	if (!s->np.c)
 		return -1;
 	for (uint32_t i = 0; i < n; i++) {
 		struct np_conn *k = &s->np.c[i];
 
-		k->snd = np_thread(s, THR_NETPERF, i, (2 * i) % s->n_cpus, "netperf");
-		k->rcv = np_thread(s, THR_NETSERVER, i, (2 * i + 1) % s->n_cpus, "netserver");
+		k->snd = np_thread(s, &netperf_ops, THR_NETPERF, i, (2 * i) % s->n_cpus, "netperf");
+		k->rcv = np_thread(s, &netserver_ops, THR_NETSERVER, i, (2 * i + 1) % s->n_cpus,
+				   "netserver");
 		k->rcv_wait = true;
 	}
 	return 0;

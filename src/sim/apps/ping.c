@@ -74,6 +74,7 @@ static void ping_xmit(struct sim *s, struct cpu *c)
 	struct pkt req = { .t_arr = s->eng.now, .t_evt = s->eng.now, .len = ping_frame_len(s),
 			   .reply = PKT_PING_REQ, .cpu = (uint8_t)c->id };
 
+	s->ping.queued++;
 	kern_netif_rx(s, c, &req);
 }
 
@@ -120,7 +121,7 @@ static void ping_step_now(struct sim *s, struct cpu *c)
 	}
 }
 
-void ping_run(struct sim *s, struct cpu *c)
+static void ping_run(struct sim *s, struct cpu *c)
 {
 	if (sched_need_resched(s, c)) {
 		sched_pick(s, c);
@@ -129,10 +130,13 @@ void ping_run(struct sim *s, struct cpu *c)
 	ping_step_now(s, c);
 }
 
-int64_t ping_input(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
+/* The stack handles loopback frame @p (an echo request or reply) on @c at
+ * @t, in process_backlog; returns the time after. */
+static int64_t ping_input(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 {
 	struct ping *pg = &s->ping;
 
+	pg->queued--;
 	t += s->prof->local_deliver_ns;
 	if (p->reply == PKT_PING_REQ) {
 		/* icmp_echo(): the reply leaves through loopback_xmit() */
@@ -140,6 +144,7 @@ int64_t ping_input(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 		p->reply = PKT_PING_REPLY;
 		p->t_arr = t;
 		pg->echoed++;
+		pg->queued++;
 		kern_netif_rx(s, c, p);
 		return t;
 	}
@@ -152,8 +157,30 @@ int64_t ping_input(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 	return t;
 }
 
-void ping_drop(struct sim *s, const struct pkt *p)
+/* A loopback frame of the ping was dropped at a full backlog. */
+static void ping_drop(struct sim *s, const struct pkt *p)
 {
 	(void)p;
+	s->ping.queued--;
 	s->ping.lost++;
+}
+
+static const struct proto_ops ping_proto = { .input = ping_input, .drop = ping_drop };
+
+/* Between chunks ping continues where it left off (s->ping.step). */
+static const struct thread_ops ping_ops = {
+	.start = ping_run, .chunk_done = ping_run, .run_acct = ACCT_USER, .resume_left = true,
+};
+
+int ping_init(struct sim *s)
+{
+	s->ping.thread = -1;
+	s->ping.rtt_min = INT64_MAX;
+	if (!s->scn->apps.ping)
+		return 0;
+	s->ping.thread = (int16_t)sched_add_thread(s, &ping_ops, THR_PING,
+						   (uint16_t)s->scn->apps.ping_cpu, "ping");
+	s->thr[s->ping.thread].runnable = true;
+	s->proto[PKT_PING_REQ] = s->proto[PKT_PING_REPLY] = &ping_proto;
+	return 0;
 }

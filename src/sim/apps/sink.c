@@ -1,0 +1,279 @@
+/* sink.c - the thread that reads the UDP socket (sock.c): a sink, or a
+ * request/response server.
+ *
+ * The reader takes one datagram per recvmsg() (syscall + copy, system
+ * time), then does sink-work of user time per datagram.  A sink is done
+ * with a datagram when recvmsg() returns it (latency: last bit in to that
+ * moment).  A server (reply-size > 0) then sends a reply of reply-size
+ * bytes out of the port the request came from (sendmsg: syscall + the
+ * forwarding path); the request's latency runs to the reply's last bit out.
+ *
+ * Busy polling (busy_poll > 0, or prefer_busy_poll as epoll does it):
+ * instead of sleeping on an empty socket the reader runs napi_busy_loop():
+ * it claims the NAPI (SCHED | IN_BUSY_POLL, so napi_complete_done() will
+ * not re-arm the IRQ), polls it with busy_poll_budget frames at a time, and
+ * on leaving runs busy_poll_stop(): with prefer_busy_poll the deferral
+ * counter is reloaded and the NAPI timer armed (the IRQ stays masked),
+ * then one more poll completes the NAPI.  A busy poller that finds the NAPI
+ * owned by softirq sets PREFER_BUSY_POLL and spins.
+ *
+ * IRQ suspension (irq-suspend-timeout on the port, with prefer_busy_poll):
+ * when epoll returns events the NAPI timer is stretched to the suspend
+ * timeout (napi_suspend_irqs); when the busy loop ends with no events the
+ * NAPI is scheduled (napi_resume_irqs) and softirq completes it with the
+ * normal deferral rules.
+ */
+#include "sim/sim.h"
+
+#define SPIN_NS 1000       /* one busy-loop turn while softirq owns the NAPI */
+#define BUSY_POLL_BUDGET 8 /* include/net/busy_poll.h */
+
+enum sink_next { NEXT_LOOP, NEXT_WORK, NEXT_REPLY, NEXT_SLEEP };
+
+static bool server(const struct sim *s)
+{
+	return s->scn->apps.reply_bytes > 0;
+}
+
+static uint32_t bp_budget(const struct sim *s)
+{
+	return s->scn->apps.busy_poll_budget ? s->scn->apps.busy_poll_budget : BUSY_POLL_BUDGET;
+}
+
+/* recvmsg() up to SINK_BATCH datagrams; returns the time it took and sets
+ * the user work owed for them. */
+static int64_t receive_batch(struct sim *s, struct thread *t, int64_t now)
+{
+	struct sock *k = &s->sock;
+	int64_t at = now;
+
+	t->user_ns = 0;
+	for (uint32_t i = k->held.count; i < SINK_BATCH && k->q.count; i++) {
+		struct pkt p = pktq_pop(&k->q);
+
+		k->bytes -= sock_truesize(&p);
+		if (i % s->scn->apps.sink_batch == 0)
+			at += s->prof->syscall_ns; /* one recvmsg per sink-batch datagrams */
+		at += (int64_t)p.len * s->prof->copy_ps_per_byte / 1000;
+		if (at < p.t_evt)
+			at = p.t_evt;
+		t->user_ns += s->scn->apps.sink_work_ns;
+		if (server(s)) {
+			pktq_push(&k->held, &p);
+			continue;
+		}
+		s->nic[p.in_nic].c.delivered++;
+		hist_add(&s->lat, at - p.t_arr);
+	}
+	return at - now;
+}
+
+/* sendmsg() a reply to every held request; returns the time it took. */
+static int64_t send_replies(struct sim *s, int64_t now)
+{
+	struct sock *k = &s->sock;
+	int64_t at = now;
+
+	while (k->held.count) {
+		struct pkt p = pktq_pop(&k->held);
+
+		p.len = s->scn->apps.reply_bytes;
+		p.reply = PKT_REPLY;
+		at += s->prof->syscall_ns + s->prof->fwd_pkt_ns;
+		nic_xmit(s, &s->nic[p.in_nic], &p, at);
+	}
+	return at - now;
+}
+
+/* ---- busy polling ---- */
+
+/* One turn of napi_busy_loop(): a poll, or a spin while softirq owns the
+ * NAPI.  An empty poll spins until the next frame can be in memory, since
+ * every poll in between would find nothing. */
+static int64_t bp_turn(struct sim *s, struct cpu *c, int64_t deadline)
+{
+	struct sock *k = &s->sock;
+	struct nic *n = &s->nic[k->napi];
+	int64_t now = s->eng.now, end;
+	uint32_t work;
+
+	if (!k->bp_owned)
+		k->bp_owned = napi_busy_poll_claim(&n->napi, s->scn->apps.prefer_busy_poll);
+	if (!k->bp_owned)
+		return deadline - now < SPIN_NS ? (deadline > now ? deadline - now : 1) : SPIN_NS;
+	end = kern_nic_poll(s, c, n, now, bp_budget(s), &work);
+	c->bp_work = work;
+	k->bp_polls++;
+	k->bp_pkts += work;
+	if (work == 0) {
+		int64_t next = nic_rx_next_ready(s, n);
+
+		if (next > deadline)
+			next = deadline;
+		if (next > end)
+			end = next;
+	}
+	return end > now ? end - now : 1;
+}
+
+/* busy_poll_stop(): give the NAPI back; returns the time it took. */
+static int64_t bp_stop(struct sim *s, struct cpu *c)
+{
+	struct sock *k = &s->sock;
+	struct nic *n = &s->nic[k->napi];
+	int64_t now = s->eng.now, end, timer_ns;
+	uint32_t work;
+
+	k->bp_active = false;
+	if (!k->bp_owned)
+		return 0;
+	k->bp_owned = false;
+	timer_ns = napi_busy_poll_stop(&n->napi, s->scn->apps.prefer_busy_poll);
+	if (timer_ns > 0)
+		kern_napi_timer_start(s, n, timer_ns);
+	end = kern_nic_poll(s, c, n, now, bp_budget(s), &work);
+	if (work < bp_budget(s))
+		kern_napi_settle(s, c, n, work);
+	else if (timer_ns > 0)
+		napi_busy_poll_release(&n->napi);
+	else
+		kern_napi_schedule(s, c, n);
+	return end - now;
+}
+
+/* SO_BUSY_POLL, SO_PREFER_BUSY_POLL and IRQ suspension drive a Linux NAPI
+ * instance.  Under rxpath = bsd-poll there is none to drive: polling(4)
+ * owns the device and keeps its interrupt off, so the reader just sleeps
+ * in recvmsg() (busy polling there would re-arm the interrupt through
+ * napi_complete_done()). */
+static bool busy_polling(const struct sim *s)
+{
+	return (s->scn->apps.busy_poll_ns > 0 || s->scn->apps.prefer_busy_poll) &&
+	       s->scn->host.rxpath != RXPATH_BSD_POLL;
+}
+
+static bool suspending(const struct sim *s)
+{
+	return s->scn->apps.prefer_busy_poll && s->scn->host.rxpath != RXPATH_BSD_POLL &&
+	       s->nic[s->sock.napi].cfg->irq_suspend_timeout_ns > 0;
+}
+
+/* ---- the reader thread ---- */
+
+static void run(struct sim *s, struct cpu *c, enum thread_chunk what, int64_t dur,
+		enum sink_next next)
+{
+	s->sock.next = (uint8_t)next;
+	cpu_run(s, c, LVL_THREAD, (uint8_t)what, dur);
+	kern_local_bh_enable(s, c);
+}
+
+static void sleep_now(struct sim *s, struct cpu *c)
+{
+	s->sock.waiting = true;
+	sched_sleep(s, c);
+}
+
+/* Data is queued: leave the busy loop, tell epoll's suspend logic, receive. */
+static void on_data(struct sim *s, struct cpu *c)
+{
+	struct sock *k = &s->sock;
+	int64_t dur = k->bp_active ? bp_stop(s, c) : 0;
+
+	if (suspending(s)) {
+		k->suspends++;
+		kern_napi_timer_start(s, &s->nic[k->napi],
+				      s->nic[k->napi].cfg->irq_suspend_timeout_ns);
+	}
+	dur += receive_batch(s, &s->thr[c->cur], s->eng.now + dur);
+	run(s, c, TCH_SYS, dur, NEXT_WORK);
+}
+
+/* The socket is empty: busy-poll, or leave the busy loop and sleep. */
+static void on_empty(struct sim *s, struct cpu *c)
+{
+	struct sock *k = &s->sock;
+	int64_t deadline, dur;
+
+	if (!busy_polling(s)) {
+		sleep_now(s, c);
+		return;
+	}
+	if (!k->bp_active) {
+		k->bp_active = true;
+		k->bp_start = s->eng.now;
+		run(s, c, TCH_SYS, bp_turn(s, c, k->bp_start + s->scn->apps.busy_poll_ns), NEXT_LOOP);
+		return;
+	}
+	deadline = k->bp_start + s->scn->apps.busy_poll_ns;
+	if (s->eng.now < deadline) {
+		run(s, c, TCH_SYS, bp_turn(s, c, deadline), NEXT_LOOP);
+		return;
+	}
+	dur = bp_stop(s, c);
+	if (suspending(s)) {
+		k->resumes++;
+		kern_napi_schedule(s, c, &s->nic[k->napi]);
+	}
+	run(s, c, TCH_SYS, dur > 0 ? dur : 1, NEXT_SLEEP);
+}
+
+static void sink_run(struct sim *s, struct cpu *c)
+{
+	if (sched_need_resched(s, c)) {
+		sched_pick(s, c);
+		return;
+	}
+	if (s->sock.q.count)
+		on_data(s, c);
+	else
+		on_empty(s, c);
+}
+
+static void sink_chunk_done(struct sim *s, struct cpu *c)
+{
+	struct thread *t = &s->thr[c->cur];
+
+	switch ((enum sink_next)s->sock.next) {
+	case NEXT_WORK:
+		if (t->user_ns > 0) {
+			int64_t w = t->user_ns;
+
+			t->user_ns = 0;
+			run(s, c, TCH_RUN, w, NEXT_REPLY);
+			return;
+		}
+		/* fall through */
+	case NEXT_REPLY:
+		if (s->sock.held.count) {
+			run(s, c, TCH_SYS, send_replies(s, s->eng.now), NEXT_LOOP);
+			return;
+		}
+		break;
+	case NEXT_SLEEP:
+		if (s->sock.q.count == 0) {
+			sleep_now(s, c);
+			return;
+		}
+		break;
+	case NEXT_LOOP:
+		break;
+	}
+	sink_run(s, c);
+}
+
+/* Between chunks the reader continues where it left off (s->sock.next). */
+static const struct thread_ops sink_ops = {
+	.start = sink_chunk_done, .chunk_done = sink_chunk_done, .run_acct = ACCT_USER,
+	.resume_left = true,
+};
+
+int sink_init(struct sim *s)
+{
+	if (!s->scn->apps.sink)
+		return 0;
+	s->sock.reader = (int16_t)sched_add_thread(s, &sink_ops, THR_SINK,
+						   (uint16_t)s->scn->apps.sink_cpu, "udp-sink");
+	s->sock.waiting = true; /* blocked in recvmsg() from the start */
+	return 0;
+}

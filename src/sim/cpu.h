@@ -1,0 +1,191 @@
+/* cpu.h - a CPU's three execution levels, its per-CPU kernel state, the
+ * threads and their ops, and the scheduler (cpu.c). */
+#ifndef RXLAB_SIM_CPU_H
+#define RXLAB_SIM_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rxlab/napi.h"
+#include "rxlab/sim.h"
+#include "rxlab/softirq.h"
+#include "sim/pkt.h"
+
+struct sim;
+struct cpu;
+
+enum level { LVL_THREAD = 0, LVL_SOFTIRQ = 1, LVL_HARDIRQ = 2, LVL_N };
+
+/* What a thread-level chunk is doing. */
+enum thread_chunk { TCH_NONE, TCH_RUN, TCH_SWITCH, TCH_POLL, TCH_SYS };
+
+/* What a softirq-level chunk is doing. */
+enum si_step { SI_NONE, SI_ENTRY, SI_POLL, SI_BSD };
+
+struct chunk {
+	bool active;
+	bool running;         /* executing since started (else paused, remaining current) */
+	int64_t remaining;    /* ns left when not running */
+	int64_t started;      /* when it last started running */
+	uint8_t what;         /* enum thread_chunk / enum si_step / nic id for hardirq */
+};
+
+/* What a thread is, for reports (results.c singles out ksoftirqd).  The
+ * scheduler never looks at it: what a thread does is its thread_ops. */
+enum thread_kind { THR_HOG, THR_KSOFTIRQD, THR_NAPI, THR_SINK, THR_IDLEPOLL, THR_PING,
+		   THR_NETPERF, THR_NETSERVER };
+
+/* What a thread does on its CPU, one const table per kind of thread: the
+ * kernel's (ksoftirqd, NAPI kthreads, the idle poller: kernel.c) and the
+ * applications' (src/sim/apps/).  The scheduler (cpu.c) calls these and
+ * knows nothing else about a thread.
+ *
+ * Contract of start and chunk_done: called with the thread current on @c
+ * (c->cur) and the thread level not running.  Before returning the op
+ * either starts a thread-level chunk (thread_chunk() or cpu_run() at
+ * LVL_THREAD, so that exactly one EV_CPU_DONE is pending for @c) or gives
+ * the CPU up through the scheduler (sched_sleep(), sched_pick(), or
+ * sched_thread_continue() returning false).  An op may also run softirqs
+ * inline after arming its chunk (kern_local_bh_enable()). */
+struct thread_ops {
+	/* The thread got the CPU and has no preempted chunk to finish: it was
+	 * just switched to, or picked again after its timeslice. */
+	void (*start)(struct sim *s, struct cpu *c);
+	/* Its chunk (c->lvl[LVL_THREAD].what) ended. */
+	void (*chunk_done)(struct sim *s, struct cpu *c);
+	/* Bucket of its TCH_RUN chunks: ACCT_USER for application code,
+	 * ACCT_SYSTEM for kernel threads.  Every other chunk (syscall, poll,
+	 * context switch) is system time whoever runs it. */
+	enum acct run_acct;
+	/* Idle priority (FreeBSD's idle poller): picked only when no other
+	 * thread of its CPU is runnable, not load for idle balancing, and any
+	 * wake-up on its CPU preempts it. */
+	bool idle_prio;
+	/* A chunk the scheduler preempted is finished later for the time it
+	 * had left (its effects were applied when it started).  False for a
+	 * thread whose chunks are interchangeable (a cpu-hog's timeslices):
+	 * it starts afresh. */
+	bool resume_left;
+};
+
+struct thread {
+	const struct thread_ops *ops;
+	enum thread_kind kind;
+	uint16_t cpu;
+	bool runnable;
+	int64_t vruntime;     /* ns of CPU received (nice 0 weight) */
+	int64_t cpu_ns;       /* total CPU time (top's TIME) */
+	uint16_t nic;         /* THR_NAPI: the port whose NAPI it polls;
+	                       * THR_NETPERF / THR_NETSERVER: its connection */
+	int64_t user_ns;      /* THR_SINK: user work owed for the batch just received */
+	bool roam;            /* no CPU affinity: an idle CPU may take it (idle_pull) */
+	int64_t t_off;        /* when it last left its CPU */
+	int64_t left;         /* a chunk preempted by the scheduler: ns still to run */
+	uint8_t left_what;    /* ... and its enum thread_chunk */
+	char name[48];
+};
+
+#define POLL_LIST_MAX (SCN_MAX_NICS + 1)
+
+/* A small FIFO of NAPI ids: 0..n_nics-1 are NIC NAPIs, NAPI_BACKLOG the
+ * per-CPU backlog pseudo-NAPI. */
+#define NAPI_BACKLOG 0xff
+struct napi_list {
+	uint8_t id[POLL_LIST_MAX];
+	uint8_t n;
+};
+
+struct cpu {
+	uint16_t id;
+	struct chunk lvl[LVL_N];
+	uint32_t gen;
+	int64_t acct_t;
+	uint64_t acct[ACCT_N];
+	uint64_t cs;          /* context switches */
+	/* hard IRQs waiting while one is serviced, at most one per source (a
+	 * controller has one pending bit per line): NIC lines, NAPI timers, the tick */
+	uint16_t irq_q[2 * SCN_MAX_NICS + 1];
+	uint8_t n_irq_q;
+	/* softirq */
+	bool net_rx_pending;  /* NET_RX_SOFTIRQ raised */
+	bool bsd_pending;     /* FreeBSD: the POLL netisr is scheduled */
+	bool in_bsd;          /* the softirq level is running the POLL netisr */
+	uint8_t bsd_cmd;      /* enum bsd_poll_cmd of the burst being polled */
+	bool si_in_thread;    /* current softirq run belongs to ksoftirqd */
+	struct softirq_run sr;
+	struct netrx_budget nb;
+	struct napi_list poll_list, local, repoll;
+	uint8_t cur_napi;
+	uint32_t cur_work;
+	uint32_t thr_work;    /* frames of the threaded-NAPI poll running */
+	uint32_t bp_work;     /* frames of the busy poll running */
+	/* backlog (netif_rx) */
+	struct pktq backlog;
+	struct napi backlog_napi;
+	uint32_t skb_pool;    /* recycled sk_buffs ready for RX refill (skb-recycle) */
+	/* scheduling */
+	int16_t cur;          /* running thread, -1 = idle */
+	int16_t next;         /* thread being switched to */
+	int16_t ksoftirqd;
+	int64_t slice_start;
+	bool resched;         /* a woken thread should preempt the current one */
+	int64_t balance_t;    /* pending EV_BALANCE, or 0 */
+	int64_t exit_ns;      /* idle-exit owed by the hard IRQ or switch that ends an
+	                       * idle period (taken by the hard IRQ handler / sched_pick) */
+	struct softnet_counters sn;
+};
+
+/* The handlers of the CPU's two interrupt levels (kernel.c provides
+ * kern_level_ops): cpu.c runs chunks for them and calls back when one
+ * ends.  Every handler leaves its level with a chunk armed, or ends it
+ * (cpu_end) and continues the CPU (cpu_resume or kern_irq_exit). */
+struct level_ops {
+	/* Hard IRQ handler of source @irq starts now on @c: returns its
+	 * duration in ns, which begins with the idle-exit the CPU owes when
+	 * the IRQ ended an idle period (c->exit_ns, which it takes). */
+	int64_t (*isr)(struct sim *s, struct cpu *c, uint16_t irq);
+	/* The hard IRQ chunk of source @irq ended. */
+	void (*isr_done)(struct sim *s, struct cpu *c, uint16_t irq);
+	/* The softirq-level chunk ended. */
+	void (*softirq_step)(struct sim *s, struct cpu *c);
+};
+
+void cpu_init(struct sim *s, struct cpu *c, uint16_t id);
+/* Charge time since the last call to whatever ran. */
+void cpu_account(struct sim *s, struct cpu *c);
+/* Start a chunk of @dur ns at @lvl (which must be the top level). */
+void cpu_run(struct sim *s, struct cpu *c, enum level lvl, uint8_t what, int64_t dur);
+/* Activate @lvl above the running chunk, which is paused. */
+void cpu_push(struct sim *s, struct cpu *c, enum level lvl);
+/* The top level @lvl is finished; nothing runs until cpu_resume(). */
+void cpu_end(struct sim *s, struct cpu *c, enum level lvl);
+/* Continue the highest active level, or let the scheduler pick a thread. */
+void cpu_resume(struct sim *s, struct cpu *c);
+/* Highest active level, or -1 when the CPU is idle. */
+int cpu_top(const struct cpu *c);
+/* A hard IRQ from source @irq (a NIC index, IRQ_TIMER | NIC index, or
+ * IRQ_TICK) arrives. */
+void cpu_irq(struct sim *s, struct cpu *c, uint16_t irq);
+/* EV_CPU_DONE */
+void cpu_done(struct sim *s, struct cpu *c, uint32_t gen);
+/* Add thread @name on @cpu (not runnable) doing @ops; returns its index.
+ * Only while the host is built (sim_init). */
+int sched_add_thread(struct sim *s, const struct thread_ops *ops, enum thread_kind kind,
+		     uint16_t cpu, const char *name);
+/* Thread @t becomes runnable. */
+void sched_wake(struct sim *s, struct thread *t);
+bool sched_need_resched(struct sim *s, struct cpu *c);
+/* A kernel thread on @c is about to run its next step: without @has_work
+ * it sleeps, and if another thread should run it yields; either way the
+ * scheduler picks and false is returned.  True: go on. */
+bool sched_thread_continue(struct sim *s, struct cpu *c, bool has_work);
+/* The running thread of @c blocks (no longer runnable); the scheduler picks. */
+void sched_sleep(struct sim *s, struct cpu *c);
+/* The running thread of @c starts a chunk of @dur ns (at least 1) doing @what. */
+void thread_chunk(struct sim *s, struct cpu *c, enum thread_chunk what, int64_t dur);
+/* Thread level has nothing running: pick the next thread (or go idle). */
+void sched_pick(struct sim *s, struct cpu *c);
+/* EV_BALANCE: @c's periodic balancing while idle. */
+void sched_balance_tick(struct sim *s, struct cpu *c);
+
+#endif

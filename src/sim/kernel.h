@@ -1,0 +1,63 @@
+/* kernel.h - the Linux receive path on the CPUs: ISRs, softirq, NAPI, the
+ * backlog, forwarding, kernel threads (kernel.c). */
+#ifndef RXLAB_SIM_KERNEL_H
+#define RXLAB_SIM_KERNEL_H
+
+#include <stdint.h>
+
+#include "sim/cpu.h"
+#include "sim/pkt.h"
+
+struct sim;
+struct nic;
+
+/* A local protocol that loopback frames of one enum pkt_kind belong to (as
+ * the kernel's inet_protos): the application that sends them registers it
+ * in s->proto[kind] when it is built, and kernel.c hands it the frames.
+ * An application counts its frames in backlogs itself: before it calls
+ * kern_netif_rx(), and down again in input and drop. */
+struct proto_ops {
+	/* The stack handles @p on @c at @t (process_backlog): returns the
+	 * time after. */
+	int64_t (*input)(struct sim *s, struct cpu *c, struct pkt *p, int64_t t);
+	/* @p was dropped at a full backlog. */
+	void (*drop)(struct sim *s, const struct pkt *p);
+};
+
+/* The CPU's interrupt levels: the hard IRQ handler of a source (a NIC
+ * index, IRQ_TIMER | NIC index, or IRQ_TICK) returns a duration that begins
+ * with the profile's idle-exit when the IRQ ended an idle period
+ * (c->exit_ns); the softirq level runs handle_softirqs(). */
+extern const struct level_ops kern_level_ops;
+/* ksoftirqd/N, the threaded-NAPI kthread of a port (thread.nic), and the
+ * FreeBSD idle poller (kern.polling.idle_poll). */
+extern const struct thread_ops kern_ksoftirqd_ops, kern_napi_thread_ops, kern_idle_poll_ops;
+/* irq_exit(): run softirqs inline if pending and not already in one. */
+void kern_irq_exit(struct sim *s, struct cpu *c);
+/* Begin a handle_softirqs() run at the softirq level (already pushed). */
+void kern_softirq_begin(struct sim *s, struct cpu *c);
+/* EV_NAPI_TIMER */
+void kern_napi_timer(struct sim *s, struct nic *n, uint32_t gen);
+/* EV_TICK: the clock interrupt of @c; schedules the next one. */
+void kern_tick(struct sim *s, struct cpu *c);
+
+/* netif_rx(): queue @p on @c's backlog (or drop it) and raise NET_RX. */
+void kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p);
+
+/* For busy polling (apps/sink.c, in the reader's context). */
+/* A driver ->poll() of at most @limit RX frames starting at @t; returns
+ * the time after it and the frames in *work. */
+int64_t kern_nic_poll(struct sim *s, struct cpu *c, struct nic *n, int64_t t, uint32_t limit,
+		      uint32_t *work);
+/* The driver is done with a poll of @work < budget frames: complete, and
+ * re-arm / arm the timer / reschedule (onto @c) as napi_complete_done() says. */
+void kern_napi_settle(struct sim *s, struct cpu *c, struct nic *n, uint32_t work);
+/* napi_schedule() from process context on @c (napi_resume_irqs). */
+void kern_napi_schedule(struct sim *s, struct cpu *c, struct nic *n);
+/* local_bh_enable() in a thread on @c: run a raised NET_RX inline now.
+ * Call after the thread's next chunk is armed. */
+void kern_local_bh_enable(struct sim *s, struct cpu *c);
+/* hrtimer_start(napi->timer, @rel_ns) (napi_suspend_irqs). */
+void kern_napi_timer_start(struct sim *s, struct nic *n, int64_t rel_ns);
+
+#endif

@@ -1,0 +1,134 @@
+/* nic.h - the ports: traffic sources, link, RX FIFO and ring with DMA, TX
+ * ring, qdisc, the interrupt line and its coalescing (nic.c). */
+#ifndef RXLAB_SIM_NIC_H
+#define RXLAB_SIM_NIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rxlab/adaptive.h"
+#include "rxlab/coalesce.h"
+#include "rxlab/dim.h"
+#include "rxlab/itr.h"
+#include "rxlab/napi.h"
+#include "rxlab/policy.h"
+#include "rxlab/rng.h"
+#include "rxlab/scenario.h"
+#include "rxlab/sim.h"
+#include "sim/pkt.h"
+
+struct sim;
+struct cpu;
+
+/* A traffic source feeding one port. */
+struct source {
+	const struct scn_traffic *cfg;
+	uint16_t nic;
+	struct rng rng;
+	int64_t next_offer;   /* when the sender offers its next frame */
+	uint64_t k;           /* frames offered so far (constant / on-off phase math) */
+	int64_t period_ns;    /* nominal gap, for constant and on-off */
+	int64_t wire_ps;      /* wire time of its next frame on its port */
+	uint32_t len;         /* bytes of its next frame (a trace's change per frame) */
+	uint64_t speed_bps;   /* its port's speed */
+	/* constant rate: offer k is at start + floor(k * 1e9 / rate), kept as
+	 * quotient and remainder and stepped by 1e9 / rate without dividing */
+	int64_t off_q;
+	uint64_t off_r;
+};
+
+/* The driver's transmit lock of a port (dev->xmit_lock, netif_tx_lock) on
+ * a machine with several CPUs: the intervals during which chunks already
+ * computed hold it.  A CPU that wants it spins until a gap long enough for
+ * its own hold (see xlock_acquire in kernel.c). */
+#define XLOCK_MAX 4096
+struct xlock {
+	uint32_t n;
+	int64_t start[XLOCK_MAX], end[XLOCK_MAX];
+	uint8_t cpu[XLOCK_MAX];
+};
+
+struct nic {
+	const struct scn_nic *cfg;
+	uint16_t id;
+	int16_t out;          /* egress NIC for forwarding, -1 = deliver locally */
+	uint16_t n_src, src[SCN_MAX_TRAFFIC];
+	int64_t wire_free;    /* ingress link busy until */
+	/* RX */
+	struct pktq ring;     /* accepted frames, not yet taken by the driver */
+	uint32_t ring_used;   /* descriptors owned by hardware or holding frames */
+	uint32_t notified;    /* ring entries (from head) already seen by rx_coal */
+	struct pktq fifo;     /* frames waiting for a descriptor */
+	uint32_t fifo_bytes;
+	int64_t dma_free;     /* DMA engine busy until */
+	struct coal rx_coal;
+	/* TX */
+	struct pktq txr;      /* descriptors not yet cleaned, in departure order */
+	uint32_t departed;    /* txr entries (from head) already on the wire */
+	struct pktq qdisc;
+	int64_t tx_free;      /* egress link busy until */
+	struct coal tx_coal;
+	struct xlock *xlock;  /* dev->xmit_lock holds, NULL = not modelled */
+	/* interrupt line */
+	bool masked;          /* asserted and not yet re-enabled by the driver */
+	uint32_t wake_gen;
+	uint32_t ack_count;   /* frames delivered since the last ACK sent */
+	int64_t wake_t;       /* time of the pending valid EV_NIC_WAKE, or COAL_NEVER */
+	uint16_t irq_cpu;     /* CPU of the next interrupt (irq-cpu; float picks per IRQ) */
+	bool isr_more;        /* an isr-loop ISR continues in its next slice */
+	struct napi napi;     /* its counters are the core's: napi_watchdog() counts fires */
+	uint32_t timer_gen;   /* generation of the pending EV_NAPI_TIMER */
+	bool timer_armed;     /* the EV_NAPI_TIMER of timer_gen has not expired yet */
+	/* the NAPI hrtimer, as the caller owns it: armed = expired + cancelled
+	 * + (timer_armed), and every expiry calls napi_watchdog() once, when
+	 * the timer IRQ is serviced (sim_check_invariants) */
+	uint64_t timers_armed;     /* hrtimer_start() calls */
+	uint64_t timers_cancelled; /* ... that restarted a timer still armed */
+	uint64_t timers_expired;   /* ... that expired (a timer IRQ raised) */
+	int16_t napi_thread;  /* threaded NAPI: its kthread, else -1 */
+	struct dim dim;       /* adaptive-rx = dim */
+	struct adaptive rate; /* adaptive-rx = pkt-rate */
+	struct itr itr;       /* InterruptThrottleRate != 0 */
+	struct rxl_policy_run policy; /* adaptive-rx = policy:NAME (sim/policy.c) */
+	/* per interrupt cycle, zeroed by the ISR (e1000 total_{rx,tx}_*) */
+	uint32_t cyc_rx_pkts, cyc_rx_bytes, cyc_tx_pkts, cyc_tx_bytes;
+	uint64_t wd_rx_bytes, wd_tx_bytes; /* byte counters at the last watchdog run */
+	struct nic_counters c;
+};
+
+int nic_init(struct sim *s, struct nic *n, const struct scn_nic *cfg, uint16_t id);
+void nic_free(struct nic *n);
+/* Enable the interrupt line at the start of the run. */
+void nic_start(struct sim *s, struct nic *n);
+/* Bring RX up to @t: draw arrivals, fill FIFO/ring, tell the coalescer about
+ * DMA completions.  Calls with an earlier @t than before are no-ops. */
+void nic_rx_advance(struct sim *s, struct nic *n, int64_t t);
+/* Is the ring's head frame in host memory at @t? (after nic_rx_advance(t)) */
+static inline bool nic_rx_ready(const struct nic *n, int64_t t)
+{
+	return n->ring.count && pktq_at(&n->ring, 0)->t_evt <= t;
+}
+struct pkt nic_rx_take(struct nic *n);
+/* Earliest time a frame can be ready in host memory (ring head, else a
+ * lower bound from the link). */
+int64_t nic_rx_next_ready(struct sim *s, struct nic *n);
+/* The driver gives @k descriptors back at @t; waiting FIFO frames move in. */
+void nic_rx_refill(struct sim *s, struct nic *n, int64_t t, uint32_t k);
+/* Transmit @p at @t (from forwarding): ring, else qdisc, else drop. */
+void nic_xmit(struct sim *s, struct nic *n, const struct pkt *p, int64_t t);
+/* Count frames on the wire by @t (TX-OK, latency, TX completions). */
+void nic_tx_advance(struct sim *s, struct nic *n, int64_t t);
+/* CPU @c cleans transmitted descriptors at @t and frees their sk_buffs;
+ * returns how many, and in *remote how many of those sk_buffs another CPU
+ * allocated (the costs are the caller's). */
+uint32_t nic_tx_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t, uint32_t *remote);
+/* Driver read the cause register at @t. */
+void nic_ack(struct sim *s, struct nic *n, int64_t t);
+/* Driver re-enabled the interrupt at @t. */
+void nic_unmask(struct sim *s, struct nic *n, int64_t t);
+/* EV_NIC_WAKE */
+void nic_wake(struct sim *s, struct nic *n, uint32_t gen);
+/* Frames held in this port's queues (for the accounting check). */
+uint64_t nic_in_flight(const struct nic *n);
+
+#endif

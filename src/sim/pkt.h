@@ -1,0 +1,70 @@
+/* pkt.h - frames as the host's queues hold them, and the bounded FIFO ring
+ * every queue is (RX ring, FIFO, TX ring, qdisc, backlog, socket). */
+#ifndef RXLAB_SIM_PKT_H
+#define RXLAB_SIM_PKT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* One frame in a queue.  t_evt is the time of the next thing that happens to
+ * it in that queue: DMA completion in the RX ring, departure in a TX ring. */
+struct pkt {
+	int64_t t_arr;   /* last bit received on the ingress port */
+	int64_t t_evt;
+	uint32_t len;    /* frame bytes incl. FCS */
+	uint16_t in_nic;
+	uint8_t reply;   /* enum pkt_kind */
+	uint8_t cpu;     /* CPU that allocated its sk_buff (remote-free cost) */
+};
+
+/* What a frame on a TX ring is. */
+enum pkt_kind {
+	PKT_DATA = 0,    /* a received frame being forwarded */
+	PKT_REPLY = 1,   /* a server's reply to the request that arrived at t_arr */
+	PKT_ACK = 2,     /* an ACK the host's TCP generated (ack-every) */
+	PKT_PING_REQ = 3,   /* loopback ICMP echo request (ping thread), not a NIC frame */
+	PKT_PING_REPLY = 4, /* loopback ICMP echo reply */
+	PKT_NP_DATA = 5,    /* loopback TCP segment of a netperf stream: in_nic is the
+	                     * connection, len the payload bytes it carries */
+	PKT_NP_ACK = 6,     /* loopback TCP ACK of a netperf stream: in_nic is the
+	                     * connection, len the bytes it acknowledges */
+	PKT_KIND_N
+};
+
+/* Is @p a loopback frame of the netperf streams (not a NIC frame)? */
+static inline bool pkt_is_netperf(const struct pkt *p)
+{
+	return p->reply == PKT_NP_DATA || p->reply == PKT_NP_ACK;
+}
+
+/* Bounded FIFO ring of packets. */
+struct pktq {
+	struct pkt *buf;
+	uint32_t cap, head, count;
+};
+
+/* Frame @i of @q (0: the head). */
+static inline struct pkt *pktq_at(const struct pktq *q, uint32_t i)
+{
+	uint32_t j = q->head + i;
+
+	return &q->buf[j >= q->cap ? j - q->cap : j];
+}
+static inline void pktq_push(struct pktq *q, const struct pkt *p)
+{
+	*pktq_at(q, q->count++) = *p;
+}
+static inline struct pkt pktq_pop(struct pktq *q)
+{
+	struct pkt p = q->buf[q->head];
+
+	q->head = q->head + 1 == q->cap ? 0 : q->head + 1;
+	q->count--;
+	return p;
+}
+/* Allocate room for @cap frames, at least 1 (nic.c): 0, or -1 out of
+ * memory. */
+int pktq_init(struct pktq *q, uint32_t cap);
+void pktq_free(struct pktq *q);
+
+#endif

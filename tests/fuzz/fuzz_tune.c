@@ -1,5 +1,5 @@
 /* fuzz_tune.c - libFuzzer target for the command line of `rxlab tune`
- * (tune/tune_opts.h) and its goals and objectives (tune/goal.h).
+ * (cli/tune_args.h) and its goals and objectives (tune/goal.h).
  *
  * Input: lines.  The first is also given alone to goal_parse() and
  * objective_parse(); all of them (at most 32) are the arguments after
@@ -19,7 +19,7 @@
 
 #include "tune/goal.h"
 #include "scheme/catalog.h"
-#include "tune/tune_opts.h"
+#include "cli/tune_args.h"
 #include "rxlab/live.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -15,7 +15,7 @@
 #include "model/trace_load.h"
 #include "scheme/apply.h"
 #include "scheme/catalog.h"
-#include "tune/tune_opts.h"
+#include "cli/tune_args.h"
 #include "tune/tune_search.h"
 
 static char err[512];

@@ -1,20 +1,20 @@
-/* live.c - `rxlab live`: options, the modes to run, the report.
+/* cmd_live.c - `rxlab live`: options, the modes to run, the report.
  *
  *   rxlab live [MODE[,MODE...]|all|userspace|kernel ...] [options]
- *   rxlab live calibrate [options]          (live_calibrate.c)
+ *   rxlab live calibrate [options]          (live/live_calibrate.h)
  *
  * Every mode runs on a fresh test bed (live_run.h), one after the other,
  * with the same sender settings, so rows differ by the receive mode only.
  */
-#include "cli/live.h"
-
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/commands.h"
 #include "cli/interrupt.h"
+#include "cli/opts.h"
 #include "experiment/live_sim.h"
 #include "io/infile.h"
 #include "io/outfile.h"
@@ -34,12 +34,13 @@ struct live_opts {
 	bool compare_sim, duration_given;
 	bool allow_host_iface;		/* --allow-host-iface */
 	bool profile_given;
+	bool rate_max;			/* --rate max */
 	const char *profile;
 	int64_t *times;			/* --pattern csv:/pcap: timeline */
 	uint32_t *lens;
 };
 
-static const char live_usage[] =
+const char live_usage[] =
 	"usage: rxlab live [MODE[,MODE...]] [options]\n"
 	"       rxlab live calibrate [--duration D] [--out FILE]\n"
 	"\n"
@@ -384,17 +385,13 @@ static int parse_cpu(const char *opt, const char *v, int *cpu)
 
 /* ---- options -------------------------------------------------------------- */
 
-static bool takes_value(const char *a)
-{
-	static const char *const with[] = { "--rate", "--pattern", "--duration", "--size",
-					    "--batch", "--seed", "--set", "--iface", "--port",
-					    "--rx-cpu", "--tx-cpu", "--profile", "--format", NULL };
-
-	for (size_t i = 0; with[i]; i++)
-		if (!strcmp(a, with[i]))
-			return true;
-	return false;
-}
+static const struct cli_opt live_opts_table[] = {
+	{ "--rate", true }, { "--pattern", true }, { "--duration", true }, { "--size", true },
+	{ "--batch", true }, { "--seed", true }, { "--set", true }, { "--iface", true },
+	{ "--port", true }, { "--rx-cpu", true }, { "--tx-cpu", true }, { "--profile", true },
+	{ "--format", true }, { "--allow-host-iface", false }, { "--no-threaded", false },
+	{ "--compare-sim", false }, { NULL, false },
+};
 
 static int parse_sized(struct live_opts *o, const char *a, const char *v)
 {
@@ -466,11 +463,7 @@ static int parse_opt(struct live_opts *o, const char *a, const char *v, bool *ma
 		return out_format_parse(v, &o->fmt) ? bad("--format takes table, csv or json, not", v) : 0;
 	if (!strcmp(a, "--no-threaded"))
 		return (o->job.threaded = false), 0;
-	if (!strcmp(a, "--compare-sim"))
-		return (o->compare_sim = true), 0;
-	if (a[0] == '-')
-		return bad("unknown option", a);
-	return parse_modes(o, a);
+	return (o->compare_sim = true), 0;	/* --compare-sim */
 }
 
 /* --profile: only with --compare-sim, and read now, so that a missing or
@@ -492,23 +485,35 @@ static int check_profile(const struct live_opts *o)
 	return rc ? 2 : 0;
 }
 
+static int on_opt(void *ctx, const char *name, const char *val)
+{
+	struct live_opts *o = ctx;
+
+	return parse_opt(o, name, val, &o->rate_max);
+}
+
+static int on_arg(void *ctx, const char *arg)
+{
+	return parse_modes(ctx, arg);
+}
+
+static int on_error(void *ctx, enum cli_error e, const char *word)
+{
+	(void)ctx;
+	return bad(e == CLI_MISSING ? "missing value after" : "unknown option", word);
+}
+
 static int parse_args(struct live_opts *o, int argc, char **argv)
 {
-	bool max = false;
+	const struct cli_spec spec = { .opts = live_opts_table, .usage = live_usage,
+				       .on_opt = on_opt, .on_arg = on_arg, .on_error = on_error };
+	bool max;
 	char err[256];
+	int rc = cli_parse(&spec, o, argc, argv);
 
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *v = NULL;
-		int rc;
-
-		if (takes_value(a)) {
-			if (i + 1 >= argc)
-				return bad("missing value after", a);
-			v = argv[++i];
-		}
-		if ((rc = parse_opt(o, a, v, &max)) != 0)
-			return rc;
-	}
+	if (rc)
+		return rc;
+	max = o->rate_max;
 	if (max && o->job.snd.pattern != SEND_CONSTANT)
 		return bad("--rate max goes with the constant pattern only", NULL);
 	if (max)
@@ -599,43 +604,69 @@ static void reap_log(const char *line)
 	fprintf(stderr, "rxlab live: %s\n", line);
 }
 
-/* `rxlab live calibrate [--out FILE] [--duration D]`. */
+/* `rxlab live calibrate [--out FILE] [--duration D]`: every wrong word
+ * gets the same message. */
+struct calibrate_args {
+	const char *out;
+	uint64_t dur;
+};
+
+static int calibrate_on_opt(void *ctx, const char *name, const char *val)
+{
+	struct calibrate_args *c = ctx;
+	char msg[1024];
+
+	if (!strcmp(name, "--out"))
+		c->out = val;
+	else if (unit_parse_key(UNIT_TIME_NS, "--duration", val, 100000000, 60000000000ull, NULL,
+				&c->dur, msg, sizeof(msg)))
+		return fprintf(stderr, "rxlab live calibrate: %s\n", msg), 2;
+	return 0;
+}
+
+static int calibrate_unknown(void *ctx, const char *word)
+{
+	(void)ctx;
+	fprintf(stderr, "rxlab live calibrate: unknown or incomplete option '%s' "
+		"(accepted: --out FILE, --duration D)\n", word);
+	return 2;
+}
+
+static int calibrate_on_error(void *ctx, enum cli_error e, const char *word)
+{
+	(void)e;
+	return calibrate_unknown(ctx, word);
+}
+
 static int live_calibrate_main(int argc, char **argv)
 {
-	const char *out = "veth-host.ini";
-	uint64_t dur = 1000000000;
+	static const struct cli_opt opts[] = { { "--out", true }, { "--duration", true },
+					       { NULL, false } };
+	const struct cli_spec spec = { .opts = opts, .usage = live_usage,
+				       .on_opt = calibrate_on_opt, .on_arg = calibrate_unknown,
+				       .on_error = calibrate_on_error };
+	struct calibrate_args c = { "veth-host.ini", 1000000000 };
 	struct outfile *of;
 	char msg[1024];
-	int rc;
+	int rc = cli_parse(&spec, &c, argc, argv);
 
-	for (int i = 0; i < argc; i++) {
-		if (i + 1 < argc && !strcmp(argv[i], "--out")) {
-			out = argv[++i];
-		} else if (i + 1 < argc && !strcmp(argv[i], "--duration")) {
-			if (unit_parse_key(UNIT_TIME_NS, "--duration", argv[++i], 100000000,
-					   60000000000ull, NULL, &dur, msg, sizeof(msg)))
-				return fprintf(stderr, "rxlab live calibrate: %s\n", msg), 2;
-		} else {
-			fprintf(stderr, "rxlab live calibrate: unknown or incomplete option '%s' "
-				"(accepted: --out FILE, --duration D)\n", argv[i]);
-			return 2;
-		}
-	}
+	if (rc)
+		return cli_status(rc);
 	/* opened first: a wrong --out fails before a measurement of seconds */
-	if (outfile_open(&of, out, msg, sizeof(msg)))
+	if (outfile_open(&of, c.out, msg, sizeof(msg)))
 		return fprintf(stderr, "rxlab live calibrate: %s\n", msg), 2;
-	if ((rc = live_calibrate(outfile_fp(of), (int64_t)dur, &rxlab_signal)) != 0) {
+	if ((rc = live_calibrate(outfile_fp(of), (int64_t)c.dur, &rxlab_signal)) != 0) {
 		outfile_abort(of);
 		return rxlab_signal ? 128 + rxlab_signal : rc;
 	}
 	if (outfile_close(of, msg, sizeof(msg)))
 		return fprintf(stderr, "rxlab live calibrate: %s\n", msg), 2;
-	if (strcmp(out, "-"))
-		fprintf(stderr, "rxlab live calibrate: wrote %s\n", out);
+	if (strcmp(c.out, "-"))
+		fprintf(stderr, "rxlab live calibrate: wrote %s\n", c.out);
 	return 0;
 }
 
-int live_main(int argc, char **argv)
+int cmd_live(int argc, char **argv)
 {
 	struct live_opts o = { .fmt = OUT_TABLE, .profile = "veth-host" };
 	struct live_result res[RXL_MODE_COUNT];
@@ -643,10 +674,12 @@ int live_main(int argc, char **argv)
 	size_t done = 0;
 	int rc;
 
-	if (argc > 0 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h") ||
-			 !strcmp(argv[0], "help")))
+	interrupt_install();
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+			 !strcmp(argv[1], "help")))
 		return fputs(live_usage, stdout), 0;
-	if (argc > 0 && !strcmp(argv[0], "calibrate"))
+	/* a subcommand only in the first place, as it always was */
+	if (argc > 1 && !strcmp(argv[1], "calibrate"))
 		return live_calibrate_main(argc - 1, argv + 1);
 	live_job_default(&o.job, RXL_MODE_NAPI);
 	o.job.stop = &rxlab_signal;
@@ -667,5 +700,5 @@ int live_main(int argc, char **argv)
 			"modes run, the last one up to the signal\n", (int)rxlab_signal);
 		return 128 + rxlab_signal;
 	}
-	return rc;
+	return cli_status(rc);
 }

@@ -16,12 +16,11 @@
 #include "cli/interrupt.h"
 #include "cli/opts.h"
 #include "experiment/live_sim.h"
-#include "io/infile.h"
 #include "io/outfile.h"
 #include "live/host_iface.h"
 #include "live/live_run.h"
+#include "live/timeline.h"
 #include "model/profile_load.h"
-#include "model/trace_pcap.h"
 #include "model/units.h"
 #include "report/live_table.h"
 
@@ -36,8 +35,7 @@ struct live_opts {
 	bool profile_given;
 	bool rate_max;			/* --rate max */
 	const char *profile;
-	int64_t *times;			/* --pattern csv:/pcap: timeline */
-	uint32_t *lens;
+	struct timeline tl;		/* --pattern csv:/pcap: */
 };
 
 const char live_usage[] =
@@ -208,124 +206,22 @@ static int parse_onoff(struct sender_config *c, const char *spec)
 	return 0;
 }
 
-#define TIMELINE_MAX 10000000
-
-static int timeline_push(struct live_opts *o, size_t *cap, int64_t t, uint32_t len)
-{
-	size_t n = o->job.snd.n_times;
-
-	if (n == TIMELINE_MAX)
-		return -1;
-	if (n == *cap) {
-		*cap = *cap ? *cap * 2 : 4096;
-		o->times = realloc(o->times, *cap * sizeof(*o->times));
-		o->lens = realloc(o->lens, *cap * sizeof(*o->lens));
-		if (!o->times || !o->lens)
-			return -1;
-	}
-	o->times[n] = t;
-	o->lens[n] = len;
-	o->job.snd.n_times = n + 1;
-	return 0;
-}
-
-/* CSV timeline: "TIME_US[,BYTES]" per line; '#' comments and a header line
- * that is not a number are skipped; times must not go back. */
-static int load_csv(struct live_opts *o, FILE *f, const char *path)
-{
-	/* bounded like every reader (io/infile.h): 256-byte lines, 1 GiB */
-	static const struct infile_limits lim = { 255, 1ull << 30 };
-	struct linein in;
-	size_t cap = 0, lineno = 0;
-	int64_t last = 0;
-	char err[512];
-	int rc;
-
-	linein_init(&in, f, path, &lim, "expected TIME_US[,BYTES]");
-	while ((rc = linein_next(&in, NULL, err, sizeof(err))) == 1) {
-		const char *line = in.buf;
-		double us;
-		unsigned bytes = o->job.snd.payload_bytes;
-		int k;
-
-		lineno++;
-		if (line[0] == '#' || line[0] == '\0')
-			continue;
-		k = sscanf(line, "%lf,%u", &us, &bytes);
-		if (k < 1 && lineno == 1)
-			continue;
-		if (k < 1 || us < 0 || (int64_t)(us * 1000) < last || bytes < 24 || bytes > 1472) {
-			fprintf(stderr, "rxlab live: %s:%zu: expected TIME_US[,BYTES] with times "
-				"not going back and 24..1472 bytes\n", path, lineno);
-			linein_free(&in);
-			return 2;
-		}
-		last = (int64_t)(us * 1000);
-		if (timeline_push(o, &cap, last, bytes)) {
-			linein_free(&in);
-			return bad("timeline too long (at most 10 million packets):", path);
-		}
-	}
-	linein_free(&in);
-	if (rc < 0)
-		return fprintf(stderr, "rxlab live: %s\n", err), 2;
-	return 0;
-}
-
-static int load_pcap(struct live_opts *o, FILE *f, const char *path)
-{
-	struct pcap_trace *tr;
-	char err[512];
-	size_t cap = 0;
-	int64_t t;
-	uint32_t len;
-	int rc;
-
-	if (pcap_trace_open(&tr, f, path, err, sizeof(err))) {
-		fclose(f);
-		return fprintf(stderr, "rxlab live: %s\n", err), 2;
-	}
-	while ((rc = pcap_trace_next(tr, &t, &len, err, sizeof(err))) == 1) {
-		/* the frame's UDP payload: minus Ethernet, IPv4, UDP headers and FCS */
-		uint32_t payload = len > 46 + 24 ? len - 46 : 24;
-
-		if (timeline_push(o, &cap, t, payload > 1472 ? 1472 : payload)) {
-			rc = -2;
-			break;
-		}
-	}
-	pcap_trace_close(tr);
-	if (rc == -1)
-		return fprintf(stderr, "rxlab live: %s\n", err), 2;
-	return rc == -2 ? bad("timeline too long (at most 10 million packets):", path) : 0;
-}
-
 static int load_timeline(struct live_opts *o, const char *path, bool pcap)
 {
 	char err[512];
 	int rc;
-	/* a FIFO without a writer would block, a device never ends */
-	FILE *f = infile_open(path, INFILE_REGULAR, "a timeline is a CSV or pcap file", &rc, err,
-			      sizeof(err));
 
-	if (!f) {
-		if (rc != -ENOTSUP && rc != -EISDIR)
-			snprintf(err, sizeof(err), "%s: %s", path, strerror(-rc));
-		fprintf(stderr, "rxlab live: %s\n", err);
-		return 2;
-	}
-	if (pcap) {
-		rc = load_pcap(o, f, path);	/* pcap_trace_close() closed f */
-	} else {
-		rc = load_csv(o, f, path);
-		fclose(f);
-	}
-	if (rc == 0 && o->job.snd.n_times == 0)
-		return bad("no packets in", path);
+	timeline_free(&o->tl);
+	rc = timeline_load(&o->tl, path, pcap, o->job.snd.payload_bytes, err, sizeof(err));
+	if (rc == -2)
+		return bad(err, NULL);
+	if (rc)
+		return fprintf(stderr, "rxlab live: %s\n", err), 2;
 	o->job.snd.pattern = SEND_TIMELINE;
-	o->job.snd.times_ns = o->times;
-	o->job.snd.lens = o->lens;
-	return rc;
+	o->job.snd.times_ns = o->tl.times_ns;
+	o->job.snd.lens = o->tl.lens;
+	o->job.snd.n_times = o->tl.n;
+	return 0;
 }
 
 static int parse_pattern(struct live_opts *o, const char *v)
@@ -520,7 +416,7 @@ static int parse_args(struct live_opts *o, int argc, char **argv)
 		o->job.snd.pattern = SEND_MAX;
 	/* A timeline lasts as long as its packets unless --duration cuts it. */
 	if (o->job.snd.pattern == SEND_TIMELINE && !o->duration_given)
-		o->job.snd.duration_ns = o->times[o->job.snd.n_times - 1] + 1000000;
+		o->job.snd.duration_ns = o->tl.times_ns[o->tl.n - 1] + 1000000;
 	if (o->n_modes == 0)
 		add_mode(o, RXL_MODE_NAPI);
 	if (o->job.rx_cpu == o->job.tx_cpu)
@@ -693,8 +589,7 @@ int cmd_live(int argc, char **argv)
 		if (done > 0 && report(&o, res, jobs, done) != 0 && rc == 0)
 			rc = 2;
 	}
-	free(o.times);
-	free(o.lens);
+	timeline_free(&o.tl);
 	if (rxlab_signal) {
 		fprintf(stderr, "rxlab live: interrupted by signal %d; the report covers the "
 			"modes run, the last one up to the signal\n", (int)rxlab_signal);

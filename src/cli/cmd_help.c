@@ -74,7 +74,8 @@ int unknown_command(const char *cmd, const char *names)
 int cmd_unknown(int argc, char **argv, const char *names)
 {
 	struct opts o;
-	int rc = common_parse(&o, argv[0], default_usage, argc, argv);
+	/* no usage: `rxlab nosuch --help` is refused like any option */
+	int rc = common_parse(&o, argv[0], NULL, argc, argv);
 
-	return common_finish(&o, rc == 0 ? unknown_command(argv[0], names) : cli_status(rc));
+	return common_finish(&o, rc == 0 ? unknown_command(argv[0], names) : rc);
 }

@@ -70,7 +70,8 @@ struct opts {
 int common_bad(const char *msg, const char *arg);
 
 /* Read @argv[1..@argc) into @o (defaults first) for command @cmd (NULL:
- * the default job), whose --help prints @usage; then refuse the options of
+ * the default job), whose --help prints @usage (NULL: --help is an unknown
+ * option); then refuse the options of
  * sweep (and of the default job) given to another command.  0, CLI_HELP,
  * or 2 after a message. */
 int common_parse(struct opts *o, const char *cmd, const char *usage, int argc, char **argv);

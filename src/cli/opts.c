@@ -21,8 +21,11 @@ static bool exact(const char *word, const char *name)
 	return strlen(name) == len && !strncmp(word, name, len);
 }
 
-static int help(const struct cli_spec *s)
+/* --help or -h (@word): the usage, or an unknown option where there is none. */
+static int help(const struct cli_spec *s, void *ctx, const char *word)
 {
+	if (!s->usage)
+		return s->on_error(ctx, CLI_UNKNOWN, word);
 	fputs(s->usage, stdout);
 	return CLI_HELP;
 }
@@ -48,7 +51,7 @@ static int on_code(const struct cli_spec *s, void *ctx, size_t n, char **argv, i
 		return s->on_error(ctx, CLI_UNKNOWN, argv[optind - 1]);
 	if ((size_t)(c - CODE0) == n) {
 		word = argv[optind - 1];
-		return exact(word, "--help") ? help(s) : s->on_error(ctx, CLI_UNKNOWN, word);
+		return exact(word, "--help") ? help(s, ctx, word) : s->on_error(ctx, CLI_UNKNOWN, word);
 	}
 	word = option_word(argv, s->opts[c - CODE0].value);
 	if (!exact(word, s->opts[c - CODE0].name))
@@ -86,7 +89,7 @@ int cli_parse(const struct cli_spec *s, void *ctx, int argc, char **argv)
 
 		if (i < argc && argv[i][0] == '-' && argv[i][1] && argv[i][1] != '-') {
 			if (!strcmp(argv[i], "-h"))
-				return help(s);
+				return help(s, ctx, argv[i]);
 			return s->on_error(ctx, CLI_UNKNOWN, argv[i]);
 		}
 		c = getopt_long(argc, argv, "-:", lo, NULL);

@@ -37,7 +37,7 @@ enum cli_error {
  * to go on, or the command's exit status (after its message) to stop. */
 struct cli_spec {
 	const struct cli_opt *opts;	/* ends with { NULL, false }; at most CLI_MAX_OPTS */
-	const char *usage;		/* printed by --help / -h */
+	const char *usage;		/* printed by --help / -h; NULL: they are unknown */
 	bool dash_is_arg;		/* "-" is an argument (standard input) */
 	/* @name as in the table ("--set"); @val NULL for an option without value */
 	int (*on_opt)(void *ctx, const char *name, const char *val);

@@ -16,11 +16,6 @@
 #include "experiment/sweep_file.h"
 #include "report/rowfile.h"
 
-static const char merge_usage[] =
-	"usage: rxlab merge SHARD... [--out FILE]\n"
-	"  SHARD  the outputs of rxlab sweep ... --shard K/N --format csv|json, one per K\n"
-	"  --out  write FILE (atomically) instead of stdout\n";
-
 /* @b agrees with the first shard @a on sweep, format and size. */
 static int same_sweep(const struct rowfile *a, const char *pa, const struct rowfile *b,
 		      const char *pb, char *err, size_t errlen)
@@ -116,40 +111,21 @@ out:
 	return rc;
 }
 
-int merge_main(int argc, char **argv)
+int merge_files(char **path, size_t n, const char *out, char *err, size_t errlen)
 {
-	char **path = calloc((size_t)argc + 1, sizeof(*path)), err[1024];
-	struct rowfile *f = calloc((size_t)argc + 1, sizeof(*f));
-	const char *out = NULL;
-	size_t n = 0, loaded = 0;
-	int rc = 2;
+	struct rowfile *f = calloc(n + 1, sizeof(*f));
+	size_t loaded;
+	int rc = -1;
 
-	if (!path || !f)
-		goto out;
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--out") && i + 1 < argc)
-			out = argv[++i];
-		else if (argv[i][0] == '-' && argv[i][1])
-			return fprintf(stderr, "rxlab merge: unknown option '%s'\n%s", argv[i],
-				       merge_usage), free(path), free(f), 2;
-		else
-			path[n++] = argv[i];
-	}
-	if (n == 0) {
-		fprintf(stderr, "rxlab merge: no shards given\n%s", merge_usage);
-		goto out;
-	}
+	if (!f)
+		return snprintf(err, errlen, "out of memory"), -1;
 	for (loaded = 0; loaded < n; loaded++)
-		if (rowfile_read(&f[loaded], path[loaded], err, sizeof(err)))
+		if (rowfile_read(&f[loaded], path[loaded], err, errlen))
 			break;
-	if (loaded == n && merge(f, path, n, out, err, sizeof(err)) == 0)
-		rc = 0;
-	else
-		fprintf(stderr, "rxlab: %s\n", err);
-out:
+	if (loaded == n)
+		rc = merge(f, path, n, out, err, errlen);
 	for (size_t i = 0; i < loaded; i++)
 		rowfile_free(&f[i]);
-	free(path);
 	free(f);
 	return rc;
 }

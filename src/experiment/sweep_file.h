@@ -18,7 +18,7 @@
  * every shard gets a share of the cheap and the expensive points, and
  * writes them under a "shard" table naming the sweep (a hash of scenario,
  * sets, variations and columns), K, N and the number of points;
- * merge_main() joins the N shards into the file one run prints.
+ * merge_files() joins the N shards into the file one run prints.
  */
 #ifndef RXLAB_EXPERIMENT_SWEEP_FILE_H
 #define RXLAB_EXPERIMENT_SWEEP_FILE_H

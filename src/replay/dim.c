@@ -6,9 +6,6 @@
 
 #include <stdio.h>
 
-/* The names --profile accepts, by enum dim_table (the title says which). */
-static const char *const table_names[] = { "rx-eqe", "rx-cqe", "tx-eqe", "tx-cqe", NULL };
-
 const char *const dim_cols[] = { "time_ns", "packets", "bytes", "events", NULL };
 
 static const char *dim_cmp_name(enum dim_cmp c)
@@ -44,7 +41,7 @@ struct table *dim_table_new(const struct replay_opts *o)
 	char title[64];
 	struct table *t;
 
-	snprintf(title, sizeof(title), "DIM decisions (%s profile table)", table_names[o->dim_table]);
+	snprintf(title, sizeof(title), "DIM decisions (%s profile table)", replay_dim_tables[o->dim_table]);
 	t = table_new("replay_dim", title);
 	table_add_col(t, "time_ns", "time_ns", -1);
 	table_add_col(t, "window_ns", "window_ns", -1);

@@ -21,10 +21,10 @@
  * above; blank lines and lines starting with '#' are skipped.  "-" reads
  * standard input.
  *
- * Errors (bad option, malformed row) are reported as one line naming the
- * file, the line, the column and the accepted form, e.g.
+ * Errors (a malformed row) are reported as one line naming the file, the
+ * line, the column and the accepted form, e.g.
  *   "in.csv:7: column 'bytes': '12x' is not a whole number; accepted 0..18446744073709551615"
- * and make replay_main() return 2.
+ * The command line (`rxlab replay`, its options) is src/cli/replay_args.h.
  */
 #ifndef RXLAB_REPLAY_REPLAY_H
 #define RXLAB_REPLAY_REPLAY_H
@@ -83,23 +83,21 @@ struct replay_opts {
 /* Parse "dim", "itr", ... into @k; 0, or -1 for anything else. */
 int replay_kind_parse(const char *s, enum replay_kind *k);
 
+/* The name of @k ("dim", ...). */
+const char *replay_kind_name(enum replay_kind k);
+
+/* The names of DIM's profile tables (--profile), indexed by enum dim_table,
+ * NULL-ended. */
+extern const char *const replay_dim_tables[];
+
 /* The defaults of @k (docs/replay.md lists them). */
 void replay_opts_default(struct replay_opts *o, enum replay_kind k);
-
-/* Parse the options and the one input file name (argv[0] is the first
- * argument after the kind).  0, or -1 with a one-line message in @err. */
-int replay_parse_args(struct replay_opts *o, int argc, char **argv, const char **file,
-		      char *err, size_t errlen);
 
 /* Replay the rows of @in (called @name in messages) under @o and return
  * the decisions as a new table in *@out (caller frees).  0, or -1 with a
  * one-line message in @err and *@out NULL. */
 int replay_run(const struct replay_opts *o, FILE *in, const char *name, struct table **out,
 	       char *err, size_t errlen);
-
-/* `rxlab replay KIND [OPTIONS] FILE`: argv[0] is KIND.  Prints the table on
- * standard output; returns the exit status (0, or 2 for bad usage/input). */
-int replay_main(int argc, char **argv);
 
 /* The coalesce replay on a pcap/pcapng capture @f (closed by it): packet
  * times, relative to the first, are the arrivals.  As replay_run(). */

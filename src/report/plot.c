@@ -1114,50 +1114,19 @@ int plot_write(const struct rowfile *rf, const char *dir, const char *title, cha
 	return plot_new(rf, dir, title, false, NULL, err, errlen);
 }
 
-/* ---- rxlab plot ----------------------------------------------------------------- */
-
-static const char plot_usage[] =
-	"usage: rxlab plot RESULTS [--out DIR] [--title TEXT]\n"
-	"  RESULTS  a sweep's results (rxlab sweep --format csv or json)\n"
-	"  --out    the figure directory (default: RESULTS without its extension + -figures)\n";
-
-int plot_main(int argc, char **argv)
+int plot_results(const char *in, const char *dir, const char *title, bool *drawn, char *err,
+		 size_t errlen)
 {
-	const char *in = NULL, *dir = NULL, *title = NULL;
-	char err[1024], def[4096];
 	struct rowfile rf;
-	bool drawn = false;
 	int rc;
 
-	for (int i = 0; i < argc; i++) {
-		if ((!strcmp(argv[i], "--out") || !strcmp(argv[i], "--title")) && i + 1 < argc)
-			*(argv[i][2] == 'o' ? &dir : &title) = argv[i + 1], i++;
-		else if (argv[i][0] != '-' && !in)
-			in = argv[i];
-		else
-			return fprintf(stderr, "rxlab plot: unexpected argument '%s'\n%s", argv[i],
-				       plot_usage), 2;
-	}
-	if (!in)
-		return fprintf(stderr, "rxlab plot: which results file?\n%s", plot_usage), 2;
-	if (!dir) {
-		const char *dot = strrchr(in, '.'), *slash = strrchr(in, '/');
-		int n = dot && (!slash || dot > slash) ? (int)(dot - in) : (int)strlen(in);
-
-		snprintf(def, sizeof(def), "%.*s-figures", n, in);
-		dir = def;
-	}
-	if (rowfile_read(&rf, in, err, sizeof(err)))
-		return fprintf(stderr, "rxlab: %s\n", err), 2;
+	if (rowfile_read(&rf, in, err, errlen))
+		return 2;
 	if (rf.shards)
-		rc = (snprintf(err, sizeof(err), "%s is shard %u/%u: merge the shards first (rxlab "
+		rc = (snprintf(err, errlen, "%s is shard %u/%u: merge the shards first (rxlab "
 			       "merge)", in, rf.shard, rf.shards), 2);
 	else
-		rc = plot_rowfile(&rf, dir, title ? title : in, &drawn, err, sizeof(err));
-	if (rc)
-		fprintf(stderr, "rxlab: %s\n", err);
-	else if (drawn)
-		fprintf(stderr, "rxlab: figures of %s in %s/\n", in, dir);
+		rc = plot_rowfile(&rf, dir, title, drawn, err, errlen);
 	rowfile_free(&rf);
 	return rc;
 }

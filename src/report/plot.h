@@ -63,7 +63,10 @@ int plot_check_dir(const char *dir, char *err, size_t errlen);
 int plot_write(const struct rowfile *rf, const char *dir, const char *title, char *err,
 	       size_t errlen);
 
-/* `rxlab plot RESULTS --out DIR`: exit status. */
-int plot_main(int argc, char **argv);
+/* The figures of the results file @in (a sweep's CSV or JSON, not a
+ * shard: those merge first) into @dir, as plot_rowfile(); reading @in
+ * fails with 2. */
+int plot_results(const char *in, const char *dir, const char *title, bool *drawn, char *err,
+		 size_t errlen);
 
 #endif

@@ -1,6 +1,6 @@
 /* tune.c - `rxlab tune` (see tune.h).
  *
- * Roadmap: tune_opts_parse() reads the options (tune_opts.c); prepare()
+ * Roadmap: the command line fills struct tune_opts (src/cli/tune_args.c); prepare()
  * turns a trace into scenario overrides, loads the base scenario once (the
  * port, whether a socket receives) and refuses a search with nothing to
  * search; eval_batch() hands one batch of the search to
@@ -622,7 +622,7 @@ static void wrote_line(const char *dir)
 
 /* ---- main ---- */
 
-static int tune_run(struct tune_opts *o, struct tune_ctx *c)
+static int search_and_report(struct tune_opts *o, struct tune_ctx *c)
 {
 	const struct rxl_scheme *pol[TUNE_MAX_POLICIES];
 	struct tune_state st = { .pol = pol, .n_pol = tune_policy_list(pol, TUNE_MAX_POLICIES),
@@ -659,20 +659,16 @@ static int tune_run(struct tune_opts *o, struct tune_ctx *c)
 	return rc;
 }
 
-int tune_main(int argc, char **argv, const volatile sig_atomic_t *stop)
+int tune_run(struct tune_opts *o, const volatile sig_atomic_t *stop)
 {
-	static struct tune_opts o;
 	static struct tune_ctx c;
 	int rc;
 
-	tune_opts_init(&o, sweep_default_jobs());
 	memset(&c, 0, sizeof(c));
 	c.stop = stop;
-	rc = tune_opts_parse(&o, argc, argv);
+	rc = prepare(&c, o);
 	if (rc == 0)
-		rc = prepare(&c, &o);
-	if (rc == 0)
-		rc = tune_run(&o, &c);
+		rc = search_and_report(o, &c);
 	trace_cache_free();
 	if (stop && *stop)
 		return 128 + *stop;

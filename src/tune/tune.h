@@ -27,7 +27,7 @@
  * commands is quoted for the shell (io/shell_quote.h).  --policies is a
  * list of distinct known names; a search left with no policy (an empty
  * list, or only socket policies on a scenario without a socket) is
- * refused before anything runs (tune/tune_opts.h).
+ * refused before anything runs (src/cli/tune_args.h).
  *
  * Exit status: 0 (also when no setting meets the goals: the output says
  * so), 1 when a simulation failed, 2 for bad usage or input, 128+N after
@@ -38,8 +38,13 @@
 
 #include <signal.h>
 
-/* Run `rxlab tune` with the arguments after "tune"; *@stop non-zero (set
- * by a signal handler; NULL: never) ends the search. */
-int tune_main(int argc, char **argv, const volatile sig_atomic_t *stop);
+#include "tune/tune_opts.h"
+
+/* Run the search @o asks for (a target and at least one goal, as
+ * tune_opts_parse() leaves it; its --policies may be narrowed) and print
+ * the report on stdout; *@stop non-zero (set by a signal handler; NULL:
+ * never) ends the search.  Returns the exit status above; errors are
+ * reported on stderr ("rxlab: tune: ..."). */
+int tune_run(struct tune_opts *o, const volatile sig_atomic_t *stop);
 
 #endif

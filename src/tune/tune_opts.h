@@ -1,6 +1,6 @@
-/* tune_opts.h - the command line of `rxlab tune` (see tune.h), read into
- * a struct before anything runs, so that every wrong option fails first
- * and the parser can be fuzzed on its own (tests/fuzz/fuzz_tune.c).
+/* tune_opts.h - what a tune search is asked (see tune.h): the command line
+ * (src/cli/tune_args.h) fills it before anything runs, so that every wrong
+ * option fails first.
  */
 #ifndef RXLAB_TUNE_TUNE_OPTS_H
 #define RXLAB_TUNE_TUNE_OPTS_H
@@ -33,12 +33,5 @@ struct tune_opts {
 
 /* Defaults: every policy, minimise cpu, @jobs processes, a table. */
 void tune_opts_init(struct tune_opts *o, size_t jobs);
-
-/* Read the arguments after "tune" into @o (initialised by tune_opts_init();
- * its strings point into @argv).  0, or 2 after a message on stderr
- * ("rxlab: tune: ..."): an unknown option, a missing value, a bad goal or
- * objective, an empty or duplicated --policies list, an --iface name that
- * fails rxl_ifname_check(), no scenario or no goal. */
-int tune_opts_parse(struct tune_opts *o, int argc, char **argv);
 
 #endif

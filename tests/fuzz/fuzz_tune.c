@@ -1,14 +1,14 @@
 /* fuzz_tune.c - libFuzzer target for the command line of `rxlab tune`
- * (tune/tune_opts.h) and its goals and objectives (tune/goal.h).
+ * (cli/tune_args.h) and its goals and objectives (tune/goal.h).
  *
  * Input: lines.  The first is also given alone to goal_parse() and
  * objective_parse(); all of them (at most 32) are the arguments after
- * "tune" for tune_opts_parse().  Checks: the parser returns 0 or 2 and
- * says why on 2; what it accepts is consistent (a target, 1..8 goals each
+ * "tune" for tune_opts_parse().  Checks: the parser returns 0, 2 (and
+ * says why) or CLI_HELP (after the usage, on stdout); what it accepts is consistent (a target, 1..8 goals each
  * with a metric, an operator and a finite limit >= 0, at least one policy,
  * jobs in 1..256, an --iface rxl_ifname_check() accepts); goal_met() and
  * goal_miss() on any figures neither crash nor return NaN; no leak.
- * Messages go to a memory stream, not to the log.
+ * Messages and the usage go to memory streams, not to the log.
  */
 #include <assert.h>
 #include <math.h>
@@ -18,8 +18,9 @@
 #include <string.h>
 
 #include "tune/goal.h"
+#include "cli/opts.h"
+#include "cli/tune_args.h"
 #include "tune/tune_search.h"
-#include "tune/tune_opts.h"
 #include "rxlab/live.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -76,9 +77,9 @@ static int split(char *buf, char **argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct tune_opts o;
-	static char msgs[1 << 16];
+	static char msgs[1 << 16], usage[1 << 13];
 	char *buf = malloc(size + 1), *argv[MAX_ARGS + 1], err[512];
-	FILE *saved = stderr;
+	FILE *saved = stderr, *saved_out = stdout;
 	struct goal g;
 	enum tune_metric m;
 	bool max;
@@ -98,16 +99,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		assert(m < TM_N && max == (m == TM_THROUGHPUT));
 	memset(msgs, 0, sizeof(msgs));
 	stderr = fmemopen(msgs, sizeof(msgs), "w");
-	assert(stderr);
+	stdout = fmemopen(usage, sizeof(usage), "w");
+	assert(stderr && stdout);
 	tune_opts_init(&o, 4);
 	rc = tune_opts_parse(&o, argc, argv);
 	fclose(stderr);
+	fclose(stdout);
 	stderr = saved;
-	assert(rc == 0 || rc == 2);
+	stdout = saved_out;
+	assert(rc == 0 || rc == 2 || rc == CLI_HELP);
 	if (rc == 0)
 		check_opts(&o);
-	else
+	else if (rc == 2)
 		assert(!strncmp(msgs, "rxlab: tune: ", 13));
+	else
+		assert(!strncmp(usage, "usage: rxlab tune ", 18));
 	free(buf);
 	return 0;
 }

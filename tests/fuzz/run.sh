@@ -25,7 +25,7 @@
 # replay (the CSV rows of each mechanism, and captures);
 # fuzz_plot the figure scripts of hostile results (no backquote, no
 # unescaped quote, nothing but single-quoted literals of printable UTF-8).
-# fuzz_tune the options and goals of rxlab tune (cli/tune_opts.c, goal.c).
+# fuzz_tune the options and goals of rxlab tune (cli/tune_args.c, goal.c).
 set -euo pipefail
 secs="${1:-20}"
 root="$(cd "$(dirname "$0")/../.." && pwd)"

@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "replay/replay.h"
+#include "cli/replay_args.h"
 #include "model/scenario_load.h"
 #include "sim/results.h"
 #include "sim/sim.h"

@@ -14,8 +14,8 @@
 #include "model/scenario_load.h"
 #include "model/trace_load.h"
 #include "scheme/apply.h"
+#include "cli/tune_args.h"
 #include "rxlab/scheme.h"
-#include "tune/tune_opts.h"
 #include "tune/tune_search.h"
 
 static char err[512];

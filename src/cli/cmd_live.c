@@ -1,0 +1,233 @@
+/* cmd_live.c - `rxlab live`: the modes to run, the report; `rxlab live
+ * calibrate`.
+ *
+ *   rxlab live [MODE[,MODE...]|all|userspace|kernel ...] [options]  (live_args.h)
+ *   rxlab live calibrate [options]          (live/live_calibrate.h)
+ *
+ * Every mode runs on a fresh test bed (live_run.h), one after the other,
+ * with the same sender settings, so rows differ by the receive mode only.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/interrupt.h"
+#include "cli/live_args.h"
+#include "cli/opts.h"
+#include "experiment/live_sim.h"
+#include "io/outfile.h"
+#include "live/host_iface.h"
+#include "model/units.h"
+#include "report/live_table.h"
+
+const char live_usage[] =
+	"usage: rxlab live [MODE[,MODE...]] [options]\n"
+	"       rxlab live calibrate [--duration D] [--out FILE]\n"
+	"\n"
+	"Runs receive modes of the live engine on real packets: a test bed of two\n"
+	"network namespaces joined by a veth pair (removed on every exit path), the\n"
+	"built-in sender on one CPU and the receiver on the other.  Needs root.\n"
+	"\n"
+	"modes: interrupt coalesce napi dim itr bsd-poll busy hybrid dpdk-power ixy\n"
+	"       seastar epoll so-busy-poll prefer-busy irq-suspend threaded tpacket\n"
+	"       af-xdp; also all, userspace, kernel (default: napi)\n"
+	"\n"
+	"options:\n"
+	"  --rate R            offered rate (pps, kpps, Mpps) or max (default 10kpps)\n"
+	"  --pattern P         constant, poisson, onoff:ON/OFF (e.g. onoff:10ms/40ms),\n"
+	"                      csv:FILE (send times in us, one per line, optional\n"
+	"                      ,bytes) or pcap:FILE (the capture's times and sizes)\n"
+	"  --duration D        sending time per mode (default 1s, 10ms..600s; a\n"
+	"                      csv/pcap timeline: its length)\n"
+	"  --size BYTES        UDP payload (default 32, 24..1472)\n"
+	"  --batch N           packets per sendmmsg (default 32, 1..256)\n"
+	"  --seed N            Poisson seed (default 1)\n"
+	"  --set KEY=VALUE     loop parameter (budget, rx-usecs, rx-frames, ...: see\n"
+	"                      docs/live.md) or device setting dev.KEY / KEY for\n"
+	"                      napi_defer_hard_irqs, gro_flush_timeout (ns or unit),\n"
+	"                      irq-suspend-timeout, threaded (0/1/2), gro, tso\n"
+	"  --iface IFACE       receive on an existing interface instead of the test\n"
+	"                      bed (the sender runs only for lo, to 127.0.0.1); an\n"
+	"                      interface with the default route or a global address\n"
+	"                      is refused\n"
+	"  --allow-host-iface  use such an interface anyway (its settings change with\n"
+	"                      --set dev.*, af-xdp attaches an XDP program to it)\n"
+	"  --port N            UDP port (default 9000)\n"
+	"  --rx-cpu N, --tx-cpu N   CPUs of receiver and sender (default 1 and 0)\n"
+	"  --no-threaded       leave the test bed's NAPI in softirq context\n"
+	"  --compare-sim       also run each workload in the simulator and print the\n"
+	"                      figures side by side\n"
+	"  --profile P         cost profile for --compare-sim (default veth-host)\n"
+	"  --format table|csv|json\n";
+
+/* ---- run and report ------------------------------------------------------- */
+
+static int run_all(struct live_opts *o, struct live_result *res, struct live_job *jobs,
+		   size_t *done)
+{
+	char err[1400];
+
+	for (*done = 0; *done < o->n_modes && !rxlab_signal; (*done)++) {
+		int rc;
+
+		jobs[*done] = o->job;
+		jobs[*done].mode = o->modes[*done];
+		rc = live_run(&jobs[*done], &res[*done], err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "rxlab live: %s: %s\n", rxl_mode_name(o->modes[*done]), err);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static int report(struct live_opts *o, const struct live_result *res, const struct live_job *jobs,
+		  size_t n)
+{
+	struct report *rep = report_new();
+	char err[1024];
+
+	report_add(rep, live_table(res, n));
+	report_add(rep, live_kernel_table(res, n));
+	if (o->compare_sim) {
+		struct table *t = live_sim_table(res, n, jobs, o->profile, &rxlab_signal, err,
+						  sizeof(err));
+
+		if (!t) {
+			fprintf(stderr, "rxlab live: --compare-sim: %s\n", err);
+			report_free(rep);
+			return 2;
+		}
+		report_add(rep, t);
+	}
+	report_print(rep, stdout, o->fmt);
+	report_free(rep);
+	return 0;
+}
+
+/* --iface: not the host's own connection unless --allow-host-iface. */
+static int check_host_iface(const struct live_opts *o)
+{
+	char why[256];
+	int rc;
+
+	if (!o->job.iface || o->allow_host_iface)
+		return 0;
+	rc = host_iface_check(o->job.iface, why, sizeof(why));
+	if (rc == 0)
+		return 0;
+	if (rc > 0)
+		fprintf(stderr, "rxlab live: --iface %s carries %s: it looks like this host's own "
+			"network connection, whose settings --set dev.* would change and to which "
+			"af-xdp would attach an XDP program; pass --allow-host-iface to use it anyway\n",
+			o->job.iface, why);
+	else
+		fprintf(stderr, "rxlab live: --iface %s: cannot tell whether it carries the "
+			"default route or a global address: %s; pass --allow-host-iface to use it "
+			"anyway\n", o->job.iface, why);
+	return 2;
+}
+
+static void reap_log(const char *line)
+{
+	fprintf(stderr, "rxlab live: %s\n", line);
+}
+
+/* `rxlab live calibrate [--out FILE] [--duration D]`: every wrong word
+ * gets the same message. */
+struct calibrate_args {
+	const char *out;
+	uint64_t dur;
+};
+
+static int calibrate_on_opt(void *ctx, const char *name, const char *val)
+{
+	struct calibrate_args *c = ctx;
+	char msg[1024];
+
+	if (!strcmp(name, "--out"))
+		c->out = val;
+	else if (unit_parse_key(UNIT_TIME_NS, "--duration", val, 100000000, 60000000000ull, NULL,
+				&c->dur, msg, sizeof(msg)))
+		return fprintf(stderr, "rxlab live calibrate: %s\n", msg), 2;
+	return 0;
+}
+
+static int calibrate_unknown(void *ctx, const char *word)
+{
+	(void)ctx;
+	fprintf(stderr, "rxlab live calibrate: unknown or incomplete option '%s' "
+		"(accepted: --out FILE, --duration D)\n", word);
+	return 2;
+}
+
+static int calibrate_on_error(void *ctx, enum cli_error e, const char *word)
+{
+	(void)e;
+	return calibrate_unknown(ctx, word);
+}
+
+static int live_calibrate_main(int argc, char **argv)
+{
+	static const struct cli_opt opts[] = { { "--out", true }, { "--duration", true },
+					       { NULL, false } };
+	const struct cli_spec spec = { .opts = opts, .usage = live_usage,
+				       .on_opt = calibrate_on_opt, .on_arg = calibrate_unknown,
+				       .on_error = calibrate_on_error };
+	struct calibrate_args c = { "veth-host.ini", 1000000000 };
+	struct outfile *of;
+	char msg[1024];
+	int rc = cli_parse(&spec, &c, argc, argv);
+
+	if (rc)
+		return cli_status(rc);
+	/* opened first: a wrong --out fails before a measurement of seconds */
+	if (outfile_open(&of, c.out, msg, sizeof(msg)))
+		return fprintf(stderr, "rxlab live calibrate: %s\n", msg), 2;
+	if ((rc = live_calibrate(outfile_fp(of), (int64_t)c.dur, &rxlab_signal)) != 0) {
+		outfile_abort(of);
+		return rxlab_signal ? 128 + rxlab_signal : rc;
+	}
+	if (outfile_close(of, msg, sizeof(msg)))
+		return fprintf(stderr, "rxlab live calibrate: %s\n", msg), 2;
+	if (strcmp(c.out, "-"))
+		fprintf(stderr, "rxlab live calibrate: wrote %s\n", c.out);
+	return 0;
+}
+
+int cmd_live(int argc, char **argv)
+{
+	struct live_opts o = { .fmt = OUT_TABLE, .profile = "veth-host" };
+	struct live_result res[RXL_MODE_COUNT];
+	struct live_job jobs[RXL_MODE_COUNT];
+	size_t done = 0;
+	int rc;
+
+	interrupt_install();
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+			 !strcmp(argv[1], "help")))
+		return fputs(live_usage, stdout), 0;
+	/* a subcommand only in the first place, as it always was */
+	if (argc > 1 && !strcmp(argv[1], "calibrate"))
+		return live_calibrate_main(argc - 1, argv + 1);
+	live_job_default(&o.job, RXL_MODE_NAPI);
+	o.job.stop = &rxlab_signal;
+	o.job.sets = o.sets;
+	knobs_reap_stale(reap_log);
+	rc = live_parse_args(&o, argc, argv);
+	if (rc == 0)
+		rc = check_host_iface(&o);
+	if (rc == 0) {
+		rc = run_all(&o, res, jobs, &done);
+		if (done > 0 && report(&o, res, jobs, done) != 0 && rc == 0)
+			rc = 2;
+	}
+	timeline_free(&o.tl);
+	if (rxlab_signal) {
+		fprintf(stderr, "rxlab live: interrupted by signal %d; the report covers the "
+			"modes run, the last one up to the signal\n", (int)rxlab_signal);
+		return 128 + rxlab_signal;
+	}
+	return cli_status(rc);
+}

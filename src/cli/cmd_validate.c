@@ -1,0 +1,25 @@
+/* cmd_validate.c - `rxlab validate [SEED]`: the seed experiments, each
+ * reported figure beside the simulated one (experiment/validate.h). */
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/interrupt.h"
+#include "cli/opts.h"
+#include "experiment/validate.h"
+
+const char validate_usage[] =
+	"usage: rxlab validate [SEED] [--set ...] [--format table|csv|json]\n"
+	"\n"
+	"Runs the seed experiments (rxlab seeds), or those of SEED, and prints each\n"
+	"reported figure beside the simulated one; exit 0 only if all agree.\n"
+	"\n"
+	COMMON_OPTIONS_USAGE;
+
+int cmd_validate(int argc, char **argv)
+{
+	struct opts o;
+	int rc = common_parse(&o, "validate", validate_usage, argc, argv);
+
+	if (rc == 0)
+		rc = validate_run(o.scenario, o.sets, o.n_sets, o.fmt, &rxlab_signal);
+	return common_finish(&o, cli_status(rc));
+}

@@ -1,0 +1,179 @@
+/* common.c - the options of run, sweep, compare, validate, seeds,
+ * scenarios, help and the default job (see common.h). */
+#include "cli/common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/interrupt.h"
+#include "cli/opts.h"
+#include "experiment/sweep_file.h"
+#include "model/trace_load.h"
+
+
+static const struct cli_opt common_opts[] = {
+	{ "--set", true }, { "--vary", true }, { "--seed", true }, { "--format", true },
+	{ "--jobs", true }, { "--speed", true }, { "--shard", true }, { "--resume", true },
+	{ "--out", true }, { "--plot", true }, { "--checkpoint", true },
+	{ "--progress", false }, { "--no-progress", false }, { "--no-plot", false },
+	{ "--show-coalesce", false }, { NULL, false },
+};
+
+int common_bad(const char *msg, const char *arg)
+{
+	fprintf(stderr, "rxlab: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
+	fprintf(stderr, "try 'rxlab help'\n");
+	return 2;
+}
+
+static int add_set(struct opts *o, const char *s)
+{
+	if (o->n_sets == MAX_SETS)
+		return common_bad("too many --set options (at most 256)", NULL);
+	o->sets[o->n_sets++] = s;
+	return 0;
+}
+
+static int set_jobs(struct opts *o, const char *v)
+{
+	char *end;
+	long j = strtol(v, &end, 10);
+
+	if (*end || j < 1 || j > SWEEP_MAX_JOBS)
+		return common_bad("--jobs takes a number of processes in 1..256, not", v);
+	o->jobs = (size_t)j;
+	return 0;
+}
+
+static int add_vary(struct opts *o, const char *v)
+{
+	char err[512];
+
+	if (o->n_vary == SWEEP_MAX_VARY)
+		return common_bad("too many --vary options (at most 8)", NULL);
+	if (vary_parse(&o->vary[o->n_vary], v, err, sizeof(err)))
+		return common_bad(err, NULL);
+	o->n_vary++;
+	return 0;
+}
+
+static int set_checkpoint(struct opts *o, const char *v)
+{
+	char *end;
+	double sec = strtod(v, &end);
+
+	if (end == v || *end || !(sec >= 0 && sec <= 86400))
+		return common_bad("--checkpoint takes seconds in 0..86400 (0: after every point), "
+				  "not", v);
+	o->checkpoint_s = sec;
+	return 0;
+}
+
+/* An option without a value. */
+static int on_flag(struct opts *o, const char *a)
+{
+	if (!strcmp(a, "--progress") || !strcmp(a, "--no-progress"))
+		o->progress = !strcmp(a, "--progress");
+	else if (!strcmp(a, "--no-plot"))
+		o->no_plot = true;
+	else
+		o->show_coalesce = true;	/* --show-coalesce */
+	return 0;
+}
+
+static int on_opt(void *ctx, const char *a, const char *v)
+{
+	struct opts *o = ctx;
+
+	if (!v)
+		return on_flag(o, a);
+	if (!strcmp(a, "--set"))
+		return add_set(o, v);
+	if (!strcmp(a, "--seed")) {
+		snprintf(o->seed_set, sizeof(o->seed_set), "run.seed=%s", v);
+		return add_set(o, o->seed_set);
+	}
+	if (!strcmp(a, "--speed")) {
+		snprintf(o->speed_set, sizeof(o->speed_set), "traffic.trace-speed=%s", v);
+		return add_set(o, o->speed_set);
+	}
+	if (!strcmp(a, "--jobs"))
+		return set_jobs(o, v);
+	if (!strcmp(a, "--format"))
+		return out_format_parse(v, &o->fmt) ? common_bad("--format takes table, csv or json, "
+								 "not", v) : 0;
+	if (!strcmp(a, "--vary"))
+		return add_vary(o, v);
+	if (!strcmp(a, "--shard"))
+		return shard_parse(v, &o->shard_k, &o->shard_n)
+			       ? common_bad("--shard takes K/N with 1 <= K <= N (e.g. 2/8), not", v) : 0;
+	if (!strcmp(a, "--checkpoint"))
+		return set_checkpoint(o, v);
+	if (!strcmp(a, "--resume"))
+		o->resume = v;
+	else if (!strcmp(a, "--out"))
+		o->out = v;
+	else
+		o->plot_dir = v;	/* --plot */
+	return 0;
+}
+
+static int on_arg(void *ctx, const char *a)
+{
+	struct opts *o = ctx;
+
+	if (o->scenario)
+		return common_bad("more than one scenario given:", a);
+	o->scenario = a;
+	return 0;
+}
+
+static int on_error(void *ctx, enum cli_error e, const char *word)
+{
+	(void)ctx;
+	return common_bad(e == CLI_MISSING ? "missing value after" : "unknown option", word);
+}
+
+/* Options that only `sweep` (and --plot/--no-plot the default job) reads. */
+static int sweep_only(const struct opts *o, const char *cmd)
+{
+	bool is_sweep = cmd && !strcmp(cmd, "sweep");
+
+	if (!is_sweep && (o->shard_n || o->resume || o->out || o->progress >= 0 ||
+			  o->checkpoint_s >= 0))
+		return common_bad("--shard, --resume, --out, --checkpoint and --progress are options "
+				  "of rxlab sweep", NULL);
+	if (cmd && !is_sweep && o->plot_dir)
+		return common_bad("--plot is an option of rxlab sweep and of the default job", NULL);
+	if (cmd && o->no_plot)
+		return common_bad("--no-plot is an option of the default job (rxlab with no command)",
+				  NULL);
+	return 0;
+}
+
+int common_parse(struct opts *o, const char *cmd, const char *usage, int argc, char **argv)
+{
+	const struct cli_spec spec = { .opts = common_opts, .usage = usage, .on_opt = on_opt,
+				       .on_arg = on_arg, .on_error = on_error };
+	int rc;
+
+	*o = (struct opts){ .fmt = OUT_TABLE, .jobs = sweep_default_jobs(), .progress = -1,
+			    .checkpoint_s = -1 };
+	interrupt_install();
+	rc = cli_parse(&spec, o, argc, argv);
+	return rc ? rc : sweep_only(o, cmd);
+}
+
+int common_finish(struct opts *o, int rc)
+{
+	for (size_t k = 0; k < o->n_vary; k++)
+		vary_free(&o->vary[k]);
+	trace_cache_free();
+	if (rxlab_signal) {
+		fprintf(stderr, "rxlab: interrupted by signal %d; the report covers the simulated "
+			"time reached and is marked partial\n", (int)rxlab_signal);
+		return 128 + rxlab_signal;
+	}
+	return rc;
+}

@@ -1,0 +1,83 @@
+/* common.h - the options shared by run, sweep, compare, validate, seeds,
+ * scenarios, help and the default job (and an unknown command, whose
+ * options are read before it is refused, as they always were).
+ *
+ * Each of these commands accepts every option below; those that only
+ * sweep (or the default job) reads are refused elsewhere with one message
+ * (common_parse()).  Messages: "rxlab: ..." and "try 'rxlab help'", exit 2.
+ */
+#ifndef RXLAB_CLI_COMMON_H
+#define RXLAB_CLI_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "experiment/sweep.h"
+#include "report/table.h"
+
+#define MAX_SETS 256
+
+struct opts {
+	enum out_format fmt;
+	const char *sets[MAX_SETS];
+	size_t n_sets;
+	char seed_set[64];
+	char speed_set[64];
+	struct vary vary[SWEEP_MAX_VARY];
+	size_t n_vary;
+	size_t jobs;
+	bool show_coalesce;
+	const char *scenario;	/* the one argument (a scenario, a seed, a command) */
+	unsigned shard_k, shard_n;
+	const char *resume, *out, *plot_dir;
+	bool no_plot;
+	int progress;           /* -1 auto, 0 off, 1 on */
+	double checkpoint_s;    /* -1: not given */
+};
+
+/* The usage of these options, the end of each command's --help. */
+#define COMMON_OPTIONS_USAGE \
+	"options:\n" \
+	"  --set SECTION.KEY=VALUE   override a scenario key (repeatable),\n" \
+	"                            e.g. --set nic.eth0.rx-usecs=50 --set host.rxpath=classic\n" \
+	"  --vary KEY=SPEC           sweep: a list (a,b,c), a range FROM..TO:N or a\n" \
+	"                            geometric range FROM..TO:N:log,\n" \
+	"                            e.g. --vary traffic.rate=10kpps..2Mpps:20:log\n" \
+	"  --seed N                  random seed (same as --set run.seed=N)\n" \
+	"  --speed X                 play a trace X times as fast (same as\n" \
+	"                            --set traffic.trace-speed=X); a trace is\n" \
+	"                            --set traffic.trace=FILE.pcap|.pcapng|.csv\n" \
+	"  --jobs N                  sweep points in N processes (default: all CPUs);\n" \
+	"                            the output is the same for any N\n" \
+	"  --format table|csv|json   output format (default table)\n" \
+	"  --shard K/N               sweep: run only the K-th of N interleaved slices\n" \
+	"                            of the points (merge them with rxlab merge)\n" \
+	"  --resume FILE             sweep: keep FILE's finished rows, run the rest\n" \
+	"  --out FILE                sweep: write the results to FILE instead of stdout,\n" \
+	"                            where > FILE would (a regular file atomically);\n" \
+	"                            may be the --resume FILE\n" \
+	"  --checkpoint SECONDS      sweep --out: rewrite FILE with the rows so far\n" \
+	"                            this often (default 60; 0: after every point)\n" \
+	"  --plot DIR                sweep, default job: draw the figures into DIR\n" \
+	"                            (default job: rxlab-livelock-figures)\n" \
+	"  --no-plot                 default job: no figures\n" \
+	"  --progress, --no-progress sweep: progress bar on stderr (default: only\n" \
+	"                            when stdout and stderr are terminals)\n" \
+	"  --show-coalesce           run: also print each port's coalescing settings\n" \
+	"                            (ethtool -c)\n"
+
+/* "rxlab: MSG ARG" and "try 'rxlab help'" on stderr; returns 2. */
+int common_bad(const char *msg, const char *arg);
+
+/* Read @argv[1..@argc) into @o (defaults first) for command @cmd (NULL:
+ * the default job), whose --help prints @usage (NULL: --help is an unknown
+ * option); then refuse the options of
+ * sweep (and of the default job) given to another command.  0, CLI_HELP,
+ * or 2 after a message. */
+int common_parse(struct opts *o, const char *cmd, const char *usage, int argc, char **argv);
+
+/* After the command: free @o's --vary lists and the trace cache; after a
+ * signal, say so and return 128 + the signal, else @rc. */
+int common_finish(struct opts *o, int rc);
+
+#endif

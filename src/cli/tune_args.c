@@ -1,0 +1,224 @@
+/* tune_args.c - the options of `rxlab tune` (see tune_args.h).
+ *
+ * Every option takes a value; an unknown word in an option's place takes
+ * one too, as it always did: the last word is "missing value after", any
+ * other "unknown option".
+ */
+#include "cli/tune_args.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/opts.h"
+#include "experiment/sweep.h"
+#include "rxlab/live.h"
+#include "rxlab/scheme.h"
+
+static int usage_error(const char *msg, const char *arg)
+{
+	fprintf(stderr, "rxlab: tune: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
+	fprintf(stderr, "try 'rxlab help'\n");
+	return 2;
+}
+
+static int policies_error(const char *what)
+{
+	char names[256];
+
+	rxl_scheme_names(names, sizeof(names), RXL_SCHEME_TUNE, 0);
+	fprintf(stderr, "rxlab: tune: --policies: %s; the policies are %s\n", what, names);
+	return 2;
+}
+
+/* "coalesce,defer": at least one name, each known and named once, no empty
+ * item (",," or a ',' at either end). */
+static int set_policies(struct tune_opts *o, const char *list)
+{
+	char name[64], what[400];
+
+	if (!*list)
+		return policies_error("no policy named (the list is empty)");
+	memset(o->enabled, 0, sizeof(o->enabled));
+	for (const char *p = list;; p++) {
+		size_t len = strcspn(p, ",");
+		int i;
+
+		if (len == 0) {
+			snprintf(what, sizeof(what), "an empty name in '%.300s' (two commas, or one "
+				 "at an end)", list);
+			return policies_error(what);
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		i = len < sizeof(name) ? rxl_scheme_index(RXL_SCHEME_TUNE, 0, name) : -1;
+		if (i < 0) {
+			snprintf(what, sizeof(what), "unknown policy '%s%s'", name,
+				 len < sizeof(name) ? "" : "...");
+			return policies_error(what);
+		}
+		if (o->enabled[i]) {
+			snprintf(what, sizeof(what), "'%s' is named twice", name);
+			return policies_error(what);
+		}
+		o->enabled[i] = true;
+		p += len;
+		if (!*p)
+			return 0;
+	}
+}
+
+static int set_objective(struct tune_opts *o, const char *opt, const char *v)
+{
+	char err[256];
+	bool max;
+
+	if (objective_parse(v, &o->objective, &max, err, sizeof(err)))
+		return usage_error(err, NULL);
+	if (max != !strcmp(opt, "--maximize"))
+		return usage_error(max ? "throughput is maximised: write --maximize throughput"
+				       : "only throughput can be maximised; minimise the others:",
+				   max ? NULL : v);
+	o->maximize = max;
+	o->objective_set = true;
+	return 0;
+}
+
+static int set_jobs(struct tune_opts *o, const char *v)
+{
+	char *end;
+	long j = strtol(v, &end, 10);
+
+	if (!*v || *end || j < 1 || j > SWEEP_MAX_JOBS)
+		return usage_error("--jobs takes a number of processes in 1..256, not", v);
+	o->jobs = (size_t)j;
+	return 0;
+}
+
+static int add_goal(struct tune_opts *o, const char *v)
+{
+	char err[512];
+
+	if (o->n_goals == TUNE_MAX_GOALS)
+		return usage_error("too many --goal options (at most 8)", NULL);
+	if (goal_parse(&o->goal[o->n_goals], v, err, sizeof(err)))
+		return usage_error(err, NULL);
+	o->n_goals++;
+	return 0;
+}
+
+static int add_user_set(struct tune_opts *o, const char *v)
+{
+	if (o->n_user_sets == TUNE_MAX_USER_SETS)
+		return usage_error("too many --set options (at most 256)", NULL);
+	o->user_sets[o->n_user_sets++] = v;
+	return 0;
+}
+
+static int set_seed(struct tune_opts *o, const char *v)
+{
+	if (strlen(v) > 20)
+		return usage_error("--seed takes a number 0..18446744073709551615, not", v);
+	snprintf(o->seed_set, sizeof(o->seed_set), "run.seed=%s", v);
+	return add_user_set(o, o->seed_set);
+}
+
+static int set_iface(struct tune_opts *o, const char *v)
+{
+	char err[400];
+
+	if (rxl_ifname_check(v, err, sizeof(err))) {
+		fprintf(stderr, "rxlab: tune: --iface: %s\n", err);
+		return 2;
+	}
+	o->iface = v;
+	return 0;
+}
+
+/* An option with a value @v. */
+static int opt_value(struct tune_opts *o, const char *a, const char *v)
+{
+	if (!strcmp(a, "--goal"))
+		return add_goal(o, v);
+	if (!strcmp(a, "--minimize") || !strcmp(a, "--maximize"))
+		return set_objective(o, a, v);
+	if (!strcmp(a, "--policies"))
+		return set_policies(o, v);
+	if (!strcmp(a, "--jobs"))
+		return set_jobs(o, v);
+	if (!strcmp(a, "--format"))
+		return out_format_parse(v, &o->fmt) ? usage_error("--format takes table, csv or "
+								  "json, not", v) : 0;
+	if (!strcmp(a, "--set"))
+		return add_user_set(o, v);
+	if (!strcmp(a, "--seed"))
+		return set_seed(o, v);
+	if (!strcmp(a, "--iface"))
+		return set_iface(o, v);
+	if (!strcmp(a, "--out"))
+		o->out_dir = v;
+	else if (!strcmp(a, "--speed"))
+		o->speed = v;
+	else
+		o->base = v;	/* --base */
+	return 0;
+}
+
+static const struct cli_opt tune_opts_table[] = {
+	{ "--goal", true }, { "--minimize", true }, { "--maximize", true }, { "--policies", true },
+	{ "--jobs", true }, { "--format", true }, { "--set", true }, { "--seed", true },
+	{ "--iface", true }, { "--out", true }, { "--speed", true }, { "--base", true },
+	{ NULL, false },
+};
+
+struct tune_args {
+	struct tune_opts *o;
+	const char *last;	/* the last word */
+};
+
+static int on_opt(void *ctx, const char *name, const char *val)
+{
+	return opt_value(((struct tune_args *)ctx)->o, name, val);
+}
+
+static int on_arg(void *ctx, const char *arg)
+{
+	struct tune_opts *o = ((struct tune_args *)ctx)->o;
+
+	if (o->target)
+		return usage_error("more than one scenario or trace given:", arg);
+	o->target = arg;
+	return 0;
+}
+
+static int on_error(void *ctx, enum cli_error e, const char *word)
+{
+	bool missing = e == CLI_MISSING || word == ((struct tune_args *)ctx)->last;
+
+	return usage_error(missing ? "missing value after" : "unknown option", word);
+}
+
+int tune_opts_parse(struct tune_opts *o, int argc, char **argv)
+{
+	const struct cli_spec spec = { .opts = tune_opts_table, .usage = tune_usage,
+				       .on_opt = on_opt, .on_arg = on_arg, .on_error = on_error };
+	struct tune_args a = { o, argc ? argv[argc - 1] : NULL };
+	char **args = malloc(((size_t)argc + 2) * sizeof(*args));
+	int rc;
+
+	if (!args)
+		return usage_error("out of memory", NULL);
+	args[0] = "tune";	/* the parser's argv[0] is the command's name */
+	memcpy(args + 1, argv, (size_t)argc * sizeof(*args));
+	args[argc + 1] = NULL;
+	rc = cli_parse(&spec, &a, argc + 1, args);
+	free(args);
+	if (rc)
+		return rc;
+	if (!o->target)
+		return usage_error("needs a scenario or a trace: rxlab tune SCENARIO_OR_TRACE "
+				   "--goal 'p99<=50us' --minimize cpu", NULL);
+	if (o->n_goals == 0)
+		return usage_error("needs at least one --goal, e.g. --goal 'p99<=50us'", NULL);
+	return 0;
+}

@@ -1,4 +1,4 @@
-/* sweep_cmd.c - `rxlab sweep`: see sweep_cmd.h.
+/* sweep_file.c - `rxlab sweep`: see sweep_file.h.
  *
  * Roadmap: the columns and one row per point; the results file, streamed
  * in point order (report/rowfile_stream.h) as the points finish, the rows

@@ -1,4 +1,4 @@
-/* sweep_cmd.h - `rxlab sweep`: a results file from a product of
+/* sweep_file.h - `rxlab sweep`: a results file from a product of
  * variations, in slices (--shard), resumable (--resume), with figures.
  *
  * Columns of a CSV/JSON results file, in order: the varied keys, then

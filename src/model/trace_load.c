@@ -1,7 +1,7 @@
 /* trace_load.c - pcap/pcapng captures and CSV timelines into arrivals.
  *
  * Roadmap: trace_read() sniffs the first four bytes and hands the stream
- * to read_capture() (libpcap through cli/trace_pcap.c) or read_csv(); both
+ * to read_capture() (libpcap through model/trace_pcap.c) or read_csv(); both
  * append to a growing pair of arrays (add_pkt) that becomes the
  * struct scn_trace the simulator reads.  trace_load() keeps what it read
  * in a small per-process cache, so the many runs of a sweep or of

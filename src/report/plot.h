@@ -1,6 +1,6 @@
 /* plot.h - the classic figures of a sweep, drawn with gnuplot.
  *
- * From a sweep's results (one row per point, sweep_cmd.h) plot_rowfile()
+ * From a sweep's results (one row per point, experiment/sweep_file.h) plot_rowfile()
  * writes into a directory, for every figure, its data (data/NAME.dat, one
  * file per line group) and a gnuplot script (NAME.gp) that draws NAME.png and
  * NAME.svg, then runs gnuplot on the scripts:

@@ -145,14 +145,15 @@ struct softnet_counters {
 	uint64_t migrations;  /* threads this CPU took from another (idle balancing) */
 };
 
-/* One change of a NIC's moderation made by an adaptive controller. */
-enum mod_kind { MOD_DIM, MOD_ITR, MOD_PKT_RATE };
+/* One change of a NIC's moderation made by an adaptive controller;
+ * MOD_POLICY: a registered policy (adaptive-rx = policy:NAME, rxlab/policy.h). */
+enum mod_kind { MOD_DIM, MOD_ITR, MOD_PKT_RATE, MOD_POLICY };
 struct mod_point {
 	int64_t t;            /* ns */
 	uint16_t nic;
 	uint8_t kind;         /* enum mod_kind */
-	uint8_t ix;           /* DIM profile index / pkt-rate set */
-	int64_t usecs_ns;     /* resulting rx-usecs (DIM, pkt-rate) or ITR gap */
+	uint8_t ix;           /* DIM profile index / pkt-rate set; policy: 0 */
+	int64_t usecs_ns;     /* resulting rx-usecs (DIM, pkt-rate, policy) or ITR gap */
 	uint32_t frames;      /* resulting rx-frames; ITR: interrupts/s */
 };
 /* Moderation changes a run records; later ones are only counted. */

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "rxlab/scheme.h"
-#include "sim/results.h"
+#include "rxlab/sim.h"
 
 /* compare's scenario, moderation-compare, receives on eth0: the port the
  * registry's '*' stands for here (a scenario without an eth0 fails at the

@@ -10,7 +10,7 @@
 
 #include "model/scenario_load.h"
 #include "experiment/sweep.h"
-#include "sim/results.h"
+#include "rxlab/sim.h"
 
 #define MS_NS 1000000ll
 

@@ -20,7 +20,7 @@
 
 #include "experiment/sweep.h"
 #include "rxlab/scheme.h"
-#include "sim/results.h"
+#include "rxlab/sim.h"
 
 #define SIM_MAX_SETS 16
 #define SIM_PORT "eth0"	/* live-veth's receiving port: the registry's '*' */

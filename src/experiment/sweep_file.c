@@ -33,7 +33,7 @@
 #include "report/rowfile.h"
 #include "report/rowfile_stream.h"
 #include "report/sim_report.h"
-#include "sim/results.h"
+#include "rxlab/sim.h"
 
 /* A sweep walks its points; --resume keeps one bit per point. */
 #define SWEEP_MAX_POINTS 10000000u

@@ -12,7 +12,7 @@
 
 #include "model/builtin.h"
 #include "experiment/sweep.h"
-#include "sim/results.h"
+#include "rxlab/sim.h"
 
 #define MAX_RUN_SETS 8
 

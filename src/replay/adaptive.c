@@ -4,6 +4,7 @@
  */
 #include "replay/mechanisms.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "rxlab/adaptive.h"

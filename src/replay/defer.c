@@ -5,6 +5,8 @@
  */
 #include "replay/mechanisms.h"
 
+#include <stdbool.h>
+
 #include "rxlab/napi.h"
 
 const char *const defer_cols[] = { "time_ns", "work", NULL };

@@ -4,6 +4,8 @@
  */
 #include "replay/mechanisms.h"
 
+#include <stdbool.h>
+
 #include "rxlab/itr.h"
 
 /* e1000_watchdog() runs every 2 s (e1000_main.c round_jiffies(jiffies + 2 * HZ)). */

@@ -17,14 +17,12 @@
 #ifndef RXLAB_REPLAY_MECHANISMS_H
 #define RXLAB_REPLAY_MECHANISMS_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "replay/csv.h"
 #include "replay/replay.h"
 #include "report/table.h"
-#include "rxlab/coalesce.h"
 #include "rxlab/dim.h"
 
 #define US 1000ull
@@ -58,25 +56,8 @@ struct table *adapt_table_new(void);
 int adapt_replay(struct csv *c, const struct replay_opts *o, struct table *t, char *err,
 		 size_t errlen);
 
-/* coalesce.c.  The CSV replay and the capture replay (replay_coalesce_pcap())
- * share the host and its loop. */
-
-/* The host side of the line: masked between an interrupt and its
- * re-enable @service_ns later (0: the host is infinitely fast). */
-struct coal_host {
-	struct coal c;
-	bool masked;
-	int64_t unmask_ns;
-	int64_t now_ns;            /* time of the last thing that happened */
-	int64_t service_ns;
-};
-
+/* coalesce.c (also replay_coalesce_pcap(), declared in replay/replay.h) */
 struct table *coal_table_new(void);
-/* struct coal_params from the options: 0, or -1 with a message in @err. */
-int coal_config(const struct replay_opts *o, struct coal_params *p, char *err, size_t errlen);
-/* Every interrupt (one row of @t each) and re-enable of @h that happens
- * before a completion at @until (coalesce.c says how ties are broken). */
-void coal_run_until(struct coal_host *h, struct table *t, int64_t until);
 int coal_replay(struct csv *c, const struct replay_opts *o, struct table *t, char *err,
 		size_t errlen);
 

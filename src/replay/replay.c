@@ -6,7 +6,7 @@
  *   dim.c, itr.c, adaptive.c, coalesce.c, defer.c
  *                one replay per src/core module (replay/mechanisms.h)
  *   replay.c     the kinds' names and defaults, replay_run() picking the
- *                mechanism by kind, replay_coalesce_pcap()
+ *                mechanism by kind
  *   policy.c     a registered user policy (rxlab/policy.h) on samples
  * The command line that sets the options is src/cli/replay_args.c.
  *
@@ -16,11 +16,8 @@
  */
 #include "replay/replay.h"
 
-#include <stdbool.h>
 #include <string.h>
 
-#include "model/trace_pcap.h"
-#include "io/infile.h"
 #include "replay/mechanisms.h"
 #include "rxlab/napi.h"
 
@@ -119,48 +116,6 @@ int replay_run(const struct replay_opts *o, FILE *in, const char *name, struct t
 	if (rc == 0)
 		rc = replay_rows(&c, o, out, err, errlen);
 	csv_close(&c);
-	if (rc < 0) {
-		table_free(*out);
-		*out = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-/* coalesce on a capture: its packets' times are the arrivals. */
-int replay_coalesce_pcap(const struct replay_opts *o, FILE *f, const char *name,
-			 struct table **out, char *err, size_t errlen)
-{
-	struct coal_host h = { .service_ns = (int64_t)o->service_ns, .now_ns = INT64_MIN };
-	struct pcap_trace *tr;
-	struct coal_params p;
-	uint64_t n = 0;
-	uint32_t len;
-	int64_t tn;
-	int rc;
-
-	*out = NULL;
-	if (coal_config(o, &p, err, errlen) || pcap_trace_open(&tr, f, name, err, errlen)) {
-		fclose(f); /* libpcap did not take it */
-		return -1;
-	}
-	*out = coal_table_new();
-	coal_init(&h.c, &p);
-	while ((rc = pcap_trace_next(tr, &tn, &len, err, errlen)) == 1) {
-		if (++n > REPLAY_MAX_ROWS) {
-			snprintf(err, errlen, "%s: packet %llu (byte offset %ld): more than %llu packets; "
-				 "a replay keeps its decisions in memory: split the capture", name,
-				 (unsigned long long)n, pcap_trace_offset(tr), REPLAY_MAX_ROWS);
-			rc = -1;
-			break;
-		}
-		coal_run_until(&h, *out, tn);
-		coal_complete(&h.c, tn);
-		h.now_ns = tn;
-	}
-	if (rc == 0)
-		coal_run_until(&h, *out, NEVER - 1);
-	pcap_trace_close(tr);
 	if (rc < 0) {
 		table_free(*out);
 		*out = NULL;

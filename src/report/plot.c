@@ -23,7 +23,7 @@
 #include "report/plot_text.h"
 #include "model/units.h"
 #include "report/sim_report.h"
-#include "sim/results.h"
+#include "rxlab/sim.h"
 
 #define MAX_SERIES 64
 #define MAX_CDF_LINES 6

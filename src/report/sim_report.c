@@ -433,10 +433,12 @@ struct table *coalesce_table(const struct scenario *scn)
 	return t;
 }
 
-/* Moderation changes made by DIM / e1000 ITR / pkt-rate over time. */
+/* Moderation changes made by DIM / e1000 ITR / pkt-rate / a policy over
+ * time. */
 static struct table *series_table(const struct results *r)
 {
-	static const char *const kinds[] = { "dim", "itr", "pkt-rate" };
+	/* indexed by enum mod_kind */
+	static const char *const kinds[] = { "dim", "itr", "pkt-rate", "policy" };
 	struct table *t = table_new("moderation", "Moderation changes over time (adaptive-rx)");
 
 	table_add_col(t, "time_us", "time-us", 1);

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 
 #include "report/table.h"
-#include "sim/results.h"
+#include "rxlab/sim.h"
 
 /* The one-row-per-run summary table (sweeps add their varied keys first).
  * @wide: every column (CSV, JSON); otherwise the narrow set that fits a

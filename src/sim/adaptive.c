@@ -25,15 +25,6 @@
 
 #include <stdlib.h>
 
-static void series_add(struct sim *s, const struct mod_point *p)
-{
-	if (!s->series.p || s->series.n == MOD_SERIES_MAX) {
-		s->series.lost++;
-		return;
-	}
-	s->series.p[s->series.n++] = *p;
-}
-
 /* Write ITR: the minimum gap applies to the port's one interrupt. */
 static void itr_write(struct sim *s, struct nic *n, uint32_t ints_per_s, int64_t gap_ns)
 {
@@ -42,9 +33,10 @@ static void itr_write(struct sim *s, struct nic *n, uint32_t ints_per_s, int64_t
 	rx.min_gap_ns = tx.min_gap_ns = gap_ns;
 	coal_set_params(&n->rx_coal, &rx);
 	coal_set_params(&n->tx_coal, &tx);
-	series_add(s, &(struct mod_point){ .t = s->eng.now, .nic = n->id, .kind = MOD_ITR,
-					   .ix = (uint8_t)n->itr.rx_class, .usecs_ns = gap_ns,
-					   .frames = ints_per_s });
+	mod_series_add(&s->series,
+		       &(struct mod_point){ .t = s->eng.now, .nic = n->id, .kind = MOD_ITR,
+					    .ix = (uint8_t)n->itr.rx_class, .usecs_ns = gap_ns,
+					    .frames = ints_per_s });
 }
 
 /* The ITR configuration: ethtool -C rx-usecs on an e1000 (set at run
@@ -111,9 +103,10 @@ void adapt_dim_apply(struct sim *s, struct nic *n)
 	p.frames = pr->pkts;
 	coal_set_params(&n->rx_coal, &p);
 	dim_applied(&n->dim);
-	series_add(s, &(struct mod_point){ .t = s->eng.now, .nic = n->id, .kind = MOD_DIM,
-					   .ix = n->dim.profile_ix, .usecs_ns = p.usecs_ns,
-					   .frames = p.frames });
+	mod_series_add(&s->series,
+		       &(struct mod_point){ .t = s->eng.now, .nic = n->id, .kind = MOD_DIM,
+					    .ix = n->dim.profile_ix, .usecs_ns = p.usecs_ns,
+					    .frames = p.frames });
 }
 
 static void dim_sample(struct sim *s, struct nic *n)
@@ -140,9 +133,10 @@ static void rate_sample(struct sim *s, struct nic *n)
 	p.usecs_ns = (int64_t)d.rx_usecs * 1000;
 	p.frames = d.rx_frames;
 	coal_set_params(&n->rx_coal, &p);
-	series_add(s, &(struct mod_point){ .t = s->eng.now, .nic = n->id, .kind = MOD_PKT_RATE,
-					   .ix = (uint8_t)d.set, .usecs_ns = p.usecs_ns,
-					   .frames = p.frames });
+	mod_series_add(&s->series,
+		       &(struct mod_point){ .t = s->eng.now, .nic = n->id, .kind = MOD_PKT_RATE,
+					    .ix = (uint8_t)d.set, .usecs_ns = p.usecs_ns,
+					    .frames = p.frames });
 }
 
 static void itr_sample(struct sim *s, struct nic *n)

@@ -7,8 +7,10 @@
  * handler and after a completed poll, right before it re-enables the
  * interrupt.  A SET is written to the RX coalescing engine at once, as
  * pkt-rate's are (no work-queue delay like DIM's: a driver that wants one
- * models it in its policy).  A decision outside the limits of
- * rxlab/policy.h is a bug of the policy: the run fails naming it.
+ * models it in its policy), and a SET that changes rx-usecs or rx-frames
+ * joins the run's moderation changes (MOD_POLICY) as DIM's do.  A decision
+ * outside the limits of rxlab/policy.h is a bug of the policy: the run
+ * fails naming it.
  */
 #include "sim/policy.h"
 
@@ -39,12 +41,17 @@ void policy_start(struct sim *s, struct nic *n)
 	rxl_policy_run_init(&n->policy, ops, &start, &now);
 }
 
-static void apply(struct nic *n, const struct rxl_policy_settings *set)
+static void apply(struct sim *s, struct nic *n, const struct rxl_policy_settings *set)
 {
 	struct coal_params p = n->rx_coal.p;
 
 	p.usecs_ns = (int64_t)set->rx_usecs * 1000;
 	p.frames = set->rx_frames;
+	if (p.usecs_ns != n->rx_coal.p.usecs_ns || p.frames != n->rx_coal.p.frames)
+		mod_series_add(&s->series,
+			       &(struct mod_point){ .t = s->eng.now, .nic = n->id,
+						    .kind = MOD_POLICY, .usecs_ns = p.usecs_ns,
+						    .frames = p.frames });
 	coal_set_params(&n->rx_coal, &p);
 	rxl_policy_run_applied(&n->policy, set);
 }
@@ -66,7 +73,7 @@ static void decide(struct sim *s, struct nic *n, enum rxl_policy_event ev)
 		return;
 	}
 	if (d.verdict == RXL_POLICY_SET)
-		apply(n, &d.set);
+		apply(s, n, &d.set);
 }
 
 void policy_on_irq(struct sim *s, struct nic *n)

@@ -90,6 +90,18 @@ struct mod_series {
 	struct mod_point *p;
 };
 
+/* Append @p to @ms; when the buffer is full (or was never allocated) the
+ * change is only counted.  Inline so that the controllers of adaptive.c
+ * and policy.c record alike without one calling into the other. */
+static inline void mod_series_add(struct mod_series *ms, const struct mod_point *p)
+{
+	if (!ms->p || ms->n == MOD_SERIES_MAX) {
+		ms->lost++;
+		return;
+	}
+	ms->p[ms->n++] = *p;
+}
+
 /* Each model's state and functions, in the header of its owner. */
 #include "sim/nic.h"
 #include "sim/cpu.h"

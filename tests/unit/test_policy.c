@@ -10,6 +10,8 @@
  *              the window (at least 1 us), so a replay's rows can be computed
  *              by hand
  *   zero       SETs 0 us / 0 frames: a policy bug
+ *   steps      the first three on_poll_done SET 50 us / 64 frames twice,
+ *              then 20 us / 16 frames; later KEEP (registered by its test)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -137,6 +139,29 @@ static struct rxl_policy_decision zero_decide(void *state, const struct rxl_poli
 static const struct rxl_policy_ops zero = {
 	.name = "zero", .description = "a bug", .init = fix_init, .state_bytes = 1,
 	.on_poll_done = zero_decide,
+};
+
+static struct rxl_policy_decision steps_decide(void *state,
+					       const struct rxl_policy_settings *cur,
+					       const struct rxl_policy_sample *s)
+{
+	struct win *w = state;
+
+	(void)cur;
+	(void)s;
+	switch (++w->calls) {
+	case 1:
+	case 2:
+		return rxl_policy_set(50, 64);
+	case 3:
+		return rxl_policy_set(20, 16);
+	}
+	return rxl_policy_keep();
+}
+
+static const struct rxl_policy_ops steps = {
+	.name = "steps", .description = "50 us / 64 frames twice, then 20 us / 16 frames",
+	.state_bytes = sizeof(struct win), .init = win_init, .on_poll_done = steps_decide,
 };
 
 static int setup(void **state)
@@ -366,6 +391,47 @@ static void test_sim_policy_deterministic(void **state)
 	results_free(&b);
 }
 
+/* A policy's changes are moderation changes like DIM's: one point per SET
+ * that changes the engine (the repeated 50 us / 64 is none), in order,
+ * with the values written, and the report's moderation table names the
+ * controller "policy". */
+static void test_sim_policy_series(void **state)
+{
+	static const int64_t usecs_ns[] = { 50000, 20000 };
+	static const uint32_t frames[] = { 64, 16 };
+	struct report *rep;
+	struct results r;
+	char err[512], *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(rxl_policy_register(&steps, NULL), 0);
+	if (sim_with("nic.eth0.adaptive-rx=policy:steps", &r, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(r.n_series, 2);
+	assert_int_equal(r.series_lost, 0);
+	for (uint32_t i = 0; i < r.n_series; i++) {
+		const struct mod_point *p = &r.series[i];
+
+		assert_int_equal(p->kind, MOD_POLICY);
+		assert_int_equal(p->nic, 0);
+		assert_int_equal(p->ix, 0);
+		assert_int_equal(p->usecs_ns, usecs_ns[i]);
+		assert_int_equal(p->frames, frames[i]);
+		assert_true(p->t > (i ? r.series[i - 1].t : 0));
+	}
+	rep = run_report(&r, true);
+	f = open_memstream(&out, &len);
+	report_print(rep, f, OUT_CSV);
+	fclose(f);
+	if (!strstr(out, ",eth0,policy,0,50.000,64\n") || !strstr(out, ",eth0,policy,0,20.000,16\n"))
+		fail_msg("report:\n%s", out);
+	free(out);
+	report_free(rep);
+	results_free(&r);
+}
+
 static void test_sim_policy_bug_fails_the_run(void **state)
 {
 	struct results r;
@@ -549,6 +615,7 @@ int main(void)
 		cmocka_unit_test_setup(test_report_names_policy, setup),
 		cmocka_unit_test_setup(test_sim_policy_moderates, setup),
 		cmocka_unit_test_setup(test_sim_policy_deterministic, setup),
+		cmocka_unit_test_setup(test_sim_policy_series, setup),
 		cmocka_unit_test_setup(test_sim_policy_bug_fails_the_run, setup),
 		cmocka_unit_test_setup(test_replay_rows, setup),
 		cmocka_unit_test_setup(test_replay_errors, setup),

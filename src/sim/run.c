@@ -105,14 +105,15 @@ int rxl_sim_run(const struct rxl_scenario *scn, const volatile sig_atomic_t *sto
 
 	assert(scn && out);
 	memset(out, 0, sizeof(*out));
-	if (s) {
+	if (s)
 		rc = simulate(s, &scn->scn, stop, out, &why);
-		sim_free(s);
-		free(s);
-	}
-	if (rc) {
+	if (rc) { /* before sim_free(): @why may be s->fatal */
 		results_free(out);
 		snprintf(err, errlen, "%s: %s", scn->scn.name, why);
+	}
+	if (s) {
+		sim_free(s);
+		free(s);
 	}
 	return rc;
 }

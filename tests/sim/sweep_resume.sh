@@ -61,7 +61,7 @@ fi
 
 # SIGINT in the middle (once the trace shows 4 points started), then resume
 # into the same file.
-long=(sweep livelock --set run.duration=2s --vary host.rxpath=classic,napi
+long=(sweep livelock --set run.duration=1s --vary host.rxpath=classic,napi
       --vary traffic.rate=100kpps..1Mpps:8 --format csv --jobs 2)
 RXLAB_SWEEP_TRACE="$tmp/long.trace" "$rxlab" "${long[@]}" --out "$tmp/long.csv" 2>/dev/null & pid=$!
 for _ in $(seq 600); do

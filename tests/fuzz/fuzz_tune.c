@@ -48,15 +48,15 @@ static void check_opts(const struct tune_opts *o)
 	bool any = false;
 	char err[512];
 
-	assert(o->target && o->n_goals >= 1 && o->n_goals <= TUNE_MAX_GOALS);
-	for (size_t i = 0; i < o->n_goals; i++)
-		check_goal(&o->goal[i]);
+	assert(o->req.target && o->req.n_goals >= 1 && o->req.n_goals <= TUNE_MAX_GOALS);
+	for (size_t i = 0; i < o->req.n_goals; i++)
+		check_goal(&o->req.goal[i]);
 	for (size_t p = 0; p < tune_n_policies(); p++)
-		any |= o->enabled[p];
+		any |= o->req.enabled[p];
 	assert(any);
-	assert(o->jobs >= 1 && o->jobs <= 256);
-	assert(!o->iface || rxl_ifname_check(o->iface, err, sizeof(err)) == 0);
-	assert(o->n_user_sets <= TUNE_MAX_USER_SETS);
+	assert(o->req.jobs >= 1 && o->req.jobs <= 256);
+	assert(!o->req.iface || rxl_ifname_check(o->req.iface, err, sizeof(err)) == 0);
+	assert(o->req.n_user_sets <= TUNE_MAX_USER_SETS);
 }
 
 /* Split @buf (NUL-terminated) at newlines into @argv. */

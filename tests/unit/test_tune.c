@@ -310,11 +310,11 @@ static void test_options_policies(void **state)
 		}
 	assert_int_equal(parse(&o, "--policies", "defer,dim"), 0);
 	for (size_t p = 0; p < tune_n_policies(); p++)
-		assert_int_equal(o.enabled[p], !strcmp(tune_policy(p)->name, "defer") ||
+		assert_int_equal(o.req.enabled[p], !strcmp(tune_policy(p)->name, "defer") ||
 					       !strcmp(tune_policy(p)->name, "dim"));
 	assert_int_equal(parse(&o, NULL, NULL), 0);      /* default: every policy */
 	for (size_t p = 0; p < tune_n_policies(); p++)
-		assert_true(o.enabled[p]);
+		assert_true(o.req.enabled[p]);
 }
 
 static void test_options_iface(void **state)
@@ -331,7 +331,7 @@ static void test_options_iface(void **state)
 			fail();
 		}
 	assert_int_equal(parse(&o, "--iface", "enp3s0f1"), 0);
-	assert_string_equal(o.iface, "enp3s0f1");
+	assert_string_equal(o.req.iface, "enp3s0f1");
 	assert_int_equal(parse(&o, "--jobs", ""), 2);
 	assert_int_equal(parse(&o, "--seed", "123456789012345678901234567890"), 2);
 }

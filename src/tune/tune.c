@@ -228,18 +228,13 @@ static size_t policy_sets(struct tune_ctx *c, const struct rxl_scheme *pol, cons
 	return n;
 }
 
-static int eval_batch(void *vctx, const struct tune_batch *b, struct tune_metrics *out,
-		      char *err, size_t errlen)
+/* The variations of batch @b of policy @pol (the level lists of its
+ * axes, values in @vals) into @vary; returns the number of points. */
+static size_t batch_vary(struct tune_ctx *c, const struct rxl_scheme *pol,
+			 const struct tune_batch *b, struct vary *vary,
+			 char (*vals)[TUNE_MAX_LEVELS][48])
 {
-	struct tune_ctx *c = vctx;
-	const struct rxl_scheme *pol = tune_policy(b->pol);
-	const char *sets[TUNE_MAX_SETS + RXL_SCHEME_MAX_SETS];
-	struct vary vary[TUNE_MAX_AXES] = { 0 };
-	char vals[TUNE_MAX_AXES][TUNE_MAX_LEVELS][48];
-	size_t mark = c->n_buf, n_sets = policy_sets(c, pol, sets), total = 1;
-	struct point_brief *brief;
-	struct table *t;
-	int rc;
+	size_t total = 1;
 
 	for (size_t k = 0; k < pol->n_axes; k++) {
 		snprintf(vary[k].key, sizeof(vary[k].key), "%s", port_key(c, pol->axis[k].key));
@@ -250,8 +245,23 @@ static int eval_batch(void *vctx, const struct tune_batch *b, struct tune_metric
 			snprintf(vals[k][i], sizeof(vals[k][i]), "%s", pol->axis[k].level[b->ix[k][i]]);
 		total *= b->n[k];
 	}
-	brief = calloc(total, sizeof(*brief));
-	t = summary_table_new("tune", NULL, NULL, 0, true);
+	return total;
+}
+
+static int eval_batch(void *vctx, const struct tune_batch *b, struct tune_metrics *out,
+		      char *err, size_t errlen)
+{
+	struct tune_ctx *c = vctx;
+	const struct rxl_scheme *pol = tune_policy(b->pol);
+	const char *sets[TUNE_MAX_SETS + RXL_SCHEME_MAX_SETS];
+	struct vary vary[TUNE_MAX_AXES] = { 0 };
+	char vals[TUNE_MAX_AXES][TUNE_MAX_LEVELS][48];
+	size_t mark = c->n_buf, n_sets = policy_sets(c, pol, sets);
+	size_t total = batch_vary(c, pol, b, vary, vals);
+	struct point_brief *brief = calloc(total, sizeof(*brief));
+	struct table *t = summary_table_new("tune", NULL, NULL, 0, true);
+	int rc;
+
 	rc = brief ? sweep_run(t, c->scenario, sets, n_sets, vary, pol->n_axes, c->jobs, true,
 			       brief, c->stop, err, errlen) : -1;
 	if (rc == 0 && c->stop && *c->stop)

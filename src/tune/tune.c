@@ -85,8 +85,7 @@ bool tune_is_trace(const char *name)
 
 /* A trace: overrides that play it into the base scenario, whole, as every
  * command plays a trace given by --set (trace_play.h): scenario_load()
- * gives the run the trace's length unless --set says; no warm-up.  The
- * trace is loaded here so that its errors come before the scenario's. */
+ * gives the run the trace's length unless --set says; no warm-up. */
 static enum tune_status trace_sets(struct tune_ctx *c, const struct tune_request *r,
 				   char *err, size_t errlen)
 {

@@ -67,9 +67,9 @@ bool tune_is_trace(const char *target);
  * @res; *@stop non-zero (set by a signal handler; NULL: never) ends it
  * with a message ("tune: interrupted").  TUNE_OK with at least one point
  * in res->st, or another status with a one-line message in @err (without
- * "rxlab: "; at most the length of one of @req's strings plus 1 KiB).
- * Progress notes of the scenario (a trace cut short, faster than its
- * link) go to stderr, as `rxlab run` gives them.  Whatever it returns,
+ * "rxlab: "; at most the length of one of @req's strings plus 2 KiB).
+ * The scenario's notes (a trace cut short or faster than its link,
+ * model/trace_play.h) go to stderr, as `rxlab run` prints them.  Whatever it returns,
  * tune_result_free(@res) releases it. */
 enum tune_status tune_run(const struct tune_request *req, struct tune_result *res,
 			  const volatile sig_atomic_t *stop, char *err, size_t errlen);

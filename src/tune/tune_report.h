@@ -2,7 +2,7 @@
  * the result of tune_run() (tune.h).  The same result gives the same bytes.
  *
  * Errors: 0, or -1 with a one-line message in @err (without "rxlab: "; at
- * most the length of one of the request's strings or DIR plus 1 KiB).
+ * most the length of one of the request's strings or DIR plus 2 KiB).
  */
 #ifndef RXLAB_TUNE_TUNE_REPORT_H
 #define RXLAB_TUNE_TUNE_REPORT_H

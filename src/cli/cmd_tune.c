@@ -32,7 +32,7 @@ const char tune_usage[] =
 
 /* The exit status of tune_run()'s @s (tune.h: 1 for a failed
  * simulation, 2 for bad input) after printing its message @err. */
-static int search_failed(enum tune_status s, const char *err)
+static int run_failed(enum tune_status s, const char *err)
 {
 	fprintf(stderr, "rxlab: %s\n", err);
 	if (s == TUNE_TOO_LARGE)
@@ -71,7 +71,7 @@ int cmd_tune(int argc, char **argv)
 	if (rc)
 		return cli_status(rc);
 	s = tune_run(&o.req, &res, &rxlab_signal, err, sizeof(err));
-	rc = s == TUNE_OK ? report(&o, &res, err, sizeof(err)) : search_failed(s, err);
+	rc = s == TUNE_OK ? report(&o, &res, err, sizeof(err)) : run_failed(s, err);
 	tune_result_free(&res);
 	return rxlab_signal ? 128 + rxlab_signal : rc;
 }

@@ -1,12 +1,20 @@
 /* cmd_tune.c - `rxlab tune SCENARIO_OR_TRACE --goal G ...`: the moderation
  * setting that meets the goals at the least cost (tune/tune.h; options:
- * tune_args.h). */
+ * tune_args.h; the report: tune/tune_report.h).
+ *
+ * Exit status: 0 (also when no setting meets the goals: the output says
+ * so), 1 when a simulation failed, 2 for bad usage or input, 128+N after
+ * signal N.
+ */
+#include <stdio.h>
+
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "cli/opts.h"
 #include "cli/tune_args.h"
 #include "experiment/sweep.h"
 #include "tune/tune.h"
+#include "tune/tune_report.h"
 
 const char tune_usage[] =
 	"usage: rxlab tune SCENARIO_OR_TRACE --goal 'p99<=50us' [--goal ...]\n"
@@ -22,13 +30,48 @@ const char tune_usage[] =
 	"pcapng, .cap, .csv) is played into --base (default udp-sink).  --out DIR\n"
 	"also writes the points, a gnuplot script and apply.sh.  See docs/tune.md.\n";
 
+/* The exit status of tune_run()'s @s (tune.h: 1 for a failed
+ * simulation, 2 for bad input) after printing its message @err. */
+static int run_failed(enum tune_status s, const char *err)
+{
+	fprintf(stderr, "rxlab: %s\n", err);
+	if (s == TUNE_TOO_LARGE)
+		fprintf(stderr, "try 'rxlab help'\n");
+	return s == TUNE_FAILED ? 1 : 2;
+}
+
+/* The report of @res on stdout and, with --out, the files. */
+static int report(const struct tune_opts *o, const struct tune_result *res, char *err,
+		  size_t errlen)
+{
+	int rc = tune_report_print(stdout, res, &o->req, o->fmt, err, errlen);
+
+	if (rc == 0 && o->out_dir)
+		rc = tune_report_write(o->out_dir, res, &o->req, err, errlen);
+	if (rc)
+		return fprintf(stderr, "rxlab: %s\n", err), 2;
+	if (o->out_dir && o->fmt == OUT_TABLE)
+		tune_report_wrote(stdout, o->out_dir);
+	return 0;
+}
+
 int cmd_tune(int argc, char **argv)
 {
-	static struct tune_opts o;	/* large: not on the stack */
+	/* large, so not on the stack; a message quotes at most one word of
+	 * the command line, and a word is at most 128 KiB (MAX_ARG_STRLEN) */
+	static struct tune_opts o;
+	static struct tune_result res;
+	static char err[1 << 18];
+	enum tune_status s;
 	int rc;
 
 	interrupt_install();
 	tune_opts_init(&o, sweep_default_jobs());
 	rc = tune_opts_parse(&o, argc - 1, argv + 1);
-	return rc ? cli_status(rc) : tune_run(&o, &rxlab_signal);
+	if (rc)
+		return cli_status(rc);
+	s = tune_run(&o.req, &res, &rxlab_signal, err, sizeof(err));
+	rc = s == TUNE_OK ? report(&o, &res, err, sizeof(err)) : run_failed(s, err);
+	tune_result_free(&res);
+	return rxlab_signal ? 128 + rxlab_signal : rc;
 }

@@ -6,6 +6,8 @@
  */
 #include "cli/tune_args.h"
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +15,10 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "experiment/sweep.h"
+#include "model/units.h"
 #include "rxlab/live.h"
 #include "rxlab/scheme.h"
+#include "tune/tune.h"
 
 static int usage_error(const char *msg, const char *arg)
 {
@@ -40,7 +44,7 @@ static int set_policies(struct tune_opts *o, const char *list)
 
 	if (!*list)
 		return policies_error("no policy named (the list is empty)");
-	memset(o->enabled, 0, sizeof(o->enabled));
+	memset(o->req.enabled, 0, sizeof(o->req.enabled));
 	for (const char *p = list;; p++) {
 		size_t len = strcspn(p, ",");
 		int i;
@@ -57,11 +61,11 @@ static int set_policies(struct tune_opts *o, const char *list)
 				 len < sizeof(name) ? "" : "...");
 			return policies_error(what);
 		}
-		if (o->enabled[i]) {
+		if (o->req.enabled[i]) {
 			snprintf(what, sizeof(what), "'%s' is named twice", name);
 			return policies_error(what);
 		}
-		o->enabled[i] = true;
+		o->req.enabled[i] = true;
 		p += len;
 		if (!*p)
 			return 0;
@@ -73,14 +77,13 @@ static int set_objective(struct tune_opts *o, const char *opt, const char *v)
 	char err[256];
 	bool max;
 
-	if (objective_parse(v, &o->objective, &max, err, sizeof(err)))
+	if (objective_parse(v, &o->req.objective, &max, err, sizeof(err)))
 		return usage_error(err, NULL);
 	if (max != !strcmp(opt, "--maximize"))
 		return usage_error(max ? "throughput is maximised: write --maximize throughput"
 				       : "only throughput can be maximised; minimise the others:",
 				   max ? NULL : v);
-	o->maximize = max;
-	o->objective_set = true;
+	o->req.maximize = max;
 	return 0;
 }
 
@@ -91,7 +94,7 @@ static int set_jobs(struct tune_opts *o, const char *v)
 
 	if (!*v || *end || j < 1 || j > SWEEP_MAX_JOBS)
 		return usage_error("--jobs takes a number of processes in 1..256, not", v);
-	o->jobs = (size_t)j;
+	o->req.jobs = (size_t)j;
 	return 0;
 }
 
@@ -99,19 +102,19 @@ static int add_goal(struct tune_opts *o, const char *v)
 {
 	char err[512];
 
-	if (o->n_goals == TUNE_MAX_GOALS)
+	if (o->req.n_goals == TUNE_MAX_GOALS)
 		return usage_error("too many --goal options (at most 8)", NULL);
-	if (goal_parse(&o->goal[o->n_goals], v, err, sizeof(err)))
+	if (goal_parse(&o->req.goal[o->req.n_goals], v, err, sizeof(err)))
 		return usage_error(err, NULL);
-	o->n_goals++;
+	o->req.n_goals++;
 	return 0;
 }
 
 static int add_user_set(struct tune_opts *o, const char *v)
 {
-	if (o->n_user_sets == TUNE_MAX_USER_SETS)
+	if (o->req.n_user_sets == TUNE_MAX_USER_SETS)
 		return usage_error("too many --set options (at most 256)", NULL);
-	o->user_sets[o->n_user_sets++] = v;
+	o->req.user_sets[o->req.n_user_sets++] = v;
 	return 0;
 }
 
@@ -131,7 +134,7 @@ static int set_iface(struct tune_opts *o, const char *v)
 		fprintf(stderr, "rxlab: tune: --iface: %s\n", err);
 		return 2;
 	}
-	o->iface = v;
+	o->req.iface = v;
 	return 0;
 }
 
@@ -158,9 +161,35 @@ static int opt_value(struct tune_opts *o, const char *a, const char *v)
 	if (!strcmp(a, "--out"))
 		o->out_dir = v;
 	else if (!strcmp(a, "--speed"))
-		o->speed = v;
+		o->req.speed = v;
 	else
-		o->base = v;	/* --base */
+		o->req.base = v;	/* --base */
+	return 0;
+}
+
+/* --speed X: a number 0.001..1000, read as a time in us so that it takes
+ * the units' grammar (and its 1 ns grain: 0.001) without a float parser. */
+static bool speed_ok(const char *v)
+{
+	char speed[48];
+	uint64_t milli;
+
+	if (strlen(v) > 16)
+		return false;
+	snprintf(speed, sizeof(speed), "%sus", v);
+	return unit_parse(UNIT_TIME_NS, speed, &milli, NULL, 0) == 0 && milli >= 1 &&
+	       milli <= 1000000;
+}
+
+/* --speed and --base are about a trace (tune_is_trace()) only. */
+static int check_trace_options(const struct tune_request *r)
+{
+	if (!tune_is_trace(r->target) && (r->speed || r->base))
+		return usage_error(r->speed ? "--speed" : "--base", "applies to a trace (.pcap, "
+				   ".pcapng, .cap or .csv) only");
+	if (r->speed && !speed_ok(r->speed))
+		return usage_error("--speed takes a number 0.001..1000 (2 plays the trace twice "
+				   "as fast), not", r->speed);
 	return 0;
 }
 
@@ -185,9 +214,9 @@ static int on_arg(void *ctx, const char *arg)
 {
 	struct tune_opts *o = ((struct tune_args *)ctx)->o;
 
-	if (o->target)
+	if (o->req.target)
 		return usage_error("more than one scenario or trace given:", arg);
-	o->target = arg;
+	o->req.target = arg;
 	return 0;
 }
 
@@ -196,6 +225,13 @@ static int on_error(void *ctx, enum cli_error e, const char *word)
 	bool missing = e == CLI_MISSING || word == ((struct tune_args *)ctx)->last;
 
 	return usage_error(missing ? "missing value after" : "unknown option", word);
+}
+
+void tune_opts_init(struct tune_opts *o, size_t jobs)
+{
+	memset(o, 0, sizeof(*o));
+	tune_request_init(&o->req, jobs);
+	o->fmt = OUT_TABLE;
 }
 
 int tune_opts_parse(struct tune_opts *o, int argc, char **argv)
@@ -215,10 +251,10 @@ int tune_opts_parse(struct tune_opts *o, int argc, char **argv)
 	free(args);
 	if (rc)
 		return rc;
-	if (!o->target)
+	if (!o->req.target)
 		return usage_error("needs a scenario or a trace: rxlab tune SCENARIO_OR_TRACE "
 				   "--goal 'p99<=50us' --minimize cpu", NULL);
-	if (o->n_goals == 0)
+	if (o->req.n_goals == 0)
 		return usage_error("needs at least one --goal, e.g. --goal 'p99<=50us'", NULL);
-	return 0;
+	return check_trace_options(&o->req);
 }

@@ -4,14 +4,28 @@
 #ifndef RXLAB_CLI_TUNE_ARGS_H
 #define RXLAB_CLI_TUNE_ARGS_H
 
-#include "tune/tune_opts.h"
+#include "report/table.h"
+#include "tune/tune_request.h"
+
+struct tune_opts {
+	struct tune_request req;         /* what is searched */
+	const char *out_dir;             /* --out DIR (NULL: none) */
+	enum out_format fmt;             /* --format */
+	char seed_set[64];               /* "run.seed=N" of --seed, in req.user_sets */
+};
+
+/* Defaults: those of tune_request_init(), a table, no --out. */
+void tune_opts_init(struct tune_opts *o, size_t jobs);
 
 /* Read the arguments after "tune" (@argv[0..@argc)) into @o
- * (initialised by tune_opts_init(); its strings point into @argv).  0;
- * CLI_HELP (cli/opts.h) after printing the usage for --help; or 2 after a
- * message on stderr ("rxlab: tune: ..."): an unknown option, a missing
- * value, a bad goal or objective, an empty or duplicated --policies list,
- * an --iface name that fails rxl_ifname_check(), no scenario or no goal. */
+ * (initialised by tune_opts_init(); its strings point into @argv), so
+ * that o->req is a request as tune_request.h says.  0; CLI_HELP
+ * (cli/opts.h) after printing the usage for --help; or 2 after a message
+ * on stderr ("rxlab: tune: ..." and, for a usage error, "try 'rxlab
+ * help'"): an unknown option, a missing value, a bad goal or objective,
+ * an empty or duplicated --policies list, an --iface name that fails
+ * rxl_ifname_check(), no scenario or no goal; --speed or --base with a
+ * scenario, a --speed that is not a number 0.001..1000. */
 int tune_opts_parse(struct tune_opts *o, int argc, char **argv);
 
 #endif

@@ -1,37 +1,26 @@
-/* tune.c - `rxlab tune` (see tune.h).
+/* tune.c - the search of `rxlab tune` (see tune.h).
  *
- * Roadmap: the command line fills struct tune_opts (src/cli/tune_args.c); prepare()
- * turns a trace into scenario overrides, loads the base scenario once (the
- * port, whether a socket receives) and refuses a search with nothing to
- * search; eval_batch() hands one batch of the search to
- * sweep_run(); the print_* functions and write_out() report.
+ * Roadmap: prepare() turns a trace into scenario overrides, loads the base
+ * scenario once (the port, whether a socket receives) and refuses a search
+ * with nothing to search; eval_batch() hands one batch of the search to
+ * sweep_run(); tune_point_scenario() rebuilds a point's scenario for its
+ * commands.  Reporting is tune_report.c's.
  */
 #include "tune/tune.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "tune/goal.h"
-#include "model/scenario_load.h"
-#include "report/plot_text.h"
-#include "io/shell_quote.h"
 #include "experiment/sweep.h"
+#include "model/scenario_load.h"
 #include "model/trace_load.h"
 #include "model/trace_pcap.h"
 #include "model/trace_play.h"
-#include "scheme/apply.h"
-#include "rxlab/scheme.h"
-#include "tune/tune_opts.h"
-#include "tune/tune_search.h"
-#include "model/units.h"
-#include "io/outfile.h"
 #include "report/sim_report.h"
 #include "report/table.h"
 #include "rxlab/live.h"
+#include "rxlab/scheme.h"
 
 #define TUNE_MAX_SETS 320
 
@@ -42,20 +31,12 @@ struct tune_ctx {
 	size_t n_sets;                   /* user overrides + baseline */
 	char buf[96][4200];              /* storage of generated overrides (a path fits) */
 	size_t n_buf;
-	char nic[SCN_NAME_LEN];
-	int nic_ix;
+	const char *nic;                 /* the receiving port's name (tune_result) */
 	bool sink;
 	size_t jobs;
 	bool full;                       /* an override did not fit in sets[] or buf[] */
 	const volatile sig_atomic_t *stop; /* stop flag (NULL: never) */
 };
-
-static int usage_error(const char *msg, const char *arg)
-{
-	fprintf(stderr, "rxlab: tune: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
-	fprintf(stderr, "try 'rxlab help'\n");
-	return 2;
-}
 
 /* ---- scenario and batches ---- */
 
@@ -95,7 +76,7 @@ static void ctx_set(struct tune_ctx *c, const char *set)
 		c->full = true;
 }
 
-static bool is_trace_name(const char *name)
+bool tune_is_trace(const char *name)
 {
 	size_t n = strlen(name);
 
@@ -105,116 +86,119 @@ static bool is_trace_name(const char *name)
 /* A trace: overrides that play it into the base scenario, whole, as every
  * command plays a trace given by --set (trace_play.h): scenario_load()
  * gives the run the trace's length unless --set says; no warm-up. */
-static int trace_sets(struct tune_ctx *c, const struct tune_opts *o)
+static enum tune_status trace_sets(struct tune_ctx *c, const struct tune_request *r,
+				   char *err, size_t errlen)
 {
 	const struct scn_trace *tr;
-	char err[640], speed[48];
-	uint64_t milli = 1000;
+	char msg[640];
 
-	if (trace_load(&tr, o->target, err, sizeof(err))) {
-		fprintf(stderr, "rxlab: %s\n", err);
-		return 2;
-	}
-	if (o->speed) {
-		if (strlen(o->speed) > 16)
-			return usage_error("--speed takes a number 0.001..1000 (2 plays the trace "
-					   "twice as fast), not", o->speed);
-		snprintf(speed, sizeof(speed), "%sus", o->speed);
-		if (unit_parse(UNIT_TIME_NS, speed, &milli, NULL, 0) || milli < 1 || milli > 1000000)
-			return usage_error("--speed takes a number 0.001..1000 (2 plays the trace "
-					   "twice as fast), not", o->speed);
-	}
-	ctx_set(c, ctx_add(c, "traffic.trace=%s%s", o->target, ""));
-	ctx_set(c, ctx_add(c, "traffic.trace-speed=%s%s", o->speed ? o->speed : "1", ""));
+	if (trace_load(&tr, r->target, msg, sizeof(msg)))
+		return snprintf(err, errlen, "%s", msg), TUNE_BAD_INPUT;
+	ctx_set(c, ctx_add(c, "traffic.trace=%s%s", r->target, ""));
+	ctx_set(c, ctx_add(c, "traffic.trace-speed=%s%s", r->speed ? r->speed : "1", ""));
 	ctx_set(c, "run.warmup=0");	/* also when --set run.duration cuts the trace */
-	c->scenario = o->base ? o->base : "udp-sink";
-	return 0;
+	c->scenario = r->base ? r->base : "udp-sink";
+	return TUNE_OK;
 }
 
 /* Load the base scenario once: its receiving port and socket. */
-static int probe(struct tune_ctx *c)
+static enum tune_status probe(struct tune_ctx *c, struct tune_result *res, char *err,
+			      size_t errlen)
 {
 	struct scenario *scn = malloc(sizeof(*scn));
-	char err[1024];
-	int rc;
+	char msg[1024];
 
 	if (!scn)
-		return fprintf(stderr, "rxlab: out of memory\n"), 1;
-	rc = scenario_load(scn, c->scenario, c->sets, c->n_sets, err, sizeof(err));
-	if (rc) {
-		fprintf(stderr, "rxlab: %s\n", err);
+		return snprintf(err, errlen, "out of memory"), TUNE_FAILED;
+	if (scenario_load(scn, c->scenario, c->sets, c->n_sets, msg, sizeof(msg))) {
+		snprintf(err, errlen, "%s", msg);
 		free(scn);
-		return 2;
+		return TUNE_BAD_INPUT;
 	}
-	snprintf(c->nic, sizeof(c->nic), "%s", scn->n_traffic ? scn->traffic[0].port
-							      : scn->nic[0].name);
-	c->nic_ix = scenario_nic_index(scn, c->nic);
+	snprintf(res->port, sizeof(res->port), "%s", scn->n_traffic ? scn->traffic[0].port
+								   : scn->nic[0].name);
+	res->port_ix = scenario_nic_index(scn, res->port);
+	c->nic = res->port;
 	c->sink = scn->apps.sink;
 	trace_notes(stderr, scn);
 	free(scn);
-	return 0;
+	return TUNE_OK;
 }
 
-/* The port's name is printed into the commands when --iface does not
- * name the real interface: it must be a name Linux accepts. */
-static int check_port_name(const struct tune_ctx *c, const struct tune_opts *o)
+/* The port's name is printed into the commands when the request names no
+ * interface: it must be a name Linux accepts. */
+static enum tune_status check_port_name(const struct tune_result *res,
+					const struct tune_request *r, char *err, size_t errlen)
 {
-	char err[400];
+	char msg[400];
 
-	if (o->iface || rxl_ifname_check(c->nic, err, sizeof(err)) == 0)
-		return 0;
-	fprintf(stderr, "rxlab: tune: the scenario's receiving port: %s; give the interface "
-		"the commands are for with --iface NAME\n", err);
-	return 2;
+	if (r->iface || rxl_ifname_check(res->port, msg, sizeof(msg)) == 0)
+		return TUNE_OK;
+	snprintf(err, errlen, "tune: the scenario's receiving port: %s; give the interface the "
+		 "commands are for with --iface NAME", msg);
+	return TUNE_BAD_INPUT;
 }
 
 /* busy-poll and suspend act through the receiving socket: without one
  * they are left out, and a search left with no policy is refused. */
-static int drop_sink_policies(const struct tune_ctx *c, struct tune_opts *o)
+static enum tune_status drop_sink_policies(const struct tune_ctx *c, struct tune_result *res,
+					   char *err, size_t errlen)
 {
 	char sink[128], other[256];
 	bool any = false;
 
 	for (size_t p = 0; p < tune_n_policies(); p++) {
 		if ((tune_policy(p)->flags & RXL_SCHEME_SINK) && !c->sink)
-			o->enabled[p] = false;
-		any |= o->enabled[p];
+			res->enabled[p] = false;
+		any |= res->enabled[p];
 	}
 	if (any)
-		return 0;
+		return TUNE_OK;
 	rxl_scheme_names(sink, sizeof(sink), RXL_SCHEME_TUNE | RXL_SCHEME_SINK, 0);
 	rxl_scheme_names(other, sizeof(other), RXL_SCHEME_TUNE, RXL_SCHEME_SINK);
-	fprintf(stderr, "rxlab: tune: --policies: %s act through the receiving socket and %s "
-		"has no UDP sink (apps.sink = off); choose among %s, or --set apps.sink=on\n",
-		sink, c->scenario, other);
-	return 2;
+	snprintf(err, errlen, "tune: --policies: %s act through the receiving socket and %s has "
+		 "no UDP sink (apps.sink = off); choose among %s, or --set apps.sink=on",
+		 sink, c->scenario, other);
+	return TUNE_BAD_INPUT;
 }
 
-static int prepare(struct tune_ctx *c, struct tune_opts *o)
+/* The overrides every point shares: the user's (after the trace's), then
+ * every knob of every scheme reset, on the port probe() found. */
+static enum tune_status shared_sets(struct tune_ctx *c, const struct tune_request *r,
+				    struct tune_result *res, char *err, size_t errlen)
 {
-	int rc = 0;
+	enum tune_status s = TUNE_OK;
 
-	c->scenario = o->target;
-	c->jobs = o->jobs;
-	if (is_trace_name(o->target))
-		rc = trace_sets(c, o);
-	else if (o->speed || o->base)
-		return usage_error(o->speed ? "--speed" : "--base", "applies to a trace (.pcap, "
-				   ".pcapng, .cap or .csv) only");
-	for (size_t i = 0; rc == 0 && i < o->n_user_sets; i++)
-		ctx_set(c, o->user_sets[i]);
-	if (rc == 0)
-		rc = probe(c);
-	for (size_t i = 0; rc == 0 && rxl_scheme_off[i]; i++)
+	c->scenario = r->target;
+	if (tune_is_trace(r->target))
+		s = trace_sets(c, r, err, errlen);
+	for (size_t i = 0; s == TUNE_OK && i < r->n_user_sets; i++)
+		ctx_set(c, r->user_sets[i]);
+	if (s == TUNE_OK)
+		s = probe(c, res, err, errlen);
+	for (size_t i = 0; s == TUNE_OK && rxl_scheme_off[i]; i++)
 		ctx_set(c, port_key(c, rxl_scheme_off[i]));
-	for (size_t i = 0; rc == 0 && c->sink && rxl_scheme_off_sink[i]; i++)
+	for (size_t i = 0; s == TUNE_OK && c->sink && rxl_scheme_off_sink[i]; i++)
 		ctx_set(c, rxl_scheme_off_sink[i]);
-	if (rc == 0 && c->full)
-		return usage_error("too many or too long overrides (--set and the trace's path "
-				   "together)", NULL);
-	if (rc == 0)
-		rc = check_port_name(c, o);
-	return rc ? rc : drop_sink_policies(c, o);
+	if (s == TUNE_OK && c->full) {
+		snprintf(err, errlen, "tune: too many or too long overrides (--set and the "
+			 "trace's path together)");
+		return TUNE_TOO_LARGE;
+	}
+	return s;
+}
+
+static enum tune_status prepare(struct tune_ctx *c, const struct tune_request *r,
+				struct tune_result *res, char *err, size_t errlen)
+{
+	enum tune_status s;
+
+	c->jobs = r->jobs;
+	memcpy(res->enabled, r->enabled, sizeof(res->enabled));
+	s = shared_sets(c, r, res, err, errlen);
+	if (s == TUNE_OK)
+		s = check_port_name(res, r, err, errlen);
+	return s == TUNE_OK ? drop_sink_policies(c, res, err, errlen) : s;
 }
 
 static void metrics_of(const struct point_brief *b, struct tune_metrics *m)
@@ -243,18 +227,13 @@ static size_t policy_sets(struct tune_ctx *c, const struct rxl_scheme *pol, cons
 	return n;
 }
 
-static int eval_batch(void *vctx, const struct tune_batch *b, struct tune_metrics *out,
-		      char *err, size_t errlen)
+/* The variations of batch @b of policy @pol (the level lists of its
+ * axes, values in @vals) into @vary; returns the number of points. */
+static size_t batch_vary(struct tune_ctx *c, const struct rxl_scheme *pol,
+			 const struct tune_batch *b, struct vary *vary,
+			 char (*vals)[TUNE_MAX_LEVELS][48])
 {
-	struct tune_ctx *c = vctx;
-	const struct rxl_scheme *pol = tune_policy(b->pol);
-	const char *sets[TUNE_MAX_SETS + RXL_SCHEME_MAX_SETS];
-	struct vary vary[TUNE_MAX_AXES] = { 0 };
-	char vals[TUNE_MAX_AXES][TUNE_MAX_LEVELS][48];
-	size_t mark = c->n_buf, n_sets = policy_sets(c, pol, sets), total = 1;
-	struct point_brief *brief;
-	struct table *t;
-	int rc;
+	size_t total = 1;
 
 	for (size_t k = 0; k < pol->n_axes; k++) {
 		snprintf(vary[k].key, sizeof(vary[k].key), "%s", port_key(c, pol->axis[k].key));
@@ -265,8 +244,23 @@ static int eval_batch(void *vctx, const struct tune_batch *b, struct tune_metric
 			snprintf(vals[k][i], sizeof(vals[k][i]), "%s", pol->axis[k].level[b->ix[k][i]]);
 		total *= b->n[k];
 	}
-	brief = calloc(total, sizeof(*brief));
-	t = summary_table_new("tune", NULL, NULL, 0, true);
+	return total;
+}
+
+static int eval_batch(void *vctx, const struct tune_batch *b, struct tune_metrics *out,
+		      char *err, size_t errlen)
+{
+	struct tune_ctx *c = vctx;
+	const struct rxl_scheme *pol = tune_policy(b->pol);
+	const char *sets[TUNE_MAX_SETS + RXL_SCHEME_MAX_SETS];
+	struct vary vary[TUNE_MAX_AXES] = { 0 };
+	char vals[TUNE_MAX_AXES][TUNE_MAX_LEVELS][48];
+	size_t mark = c->n_buf, n_sets = policy_sets(c, pol, sets);
+	size_t total = batch_vary(c, pol, b, vary, vals);
+	struct point_brief *brief = calloc(total, sizeof(*brief));
+	struct table *t = summary_table_new("tune", NULL, NULL, 0, true);
+	int rc;
+
 	rc = brief ? sweep_run(t, c->scenario, sets, n_sets, vary, pol->n_axes, c->jobs, true,
 			       brief, c->stop, err, errlen) : -1;
 	if (rc == 0 && c->stop && *c->stop)
@@ -279,105 +273,15 @@ static int eval_batch(void *vctx, const struct tune_batch *b, struct tune_metric
 	return rc;
 }
 
-/* ---- report ---- */
-
-/* "rx-usecs=16 rx-frames=4", or "-" for a policy without knobs. */
-static const char *setting_text(const struct tune_point *p, char *buf, size_t len)
-{
-	const struct rxl_scheme *pol = tune_policy(p->pol);
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (size_t k = 0; k < pol->n_axes && n < len; k++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", k ? " " : "",
-				      pol->axis[k].label, pol->axis[k].level[p->ix[k]]);
-	return buf[0] ? buf : "-";
-}
-
-static struct table *points_table(const char *name, const char *title, bool extra)
-{
-	struct table *t = table_new(name, title);
-
-	table_add_col(t, "policy", "policy", -1);
-	table_add_col(t, "setting", "setting", -1);
-	table_add_col(t, "cpu_pct", "cpu%", 1);
-	table_add_col(t, "lat_p50_us", "p50us", 1);
-	table_add_col(t, "lat_p99_us", "p99us", 1);
-	table_add_col(t, "lat_p999_us", "p99.9us", 1);
-	table_add_col(t, "throughput_pps", "thru/s", 0);
-	table_add_col(t, "drops", "drops", 0);
-	table_add_col(t, "irqs_per_s", "irq/s", 0);
-	table_add_col(t, "meets_goals", "meets", -1);
-	if (extra) {
-		table_add_col(t, "on_front", "front", -1);
-		table_add_col(t, "round", "round", -1);
-	}
-	return t;
-}
-
-static void point_row(struct table *t, const struct tune_state *st, const struct tune_point *p)
-{
-	char set[160];
-
-	table_row(t);
-	table_str(t, tune_policy(p->pol)->name);
-	table_str(t, setting_text(p, set, sizeof(set)));
-	table_dbl(t, p->m.v[TM_CPU]);
-	table_dbl(t, p->m.v[TM_P50]);
-	table_dbl(t, p->m.v[TM_P99]);
-	table_dbl(t, p->m.v[TM_P999]);
-	table_dbl(t, p->m.v[TM_THROUGHPUT]);
-	table_dbl(t, p->m.v[TM_DROPS]);
-	table_dbl(t, p->m.v[TM_IRQS]);
-	table_bool(t, tune_meets(st, p));
-}
-
-/* "p99<=50us, drops<=0" and, with @objective, "; minimize cpu". */
-static void goals_text(const struct tune_opts *o, bool objective, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < o->n_goals && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", o->goal[i].text);
-	if (objective && n < len)
-		snprintf(buf + n, len - n, "; %s %s", o->maximize ? "maximize" : "minimize",
-			 tune_metric_name(o->objective));
-}
-
-static struct report *tune_report(const struct tune_state *st, const struct tune_opts *o)
-{
-	const struct tune_point *front[512], *best = tune_best(st);
-	size_t n = tune_front(st, front, 512);
-	struct report *rep = report_new();
-	char title[320], goals[256];
-	struct table *t;
-
-	goals_text(o, true, goals, sizeof(goals));
-	snprintf(title, sizeof(title), "Pareto front, CPU vs p99 latency (%zu of %zu settings "
-		 "tried)", n, st->n_pts);
-	t = points_table("front", title, false);
-	for (size_t i = 0; i < n; i++)
-		point_row(t, st, front[i]);
-	report_add(rep, t);
-	if (!best)
-		snprintf(title, sizeof(title), "No setting was evaluated (%s)", goals);
-	else
-		snprintf(title, sizeof(title), "%s (%s)", tune_meets(st, best) ? "Best setting"
-			 : "No setting meets the goals; the closest", goals);
-	t = points_table("best", title, false);
-	if (best)
-		point_row(t, st, best);
-	report_add(rep, t);
-	return rep;
-}
-
 /* The scenario of point @p, for the commands. */
-static int point_scenario(struct tune_ctx *c, const struct tune_point *p, struct scenario *scn)
+int tune_point_scenario(const struct tune_result *res, const struct tune_point *p,
+			struct scenario *scn, char *err, size_t errlen)
 {
+	struct tune_ctx *c = res->ctx;
 	const struct rxl_scheme *pol = tune_policy(p->pol);
 	const char *sets[TUNE_MAX_SETS + RXL_SCHEME_MAX_SETS + TUNE_MAX_AXES];
 	size_t mark = c->n_buf, n = policy_sets(c, pol, sets);
-	char err[1024];
+	char msg[1024];
 	int rc;
 
 	for (size_t k = 0; k < pol->n_axes; k++) {
@@ -385,292 +289,54 @@ static int point_scenario(struct tune_ctx *c, const struct tune_point *p, struct
 
 		sets[n++] = ctx_add(c, "%s=%s", key, pol->axis[k].level[p->ix[k]]);
 	}
-	rc = scenario_load(scn, c->scenario, sets, n, err, sizeof(err));
+	rc = scenario_load(scn, c->scenario, sets, n, msg, sizeof(msg));
 	c->n_buf = mark;
 	if (rc)
-		fprintf(stderr, "rxlab: %s\n", err);
+		snprintf(err, errlen, "%s", msg);
 	return rc;
 }
 
-static void verdict(FILE *f, const struct tune_state *st, const struct tune_opts *o)
+/* ---- the search ---- */
+
+static enum tune_status search(struct tune_result *res, const struct tune_request *r,
+			       char *err, size_t errlen)
 {
-	const struct tune_point *best = tune_best(st);
-	char set[160], goals[256];
+	struct tune_state *st = &res->st;
+	char msg[1024];
 
-	goals_text(o, false, goals, sizeof(goals));
-	fprintf(f, "\nsearched %zu settings (%zu simulations; the full grid has %zu) in %zu "
-		"refinement round%s\n", st->n_pts, st->runs, st->grid, st->rounds,
-		st->rounds == 1 ? "" : "s");
-	if (!best)
-		fprintf(f, "no setting was evaluated, so there is nothing to recommend\n");
-	else if (tune_meets(st, best))
-		fprintf(f, "best: %s %s meets %s with %s %.1f %s (%s)\n",
-			tune_policy(best->pol)->name, setting_text(best, set, sizeof(set)), goals,
-			tune_metric_name(o->objective), best->m.v[o->objective],
-			tune_metric_unit(o->objective), o->maximize ? "maximized" : "minimized");
-	else
-		fprintf(f, "no setting meets %s; the closest is %s %s, missing the goals by %.0f%% "
-			"(summed relative miss)\n", goals, tune_policy(best->pol)->name,
-			setting_text(best, set, sizeof(set)), 100.0 * tune_miss(st, best));
-}
-
-/* The commands that apply the best point, as a script (after its first
- * lines, naming @target) when @target is not NULL. */
-static int print_commands(FILE *f, struct tune_ctx *c, const struct tune_state *st,
-			  const char *iface, const char *target)
-{
-	const struct tune_point *best = tune_best(st);
-	struct scenario *scn = best ? malloc(sizeof(*scn)) : NULL;
-	int rc = scn ? point_scenario(c, best, scn) : -1;
-
-	if (rc == 0 && target)
-		tune_apply_script_head(f, target);
-	if (rc == 0)
-		rc = tune_apply_print(f, scn, c->nic_ix, iface ? iface : c->nic);
-	free(scn);
-	return rc;
-}
-
-/* ---- --out DIR ---- */
-
-/* The files of --out DIR, written through io/outfile.h.  All four are
- * opened (and so locked) before any is written, so that a second `tune
- * --out DIR` fails at once instead of mixing its files with ours. */
-enum { OUT_POINTS, OUT_DAT, OUT_GP, OUT_APPLY, OUT_FILES };
-static const char *const out_name[OUT_FILES] = { "tune-points.csv", "tune.dat", "tune.gp",
-						 "apply.sh" };
-
-static void out_abort_all(struct outfile **of)
-{
-	for (size_t i = 0; i < OUT_FILES; i++)
-		outfile_abort(of[i]);
-}
-
-static int out_open_all(const char *dir, struct outfile **of)
-{
-	char path[4096], err[1024];
-
-	for (size_t i = 0; i < OUT_FILES; i++) {
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, out_name[i]) >= sizeof(path))
-			snprintf(err, sizeof(err), "--out %s: path too long", dir);
-		else if (outfile_open(&of[i], path, err, sizeof(err)) == 0)
-			continue;
-		fprintf(stderr, "rxlab: %s\n", err);
-		out_abort_all(of);
-		return 2;
+	*st = (struct tune_state){ .pol = res->pol, .enabled = res->enabled, .goals = r->goal,
+				   .n_goals = r->n_goals, .objective = r->objective,
+				   .maximize = r->maximize };
+	st->n_pol = tune_policy_list(res->pol, TUNE_MAX_POLICIES);
+	if (tune_search(st, eval_batch, res->ctx, msg, sizeof(msg))) {
+		snprintf(err, errlen, "tune: %s", msg);
+		return strstr(msg, "model error") ? TUNE_FAILED : TUNE_BAD_INPUT;
 	}
-	return 0;
-}
-
-/* Close every file: those written in place first (a FIFO or a device that
- * fails cannot be undone), then the regular ones; after a failure the files
- * not yet closed keep what they had. */
-static int out_close_all(struct outfile **of)
-{
-	char err[1024];
-
-	for (int atomic = 0; atomic < 2; atomic++)
-		for (size_t i = 0; i < OUT_FILES; i++) {
-			struct outfile *f = of[i];
-
-			if (!f || outfile_atomic(f) != atomic)
-				continue;
-			of[i] = NULL;
-			if (outfile_close(f, err, sizeof(err))) {
-				fprintf(stderr, "rxlab: %s\n", err);
-				out_abort_all(of);
-				return 2;
-			}
-		}
-	return 0;
-}
-
-static bool on_front(const struct tune_point *p, const struct tune_point *const *front, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (front[i] == p)
-			return true;
-	return false;
-}
-
-static void write_points(FILE *f, const struct tune_state *st)
-{
-	const struct tune_point *front[512];
-	size_t n = tune_front(st, front, 512);
-	struct report *rep = report_new();
-	struct table *t = points_table("points", NULL, true);
-
-	for (size_t i = 0; i < st->n_pts; i++) {
-		point_row(t, st, &st->pts[i]);
-		table_bool(t, on_front(&st->pts[i], front, n));
-		table_u64(t, st->pts[i].round);
+	if (st->n_pts == 0) { /* prepare() refuses an empty search: never a result without points */
+		snprintf(err, errlen, "tune: no setting was evaluated (no policy to search)");
+		return TUNE_BAD_INPUT;
 	}
-	report_add(rep, t);
-	report_print(rep, f, OUT_CSV);
-	report_free(rep);
+	return TUNE_OK;
 }
 
-/* tune.dat: one gnuplot data block (index) per policy tried, then the
- * front, then the best point; columns cpu% and p99 us. */
-static size_t write_dat(FILE *f, const struct tune_state *st, const char **names)
+enum tune_status tune_run(const struct tune_request *req, struct tune_result *res,
+			  const volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
-	const struct tune_point *front[512];
-	size_t n = tune_front(st, front, 512), blocks = 0;
+	enum tune_status s;
 
-	for (size_t p = 0; p < tune_n_policies(); p++) {
-		bool any = false;
-
-		for (size_t i = 0; i < st->n_pts; i++) {
-			if (st->pts[i].pol != p || isnan(st->pts[i].m.v[TM_P99]))
-				continue;
-			if (!any)
-				fprintf(f, "# %s: cpu_pct lat_p99_us\n", tune_policy(p)->name);
-			any = true;
-			fprintf(f, "%.3f %.3f\n", st->pts[i].m.v[TM_CPU], st->pts[i].m.v[TM_P99]);
-		}
-		if (any) {
-			names[blocks++] = tune_policy(p)->name;
-			fprintf(f, "\n\n");
-		}
-	}
-	fprintf(f, "# Pareto front\n");
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%.3f %.3f\n", front[i]->m.v[TM_CPU], front[i]->m.v[TM_P99]);
-	fprintf(f, "\n\n# best\n%.3f %.3f\n", tune_best(st)->m.v[TM_CPU],
-		tune_best(st)->m.v[TM_P99]);
-	return blocks;
+	memset(res, 0, sizeof(*res));
+	res->ctx = calloc(1, sizeof(*res->ctx));	/* large: not on the stack */
+	if (!res->ctx)
+		return snprintf(err, errlen, "out of memory"), TUNE_FAILED;
+	res->ctx->stop = stop;
+	s = prepare(res->ctx, req, res, err, errlen);
+	return s == TUNE_OK ? search(res, req, err, errlen) : s;
 }
 
-/* One `plot` command: the points of each policy, the front, the choice.
- * Written out twice (SVG, PNG) rather than through a macro: a script of
- * single-quoted literals only, as plot_text.h requires. */
-static void gp_plot_cmd(FILE *f, const char **names, size_t blocks)
+void tune_result_free(struct tune_result *res)
 {
-	fputs("plot ", f);
-	for (size_t i = 0; i < blocks; i++) {
-		fprintf(f, "'tune.dat' index %zu using 1:2 with points title ", i);
-		plot_text_quote(f, names[i]);
-		fputs(" noenhanced, \\\n     ", f);
-	}
-	fprintf(f, "'tune.dat' index %zu using 1:2 with lines lw 2 title 'Pareto front', \\\n"
-		"     'tune.dat' index %zu using 1:2 with points pt 7 ps 2 title 'recommended'\n",
-		blocks, blocks + 1);
-}
-
-/* tune.gp: every text that comes from the user (the target's name, a goal)
- * is a checked single-quoted literal (plot_text_quote()), so no byte of it
- * is ever expanded by gnuplot. */
-static void write_gp(FILE *f, const struct tune_opts *o, const char **names, size_t blocks)
-{
-	fprintf(f, "# tune.gp - every setting rxlab tune tried, CPU vs p99 latency, with the\n"
-		"# Pareto front and the recommended point.  Run: gnuplot tune.gp\n"
-		"set xlabel 'CPU busy (%% of the host)' noenhanced\n"
-		"set ylabel 'p99 latency (us)' noenhanced\n"
-		"set logscale y\nset key outside right noenhanced\nset grid\n");
-	fputs("set title ", f);
-	plot_text_quote(f, "rxlab tune ");
-	fputs(" . ", f);
-	plot_text_quote(f, o->target);
-	fputs(" noenhanced\n", f);
-	for (size_t i = 0; i < o->n_goals; i++) {
-		if (o->goal[i].m != TM_P99)
-			continue;
-		fprintf(f, "set arrow from graph 0, first %g to graph 1, first %g nohead dt 2\n"
-			"set label ", o->goal[i].limit, o->goal[i].limit);
-		plot_text_quote(f, "goal ");
-		fputs(" . ", f);
-		plot_text_quote(f, o->goal[i].text);
-		fprintf(f, " at graph 0.02, first %g offset 0,0.7 noenhanced\n", o->goal[i].limit);
-	}
-	fputs("set terminal svg size 900,600 noenhanced\nset output 'tune.svg'\n", f);
-	gp_plot_cmd(f, names, blocks);
-	fputs("set terminal png size 900,600 noenhanced\nset output 'tune.png'\n", f);
-	gp_plot_cmd(f, names, blocks);
-}
-
-static int write_out(const char *dir, struct tune_ctx *c, const struct tune_state *st,
-		     const struct tune_opts *o)
-{
-	const char *names[TUNE_MAX_POLICIES];
-	struct outfile *of[OUT_FILES] = { NULL };
-	size_t blocks;
-
-	if (mkdir(dir, 0777) && errno != EEXIST) {
-		fprintf(stderr, "rxlab: --out %s: cannot create: %s\n", dir, strerror(errno));
-		return 2;
-	}
-	if (out_open_all(dir, of))
-		return 2;
-	write_points(outfile_fp(of[OUT_POINTS]), st);
-	blocks = write_dat(outfile_fp(of[OUT_DAT]), st, names);
-	write_gp(outfile_fp(of[OUT_GP]), o, names, blocks);
-	if (print_commands(outfile_fp(of[OUT_APPLY]), c, st, o->iface, o->target)) {
-		out_abort_all(of);
-		return 2;
-	}
-	return out_close_all(of);
-}
-
-/* "wrote DIR/tune-points.csv, ... (cd DIR && gnuplot tune.gp) ...": the
- * command in it quotes DIR for the shell, as every printed command does. */
-static void wrote_line(const char *dir)
-{
-	printf("\nwrote %s/tune-points.csv, tune.dat, tune.gp (cd ", dir);
-	sh_quote(stdout, dir);
-	printf(" && gnuplot tune.gp) and apply.sh\n");
-}
-
-/* ---- main ---- */
-
-static int search_and_report(struct tune_opts *o, struct tune_ctx *c)
-{
-	const struct rxl_scheme *pol[TUNE_MAX_POLICIES];
-	struct tune_state st = { .pol = pol, .n_pol = tune_policy_list(pol, TUNE_MAX_POLICIES),
-				 .enabled = o->enabled, .goals = o->goal, .n_goals = o->n_goals,
-				 .objective = o->objective, .maximize = o->maximize };
-	char err[1024];
-	struct report *rep;
-	int rc;
-
-	if (tune_search(&st, eval_batch, c, err, sizeof(err))) {
-		fprintf(stderr, "rxlab: tune: %s\n", err);
-		tune_state_free(&st);
-		return c->stop && *c->stop ? 128 + *c->stop : strstr(err, "model error") ? 1 : 2;
-	}
-	if (st.n_pts == 0) { /* prepare() refuses an empty search: never a report without points */
-		fprintf(stderr, "rxlab: tune: no setting was evaluated (no policy to search)\n");
-		tune_state_free(&st);
-		return 2;
-	}
-	rep = tune_report(&st, o);
-	report_print(rep, stdout, o->fmt);
-	report_free(rep);
-	rc = 0;
-	if (o->fmt == OUT_TABLE) {
-		verdict(stdout, &st, o);
-		printf("\nto apply it on Linux:\n");
-		rc = print_commands(stdout, c, &st, o->iface, NULL) ? 2 : 0;
-	}
-	if (rc == 0 && o->out_dir)
-		rc = write_out(o->out_dir, c, &st, o);
-	if (rc == 0 && o->out_dir && o->fmt == OUT_TABLE)
-		wrote_line(o->out_dir);
-	tune_state_free(&st);
-	return rc;
-}
-
-int tune_run(struct tune_opts *o, const volatile sig_atomic_t *stop)
-{
-	static struct tune_ctx c;
-	int rc;
-
-	memset(&c, 0, sizeof(c));
-	c.stop = stop;
-	rc = prepare(&c, o);
-	if (rc == 0)
-		rc = search_and_report(o, &c);
+	tune_state_free(&res->st);
+	free(res->ctx);
+	res->ctx = NULL;
 	trace_cache_free();
-	if (stop && *stop)
-		return 128 + *stop;
-	return rc;
 }

@@ -1,5 +1,5 @@
-/* tune.h - `rxlab tune`: the moderation setting that meets latency,
- * throughput, drop or interrupt goals at the least cost.
+/* tune.h - the library of `rxlab tune`: the moderation setting that meets
+ * latency, throughput, drop or interrupt goals at the least cost.
  *
  *   rxlab tune SCENARIO_OR_TRACE --goal 'p99<=50us' [--goal ...]
  *              [--minimize cpu|p50|p99|p999|drops|irqs | --maximize throughput]
@@ -7,44 +7,79 @@
  *              [--set KEY=VALUE ...] [--seed N] [--speed X] [--base SCENARIO]
  *              [--jobs N] [--format table|csv|json]
  *
- * SCENARIO_OR_TRACE is a scenario (file or built-in name), or a trace
- * (.pcap, .pcapng, .cap or .csv; see trace_load.h) played into the --base
+ * Who does what: src/cli/tune_args.c reads the command line into a struct
+ * tune_request (tune_request.h) and refuses every wrong word; tune_run()
+ * searches and returns the points (struct tune_result); tune_report.h
+ * prints them and writes --out DIR; src/cli/cmd_tune.c prints the errors
+ * ("rxlab: " and the message) and turns the status into the exit status.
+ *
+ * The target is a scenario (file or built-in name), or a trace (.pcap,
+ * .pcapng, .cap or .csv; see trace_load.h) played into the request's base
  * scenario (default udp-sink) for its whole length (run.duration = the
- * trace's span at --speed, plus 1 ms, as model/trace_play.h plays any
- * trace given by --set; no warm-up).
+ * trace's span at its speed, plus 1 ms, as model/trace_play.h plays any
+ * trace given by --set; no warm-up).  The search (tune_search.h) runs the
+ * points of each batch in parallel with sweep_run() (experiment/sweep.h),
+ * in the request's jobs processes; the same request gives the same points
+ * for any number of jobs.
  *
- * The search (tune_search.h) runs the points of each batch in parallel
- * with sweep_run() (experiment/sweep.h), --jobs processes.  It prints the Pareto
- * front of CPU vs p99 latency, the best setting that meets every goal
- * with the objective (or a statement that none does and the closest one),
- * and the Linux commands that apply it (tune_apply.h).  --out DIR also
- * writes DIR/tune-points.csv (every point), DIR/tune.dat and DIR/tune.gp
- * (gnuplot: `cd DIR && gnuplot tune.gp` draws tune.svg and tune.png) and
- * DIR/apply.sh.  The same inputs give the same bytes for any --jobs.
- *
- * --iface NAME (default: the scenario's port name) must pass
- * rxl_ifname_check() (include/rxlab/live.h), and every word of the printed
- * commands is quoted for the shell (io/shell_quote.h).  --policies is a
- * list of distinct known names; a search left with no policy (an empty
- * list, or only socket policies on a scenario without a socket) is
- * refused before anything runs (src/cli/tune_args.h).
- *
- * Exit status: 0 (also when no setting meets the goals: the output says
- * so), 1 when a simulation failed, 2 for bad usage or input, 128+N after
- * signal N.
+ * busy-poll and suspend act through the receiving socket: on a scenario
+ * without one they are left out, and a search left with no policy is
+ * refused before anything runs.  The scenario's port name, which the
+ * commands name when the request has no iface, must pass
+ * rxl_ifname_check() (include/rxlab/live.h).
  */
 #ifndef RXLAB_TUNE_TUNE_H
 #define RXLAB_TUNE_TUNE_H
 
 #include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
 
-#include "tune/tune_opts.h"
+#include "rxlab/scenario.h"
+#include "tune/tune_request.h"
+#include "tune/tune_search.h"
 
-/* Run the search @o asks for (a target and at least one goal, as
- * tune_opts_parse() leaves it; its --policies may be narrowed) and print
- * the report on stdout; *@stop non-zero (set by a signal handler; NULL:
- * never) ends the search.  Returns the exit status above; errors are
- * reported on stderr ("rxlab: tune: ..."). */
-int tune_run(struct tune_opts *o, const volatile sig_atomic_t *stop);
+/* How tune_run() ended; each but TUNE_OK with a message. */
+enum tune_status {
+	TUNE_OK,
+	TUNE_FAILED,      /* a simulation failed (a model error), or out of memory */
+	TUNE_BAD_INPUT,   /* the target, the base, an override or the policies */
+	TUNE_TOO_LARGE,   /* the overrides (user sets and the trace's path) do not fit */
+};
+
+struct tune_ctx;
+
+/* What a search found.  Not to be copied: st points into it. */
+struct tune_result {
+	struct tune_state st;            /* every point, the best, the front (tune_search.h) */
+	const struct rxl_scheme *pol[TUNE_MAX_POLICIES]; /* st.pol */
+	bool enabled[TUNE_MAX_POLICIES]; /* st.enabled: the request's, less the socket
+					  * policies on a scenario without a socket */
+	char port[SCN_NAME_LEN];         /* the receiving port (the first traffic's) */
+	int port_ix;                     /* its index among the scenario's NICs */
+	struct tune_ctx *ctx;            /* private: the scenario and its overrides */
+};
+
+/* Is @target a trace (by its name: .pcap, .pcapng, .cap, .csv)? */
+bool tune_is_trace(const char *target);
+
+/* Run the search @req asks for (as tune_request.h says it is filled) into
+ * @res; *@stop non-zero (set by a signal handler; NULL: never) ends it
+ * with a message ("tune: interrupted").  TUNE_OK with at least one point
+ * in res->st, or another status with a one-line message in @err (without
+ * "rxlab: "; at most the length of one of @req's strings plus 2 KiB).
+ * The scenario's notes (a trace cut short or faster than its link,
+ * model/trace_play.h) go to stderr, as `rxlab run` prints them.  Whatever it returns,
+ * tune_result_free(@res) releases it. */
+enum tune_status tune_run(const struct tune_request *req, struct tune_result *res,
+			  const volatile sig_atomic_t *stop, char *err, size_t errlen);
+
+/* The scenario of point @p of @res (the one its commands apply), into
+ * @scn.  0, or -1 with a message in @err. */
+int tune_point_scenario(const struct tune_result *res, const struct tune_point *p,
+			struct scenario *scn, char *err, size_t errlen);
+
+/* Free @res's points and overrides, and the trace cache its loads filled. */
+void tune_result_free(struct tune_result *res);
 
 #endif

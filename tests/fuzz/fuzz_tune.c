@@ -6,7 +6,8 @@
  * "tune" for tune_opts_parse().  Checks: the parser returns 0, 2 (and
  * says why) or CLI_HELP (after the usage, on stdout); what it accepts is consistent (a target, 1..8 goals each
  * with a metric, an operator and a finite limit >= 0, at least one policy,
- * jobs in 1..256, an --iface rxl_ifname_check() accepts); goal_met() and
+ * jobs in 1..256, an --iface rxl_ifname_check() accepts, --speed and
+ * --base only with a trace, a --speed of at most 16 bytes); goal_met() and
  * goal_miss() on any figures neither crash nor return NaN; no leak.
  * Messages and the usage go to memory streams, not to the log.
  */
@@ -20,6 +21,7 @@
 #include "tune/goal.h"
 #include "cli/opts.h"
 #include "cli/tune_args.h"
+#include "tune/tune.h"
 #include "tune/tune_search.h"
 #include "rxlab/live.h"
 
@@ -48,15 +50,17 @@ static void check_opts(const struct tune_opts *o)
 	bool any = false;
 	char err[512];
 
-	assert(o->target && o->n_goals >= 1 && o->n_goals <= TUNE_MAX_GOALS);
-	for (size_t i = 0; i < o->n_goals; i++)
-		check_goal(&o->goal[i]);
+	assert(o->req.target && o->req.n_goals >= 1 && o->req.n_goals <= TUNE_MAX_GOALS);
+	for (size_t i = 0; i < o->req.n_goals; i++)
+		check_goal(&o->req.goal[i]);
 	for (size_t p = 0; p < tune_n_policies(); p++)
-		any |= o->enabled[p];
+		any |= o->req.enabled[p];
 	assert(any);
-	assert(o->jobs >= 1 && o->jobs <= 256);
-	assert(!o->iface || rxl_ifname_check(o->iface, err, sizeof(err)) == 0);
-	assert(o->n_user_sets <= TUNE_MAX_USER_SETS);
+	assert(o->req.jobs >= 1 && o->req.jobs <= 256);
+	assert(!o->req.iface || rxl_ifname_check(o->req.iface, err, sizeof(err)) == 0);
+	assert(o->req.n_user_sets <= TUNE_MAX_USER_SETS);
+	assert((!o->req.speed && !o->req.base) || tune_is_trace(o->req.target));
+	assert(!o->req.speed || strlen(o->req.speed) <= 16);
 }
 
 /* Split @buf (NUL-terminated) at newlines into @argv. */

@@ -310,11 +310,11 @@ static void test_options_policies(void **state)
 		}
 	assert_int_equal(parse(&o, "--policies", "defer,dim"), 0);
 	for (size_t p = 0; p < tune_n_policies(); p++)
-		assert_int_equal(o.enabled[p], !strcmp(tune_policy(p)->name, "defer") ||
+		assert_int_equal(o.req.enabled[p], !strcmp(tune_policy(p)->name, "defer") ||
 					       !strcmp(tune_policy(p)->name, "dim"));
 	assert_int_equal(parse(&o, NULL, NULL), 0);      /* default: every policy */
 	for (size_t p = 0; p < tune_n_policies(); p++)
-		assert_true(o.enabled[p]);
+		assert_true(o.req.enabled[p]);
 }
 
 static void test_options_iface(void **state)
@@ -331,9 +331,44 @@ static void test_options_iface(void **state)
 			fail();
 		}
 	assert_int_equal(parse(&o, "--iface", "enp3s0f1"), 0);
-	assert_string_equal(o.iface, "enp3s0f1");
+	assert_string_equal(o.req.iface, "enp3s0f1");
 	assert_int_equal(parse(&o, "--jobs", ""), 2);
 	assert_int_equal(parse(&o, "--seed", "123456789012345678901234567890"), 2);
+}
+
+/* --speed and --base belong to a trace (by its name; nothing is loaded
+ * while the command line is read), and --speed is a number 0.001..1000. */
+static int parse_on(struct tune_opts *o, const char *target, const char *a, const char *b)
+{
+	char *argv[] = { (char *)target, "--goal", "p99<=50us", (char *)a, (char *)b, NULL };
+
+	tune_opts_init(o, 1);
+	return tune_opts_parse(o, 5, argv);
+}
+
+static void test_options_trace(void **state)
+{
+	static const char *const refused[] = { "0", "0.0001", "1001", "-1", "abc", "2x", "",
+					       "12345678901234567", NULL };
+	static const char *const accepted[] = { "0.001", "1", "2", "1000", "0.5", NULL };
+	struct tune_opts o;
+
+	(void)state;
+	assert_int_equal(parse_on(&o, "udp-sink", "--speed", "2"), 2);
+	assert_int_equal(parse_on(&o, "udp-sink", "--base", "rr-server"), 2);
+	assert_int_equal(parse_on(&o, "x.csv", "--base", "rr-server"), 0);
+	assert_string_equal(o.req.base, "rr-server");
+	for (size_t i = 0; refused[i]; i++)
+		if (parse_on(&o, "x.pcap", "--speed", refused[i]) != 2) {
+			print_error("--speed '%s' accepted\n", refused[i]);
+			fail();
+		}
+	for (size_t i = 0; accepted[i]; i++)
+		if (parse_on(&o, "x.pcapng", "--speed", accepted[i]) != 0) {
+			print_error("--speed '%s' refused\n", accepted[i]);
+			fail();
+		}
+	assert_string_equal(o.req.speed, "0.5");
 }
 
 /* ---- the commands ---- */
@@ -391,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_empty_search),
 		cmocka_unit_test(test_options_policies),
 		cmocka_unit_test(test_options_iface),
+		cmocka_unit_test(test_options_trace),
 		cmocka_unit_test(test_apply_commands),
 	};
 

@@ -1,0 +1,357 @@
+/* tune_report.c - the report of `rxlab tune` (see tune_report.h).
+ *
+ * Roadmap: points_table() and point_row() lay out a point as the tables
+ * and tune-points.csv show it; tune_report_print() prints the front, the
+ * best setting, the verdict and the commands; tune_report_write() writes
+ * the four files of --out DIR.
+ */
+#include "tune/tune_report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "io/outfile.h"
+#include "io/shell_quote.h"
+#include "report/plot_text.h"
+#include "rxlab/live.h"
+#include "scheme/apply.h"
+
+/* "rx-usecs=16 rx-frames=4", or "-" for a policy without knobs. */
+static const char *setting_text(const struct tune_point *p, char *buf, size_t len)
+{
+	const struct rxl_scheme *pol = tune_policy(p->pol);
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < pol->n_axes && n < len; k++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", k ? " " : "",
+				      pol->axis[k].label, pol->axis[k].level[p->ix[k]]);
+	return buf[0] ? buf : "-";
+}
+
+static struct table *points_table(const char *name, const char *title, bool extra)
+{
+	struct table *t = table_new(name, title);
+
+	table_add_col(t, "policy", "policy", -1);
+	table_add_col(t, "setting", "setting", -1);
+	table_add_col(t, "cpu_pct", "cpu%", 1);
+	table_add_col(t, "lat_p50_us", "p50us", 1);
+	table_add_col(t, "lat_p99_us", "p99us", 1);
+	table_add_col(t, "lat_p999_us", "p99.9us", 1);
+	table_add_col(t, "throughput_pps", "thru/s", 0);
+	table_add_col(t, "drops", "drops", 0);
+	table_add_col(t, "irqs_per_s", "irq/s", 0);
+	table_add_col(t, "meets_goals", "meets", -1);
+	if (extra) {
+		table_add_col(t, "on_front", "front", -1);
+		table_add_col(t, "round", "round", -1);
+	}
+	return t;
+}
+
+static void point_row(struct table *t, const struct tune_state *st, const struct tune_point *p)
+{
+	char set[160];
+
+	table_row(t);
+	table_str(t, tune_policy(p->pol)->name);
+	table_str(t, setting_text(p, set, sizeof(set)));
+	table_dbl(t, p->m.v[TM_CPU]);
+	table_dbl(t, p->m.v[TM_P50]);
+	table_dbl(t, p->m.v[TM_P99]);
+	table_dbl(t, p->m.v[TM_P999]);
+	table_dbl(t, p->m.v[TM_THROUGHPUT]);
+	table_dbl(t, p->m.v[TM_DROPS]);
+	table_dbl(t, p->m.v[TM_IRQS]);
+	table_bool(t, tune_meets(st, p));
+}
+
+/* "p99<=50us, drops<=0" and, with @objective, "; minimize cpu". */
+static void goals_text(const struct tune_request *o, bool objective, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < o->n_goals && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", o->goal[i].text);
+	if (objective && n < len)
+		snprintf(buf + n, len - n, "; %s %s", o->maximize ? "maximize" : "minimize",
+			 tune_metric_name(o->objective));
+}
+
+static struct report *tables(const struct tune_state *st, const struct tune_request *o)
+{
+	const struct tune_point *front[512], *best = tune_best(st);
+	size_t n = tune_front(st, front, 512);
+	struct report *rep = report_new();
+	char title[320], goals[256];
+	struct table *t;
+
+	goals_text(o, true, goals, sizeof(goals));
+	snprintf(title, sizeof(title), "Pareto front, CPU vs p99 latency (%zu of %zu settings "
+		 "tried)", n, st->n_pts);
+	t = points_table("front", title, false);
+	for (size_t i = 0; i < n; i++)
+		point_row(t, st, front[i]);
+	report_add(rep, t);
+	if (!best)
+		snprintf(title, sizeof(title), "No setting was evaluated (%s)", goals);
+	else
+		snprintf(title, sizeof(title), "%s (%s)", tune_meets(st, best) ? "Best setting"
+			 : "No setting meets the goals; the closest", goals);
+	t = points_table("best", title, false);
+	if (best)
+		point_row(t, st, best);
+	report_add(rep, t);
+	return rep;
+}
+
+static void verdict(FILE *f, const struct tune_state *st, const struct tune_request *o)
+{
+	const struct tune_point *best = tune_best(st);
+	char set[160], goals[256];
+
+	goals_text(o, false, goals, sizeof(goals));
+	fprintf(f, "\nsearched %zu settings (%zu simulations; the full grid has %zu) in %zu "
+		"refinement round%s\n", st->n_pts, st->runs, st->grid, st->rounds,
+		st->rounds == 1 ? "" : "s");
+	if (!best)
+		fprintf(f, "no setting was evaluated, so there is nothing to recommend\n");
+	else if (tune_meets(st, best))
+		fprintf(f, "best: %s %s meets %s with %s %.1f %s (%s)\n",
+			tune_policy(best->pol)->name, setting_text(best, set, sizeof(set)), goals,
+			tune_metric_name(o->objective), best->m.v[o->objective],
+			tune_metric_unit(o->objective), o->maximize ? "maximized" : "minimized");
+	else
+		fprintf(f, "no setting meets %s; the closest is %s %s, missing the goals by %.0f%% "
+			"(summed relative miss)\n", goals, tune_policy(best->pol)->name,
+			setting_text(best, set, sizeof(set)), 100.0 * tune_miss(st, best));
+}
+
+/* The commands that apply the best point to @iface (NULL: the port), as
+ * a script (after its first lines, naming @target) when @target is not
+ * NULL. */
+static int print_commands(FILE *f, const struct tune_result *res, const char *iface,
+			  const char *target, char *err, size_t errlen)
+{
+	const struct tune_point *best = tune_best(&res->st);
+	struct scenario *scn = malloc(sizeof(*scn));
+	const char *name = iface ? iface : res->port;
+	char msg[400];
+	int rc;
+
+	if (!scn)
+		return snprintf(err, errlen, "out of memory"), -1;
+	rc = tune_point_scenario(res, best, scn, err, errlen);
+	if (rc == 0 && target)
+		tune_apply_script_head(f, target);
+	if (rc == 0 && tune_apply_print(f, scn, res->port_ix, name)) {
+		rxl_ifname_check(name, msg, sizeof(msg));	/* what tune_apply_print() refused */
+		snprintf(err, errlen, "tune: %s", msg);
+		rc = -1;
+	}
+	free(scn);
+	return rc;
+}
+
+int tune_report_print(FILE *f, const struct tune_result *res, const struct tune_request *req,
+		      enum out_format fmt, char *err, size_t errlen)
+{
+	struct report *rep = tables(&res->st, req);
+
+	report_print(rep, f, fmt);
+	report_free(rep);
+	if (fmt != OUT_TABLE)
+		return 0;
+	verdict(f, &res->st, req);
+	fprintf(f, "\nto apply it on Linux:\n");
+	return print_commands(f, res, req->iface, NULL, err, errlen);
+}
+
+/* ---- --out DIR ---- */
+
+/* The files of --out DIR, written through io/outfile.h.  All four are
+ * opened (and so locked) before any is written, so that a second `tune
+ * --out DIR` fails at once instead of mixing its files with ours. */
+enum { OUT_POINTS, OUT_DAT, OUT_GP, OUT_APPLY, OUT_FILES };
+static const char *const out_name[OUT_FILES] = { "tune-points.csv", "tune.dat", "tune.gp",
+						 "apply.sh" };
+
+static void out_abort_all(struct outfile **of)
+{
+	for (size_t i = 0; i < OUT_FILES; i++)
+		outfile_abort(of[i]);
+}
+
+static int out_open_all(const char *dir, struct outfile **of, char *err, size_t errlen)
+{
+	char path[4096], msg[1024];
+
+	for (size_t i = 0; i < OUT_FILES; i++) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, out_name[i]) >= sizeof(path))
+			snprintf(msg, sizeof(msg), "--out %s: path too long", dir);
+		else if (outfile_open(&of[i], path, msg, sizeof(msg)) == 0)
+			continue;
+		snprintf(err, errlen, "%s", msg);
+		out_abort_all(of);
+		return -1;
+	}
+	return 0;
+}
+
+/* Close every file: those written in place first (a FIFO or a device that
+ * fails cannot be undone), then the regular ones; after a failure the files
+ * not yet closed keep what they had. */
+static int out_close_all(struct outfile **of, char *err, size_t errlen)
+{
+	char msg[1024];
+
+	for (int atomic = 0; atomic < 2; atomic++)
+		for (size_t i = 0; i < OUT_FILES; i++) {
+			struct outfile *f = of[i];
+
+			if (!f || outfile_atomic(f) != atomic)
+				continue;
+			of[i] = NULL;
+			if (outfile_close(f, msg, sizeof(msg))) {
+				snprintf(err, errlen, "%s", msg);
+				out_abort_all(of);
+				return -1;
+			}
+		}
+	return 0;
+}
+
+static bool on_front(const struct tune_point *p, const struct tune_point *const *front, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (front[i] == p)
+			return true;
+	return false;
+}
+
+static void write_points(FILE *f, const struct tune_state *st)
+{
+	const struct tune_point *front[512];
+	size_t n = tune_front(st, front, 512);
+	struct report *rep = report_new();
+	struct table *t = points_table("points", NULL, true);
+
+	for (size_t i = 0; i < st->n_pts; i++) {
+		point_row(t, st, &st->pts[i]);
+		table_bool(t, on_front(&st->pts[i], front, n));
+		table_u64(t, st->pts[i].round);
+	}
+	report_add(rep, t);
+	report_print(rep, f, OUT_CSV);
+	report_free(rep);
+}
+
+/* tune.dat: one gnuplot data block (index) per policy tried, then the
+ * front, then the best point; columns cpu% and p99 us. */
+static size_t write_dat(FILE *f, const struct tune_state *st, const char **names)
+{
+	const struct tune_point *front[512];
+	size_t n = tune_front(st, front, 512), blocks = 0;
+
+	for (size_t p = 0; p < tune_n_policies(); p++) {
+		bool any = false;
+
+		for (size_t i = 0; i < st->n_pts; i++) {
+			if (st->pts[i].pol != p || isnan(st->pts[i].m.v[TM_P99]))
+				continue;
+			if (!any)
+				fprintf(f, "# %s: cpu_pct lat_p99_us\n", tune_policy(p)->name);
+			any = true;
+			fprintf(f, "%.3f %.3f\n", st->pts[i].m.v[TM_CPU], st->pts[i].m.v[TM_P99]);
+		}
+		if (any) {
+			names[blocks++] = tune_policy(p)->name;
+			fprintf(f, "\n\n");
+		}
+	}
+	fprintf(f, "# Pareto front\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%.3f %.3f\n", front[i]->m.v[TM_CPU], front[i]->m.v[TM_P99]);
+	fprintf(f, "\n\n# best\n%.3f %.3f\n", tune_best(st)->m.v[TM_CPU],
+		tune_best(st)->m.v[TM_P99]);
+	return blocks;
+}
+
+/* One `plot` command: the points of each policy, the front, the choice.
+ * Written out twice (SVG, PNG) rather than through a macro: a script of
+ * single-quoted literals only, as plot_text.h requires. */
+static void gp_plot_cmd(FILE *f, const char **names, size_t blocks)
+{
+	fputs("plot ", f);
+	for (size_t i = 0; i < blocks; i++) {
+		fprintf(f, "'tune.dat' index %zu using 1:2 with points title ", i);
+		plot_text_quote(f, names[i]);
+		fputs(" noenhanced, \\\n     ", f);
+	}
+	fprintf(f, "'tune.dat' index %zu using 1:2 with lines lw 2 title 'Pareto front', \\\n"
+		"     'tune.dat' index %zu using 1:2 with points pt 7 ps 2 title 'recommended'\n",
+		blocks, blocks + 1);
+}
+
+/* tune.gp: every text that comes from the user (the target's name, a goal)
+ * is a checked single-quoted literal (plot_text_quote()), so no byte of it
+ * is ever expanded by gnuplot. */
+static void write_gp(FILE *f, const struct tune_request *o, const char **names, size_t blocks)
+{
+	fprintf(f, "# tune.gp - every setting rxlab tune tried, CPU vs p99 latency, with the\n"
+		"# Pareto front and the recommended point.  Run: gnuplot tune.gp\n"
+		"set xlabel 'CPU busy (%% of the host)' noenhanced\n"
+		"set ylabel 'p99 latency (us)' noenhanced\n"
+		"set logscale y\nset key outside right noenhanced\nset grid\n");
+	fputs("set title ", f);
+	plot_text_quote(f, "rxlab tune ");
+	fputs(" . ", f);
+	plot_text_quote(f, o->target);
+	fputs(" noenhanced\n", f);
+	for (size_t i = 0; i < o->n_goals; i++) {
+		if (o->goal[i].m != TM_P99)
+			continue;
+		fprintf(f, "set arrow from graph 0, first %g to graph 1, first %g nohead dt 2\n"
+			"set label ", o->goal[i].limit, o->goal[i].limit);
+		plot_text_quote(f, "goal ");
+		fputs(" . ", f);
+		plot_text_quote(f, o->goal[i].text);
+		fprintf(f, " at graph 0.02, first %g offset 0,0.7 noenhanced\n", o->goal[i].limit);
+	}
+	fputs("set terminal svg size 900,600 noenhanced\nset output 'tune.svg'\n", f);
+	gp_plot_cmd(f, names, blocks);
+	fputs("set terminal png size 900,600 noenhanced\nset output 'tune.png'\n", f);
+	gp_plot_cmd(f, names, blocks);
+}
+
+int tune_report_write(const char *dir, const struct tune_result *res,
+		      const struct tune_request *req, char *err, size_t errlen)
+{
+	const char *names[TUNE_MAX_POLICIES];
+	struct outfile *of[OUT_FILES] = { NULL };
+	size_t blocks;
+
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		return snprintf(err, errlen, "--out %s: cannot create: %s", dir, strerror(errno)), -1;
+	if (out_open_all(dir, of, err, errlen))
+		return -1;
+	write_points(outfile_fp(of[OUT_POINTS]), &res->st);
+	blocks = write_dat(outfile_fp(of[OUT_DAT]), &res->st, names);
+	write_gp(outfile_fp(of[OUT_GP]), req, names, blocks);
+	if (print_commands(outfile_fp(of[OUT_APPLY]), res, req->iface, req->target, err, errlen)) {
+		out_abort_all(of);
+		return -1;
+	}
+	return out_close_all(of, err, errlen);
+}
+
+void tune_report_wrote(FILE *f, const char *dir)
+{
+	fprintf(f, "\nwrote %s/tune-points.csv, tune.dat, tune.gp (cd ", dir);
+	sh_quote(f, dir);
+	fprintf(f, " && gnuplot tune.gp) and apply.sh\n");
+}

@@ -129,7 +129,10 @@ bool napi_busy_poll_claim(struct napi *n, bool prefer);
  * (gro_flush_timeout) when @prefer and both defer_count and
  * gro_flush_timeout are set - then the caller skips the reschedule after a
  * full last poll (napi_busy_poll_release()) - else 0.  After a last poll
- * of less than its budget the caller calls napi_complete_done(). */
+ * of less than its budget the caller calls napi_complete_done().  After a
+ * full last poll with 0 returned, SCHED is still held and the caller does
+ * __napi_schedule(): napi_schedule_threaded(), else onto a poll list - not
+ * napi_schedule_prep(), which would only set MISSED. */
 int64_t napi_busy_poll_stop(struct napi *n, bool prefer);
 
 /* __busy_poll_stop() with skip_schedule: the last poll was full and the

@@ -134,6 +134,13 @@ void kern_napi_schedule(struct sim *s, struct cpu *c, struct nic *n)
 		napi_kick(s, c, n);
 }
 
+/* net/core/dev.c __busy_poll_stop(napi, false): "gro_normal_list(...);
+ * __napi_schedule(napi);" with SCHED still set by napi_busy_loop(). */
+void kern_napi_reschedule(struct sim *s, struct cpu *c, struct nic *n)
+{
+	napi_kick(s, c, n);
+}
+
 void kern_local_bh_enable(struct sim *s, struct cpu *c)
 {
 	if (!c->net_rx_pending || c->lvl[LVL_SOFTIRQ].active || cpu_top(c) != LVL_THREAD)

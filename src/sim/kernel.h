@@ -54,6 +54,11 @@ int64_t kern_nic_poll(struct sim *s, struct cpu *c, struct nic *n, int64_t t, ui
 void kern_napi_settle(struct sim *s, struct cpu *c, struct nic *n, uint32_t work);
 /* napi_schedule() from process context on @c (napi_resume_irqs). */
 void kern_napi_schedule(struct sim *s, struct cpu *c, struct nic *n);
+/* __napi_schedule() of a NAPI whose SCHED the caller already holds (a busy
+ * poller giving it back, __busy_poll_stop): onto @c's poll list with NET_RX
+ * raised, or to its kthread; no napi_schedule_prep(), which would only set
+ * MISSED. */
+void kern_napi_reschedule(struct sim *s, struct cpu *c, struct nic *n);
 /* local_bh_enable() in a thread on @c: run a raised NET_RX inline now.
  * Call after the thread's next chunk is armed. */
 void kern_local_bh_enable(struct sim *s, struct cpu *c);

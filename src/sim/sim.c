@@ -287,9 +287,51 @@ static int check_napi_timer(struct sim *s, const struct nic *n)
 	return 0;
 }
 
+static bool list_has(const struct napi_list *l, uint8_t id)
+{
+	for (uint8_t i = 0; i < l->n; i++)
+		if (l->id[i] == id)
+			return true;
+	return false;
+}
+
+/* NAPI @id of CPU @c's net_rx_action: on one of its lists, or being polled. */
+static bool cpu_holds_napi(const struct cpu *c, uint8_t id)
+{
+	if (list_has(&c->poll_list, id) || list_has(&c->local, id) || list_has(&c->repoll, id))
+		return true;
+	return c->lvl[LVL_SOFTIRQ].active && c->lvl[LVL_SOFTIRQ].what == SI_POLL &&
+	       c->cur_napi == id;
+}
+
+/* Someone will poll @n's NAPI: a CPU's net_rx_action, the busy poller that
+ * claimed it, or its kthread (runnable: napi_threaded_poll() polls while
+ * SCHED is held).  An armed hrtimer is no owner: napi_watchdog() does
+ * nothing while SCHED is set. */
+static bool napi_has_owner(const struct sim *s, const struct nic *n)
+{
+	for (uint16_t i = 0; i < s->n_cpus; i++)
+		if (cpu_holds_napi(&s->cpu[i], (uint8_t)n->id))
+			return true;
+	if (s->sock.bp_owned && s->sock.bp_napi == n->id)
+		return true;
+	return (n->napi.state & NAPI_THREADED) && n->napi_thread >= 0 &&
+	       s->thr[n->napi_thread].runnable;
+}
+
+/* A NAPI that holds SCHED with no owner is never polled again, and its
+ * IRQ stays masked for the rest of the run. */
+static int check_napi_owned(struct sim *s, const struct nic *n)
+{
+	if ((n->napi.state & NAPI_SCHED) && !napi_has_owner(s, n))
+		return bad_invariant(s, "NAPI holds SCHED but nobody will poll it (port, state)",
+				     n->id, n->napi.state);
+	return 0;
+}
+
 static int check_nic(struct sim *s, const struct nic *n)
 {
-	if (check_napi_timer(s, n))
+	if (check_napi_timer(s, n) || check_napi_owned(s, n))
 		return -1;
 	if (n->ring.count > n->cfg->rx_ring || n->ring_used > n->cfg->rx_ring)
 		return bad_invariant(s, "RX ring over capacity", n->ring_used, n->cfg->rx_ring);
@@ -318,6 +360,9 @@ int sim_check_invariants(struct sim *s)
 			sum += c->acct[k];
 		if (c->backlog.count > s->scn->host.netdev_max_backlog)
 			return bad_invariant(s, "backlog over netdev_max_backlog", c->backlog.count, i);
+		if ((c->backlog_napi.state & NAPI_SCHED) && !cpu_holds_napi(c, NAPI_BACKLOG))
+			return bad_invariant(s, "backlog NAPI holds SCHED off its poll lists (cpu, state)",
+					     i, c->backlog_napi.state);
 		if ((int64_t)sum != c->acct_t)
 			return bad_invariant(s, "CPU time does not add up to elapsed time",
 					     (int64_t)sum, c->acct_t);

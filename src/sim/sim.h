@@ -26,8 +26,10 @@
  *
  * Invariants (sim_check_invariants, run at warm-up and at the end): every
  * queue is within its capacity; each CPU's accounted time adds up to the
- * elapsed time; every frame that entered is in exactly one terminal counter
- * or still in a queue (checked at the end).  The engine refuses events in
+ * elapsed time; a NAPI that holds SCHED has an owner that will poll it (a
+ * CPU's poll lists or poll, the busy poller, its runnable kthread); every
+ * frame that entered is in exactly one terminal counter or still in a
+ * queue (checked at the end).  The engine refuses events in
  * the past, so time never goes back.
  */
 #ifndef RXLAB_SIM_SIM_H

@@ -24,6 +24,7 @@ struct sock {
 	/* busy poll (napi_busy_loop) */
 	bool bp_active;       /* inside the busy loop */
 	bool bp_owned;        /* the loop owns the NAPI (SCHED | IN_BUSY_POLL) */
+	uint16_t bp_napi;     /* NIC whose NAPI the loop polls: napi when it began */
 	uint8_t next;         /* enum sink_next: what follows the running chunk */
 	int64_t bp_start;
 	uint64_t bp_polls, bp_pkts, suspends, resumes;

@@ -478,6 +478,44 @@ static void test_busy_poll_stop_no_timer(void **state)
 	assert_int_equal(n.state, NAPI_DISABLE);
 }
 
+/* __busy_poll_stop(napi, false): the last poll was full and no timer is
+ * armed, so the busy poller's SCHED goes to softirq as it is. */
+static void test_busy_poll_stop_full_hands_to_softirq(void **state)
+{
+	struct napi n;
+
+	(void)state;
+	napi_init(&n, 64);
+	assert_true(napi_busy_poll_claim(&n, false));
+	/* A hard IRQ while the busy poller owns it: MISSED. */
+	assert_false(napi_schedule_prep(&n));
+	assert_int_equal(napi_busy_poll_stop(&n, false), 0);
+	assert_int_equal(n.state, NAPI_SCHED);
+	/* The full last poll: __napi_schedule() keeps SCHED, and a NAPI that
+	 * is not threaded goes on the poll list. */
+	assert_false(napi_schedule_threaded(&n));
+	assert_int_equal(n.state, NAPI_SCHED);
+	/* softirq's poll does 3 < 64: complete and re-arm, NAPI free. */
+	expect_done(napi_complete_done(&n, 3, false), true, false, 0);
+	assert_int_equal(n.state, 0);
+	/* napi_schedule_prep() at that point (the simulator's old call)
+	 * cannot take ownership: it leaves SCHED | MISSED with nobody to
+	 * poll. */
+	assert_true(napi_busy_poll_claim(&n, false));
+	assert_int_equal(napi_busy_poll_stop(&n, false), 0);
+	assert_false(napi_schedule_prep(&n));
+	assert_int_equal(n.state, NAPI_SCHED | NAPI_MISSED);
+	assert_int_equal(n.sched_ok, 0);
+	assert_int_equal(n.sched_missed, 2);
+	/* A threaded NAPI: __napi_schedule() wakes the kthread. */
+	napi_init(&n, 64);
+	napi_set_threaded(&n, true);
+	assert_true(napi_busy_poll_claim(&n, false));
+	assert_int_equal(napi_busy_poll_stop(&n, false), 0);
+	assert_true(napi_schedule_threaded(&n));
+	assert_int_equal(n.state, NAPI_THREADED | NAPI_SCHED | NAPI_SCHED_THREADED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -503,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_threaded),
 		cmocka_unit_test(test_busy_poll_claim_and_stop),
 		cmocka_unit_test(test_busy_poll_stop_no_timer),
+		cmocka_unit_test(test_busy_poll_stop_full_hands_to_softirq),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,13 +9,15 @@
  * forwarding path); the request's latency runs to the reply's last bit out.
  *
  * Busy polling (busy_poll > 0, or prefer_busy_poll as epoll does it):
- * instead of sleeping on an empty socket the reader runs napi_busy_loop():
- * it claims the NAPI (SCHED | IN_BUSY_POLL, so napi_complete_done() will
- * not re-arm the IRQ), polls it with busy_poll_budget frames at a time, and
- * on leaving runs busy_poll_stop(): with prefer_busy_poll the deferral
- * counter is reloaded and the NAPI timer armed (the IRQ stays masked),
- * then one more poll completes the NAPI.  A busy poller that finds the NAPI
- * owned by softirq sets PREFER_BUSY_POLL and spins.
+ * instead of sleeping on an empty socket the reader runs napi_busy_loop()
+ * on the NAPI its last datagram came from: it claims the NAPI (SCHED |
+ * IN_BUSY_POLL, so napi_complete_done() will not re-arm the IRQ), polls it
+ * with busy_poll_budget frames at a time, and on leaving runs
+ * busy_poll_stop(): with prefer_busy_poll the deferral counter is reloaded
+ * and the NAPI timer armed (the IRQ stays masked), then one more poll
+ * completes the NAPI, or, when it is full, hands it to softirq (or to the
+ * timer).  A busy poller that finds the NAPI owned by softirq sets
+ * PREFER_BUSY_POLL and spins.
  *
  * IRQ suspension (irq-suspend-timeout on the port, with prefer_busy_poll):
  * when epoll returns events the NAPI timer is stretched to the suspend
@@ -93,7 +95,7 @@ static int64_t send_replies(struct sim *s, int64_t now)
 static int64_t bp_turn(struct sim *s, struct cpu *c, int64_t deadline)
 {
 	struct sock *k = &s->sock;
-	struct nic *n = &s->nic[k->napi];
+	struct nic *n = &s->nic[k->bp_napi];
 	int64_t now = s->eng.now, end;
 	uint32_t work;
 
@@ -116,11 +118,18 @@ static int64_t bp_turn(struct sim *s, struct cpu *c, int64_t deadline)
 	return end > now ? end - now : 1;
 }
 
-/* busy_poll_stop(): give the NAPI back; returns the time it took. */
+/* busy_poll_stop() (net/core/dev.c): give the NAPI back; returns the time
+ * it took.  The last poll ends it three ways: less than the budget, and the
+ * driver completed (napi_complete_done); the full budget with the timer
+ * armed (skip_schedule), and __busy_poll_stop() clears SCHED so that the
+ * watchdog takes over; the full budget without, and __busy_poll_stop()
+ * calls __napi_schedule() - SCHED is still the busy poller's, so the NAPI
+ * goes on the poll list as it is (napi_schedule_prep() here would only set
+ * MISSED and leave it on no list with its IRQ masked). */
 static int64_t bp_stop(struct sim *s, struct cpu *c)
 {
 	struct sock *k = &s->sock;
-	struct nic *n = &s->nic[k->napi];
+	struct nic *n = &s->nic[k->bp_napi];
 	int64_t now = s->eng.now, end, timer_ns;
 	uint32_t work;
 
@@ -137,7 +146,7 @@ static int64_t bp_stop(struct sim *s, struct cpu *c)
 	else if (timer_ns > 0)
 		napi_busy_poll_release(&n->napi);
 	else
-		kern_napi_schedule(s, c, n);
+		kern_napi_reschedule(s, c, n);
 	return end - now;
 }
 
@@ -200,7 +209,10 @@ static void on_empty(struct sim *s, struct cpu *c)
 		return;
 	}
 	if (!k->bp_active) {
+		/* sk_busy_loop() reads sk_napi_id once: the loop keeps that
+		 * NAPI even when the next datagram comes from another port. */
 		k->bp_active = true;
+		k->bp_napi = k->napi;
 		k->bp_start = s->eng.now;
 		run(s, c, TCH_SYS, bp_turn(s, c, k->bp_start + s->scn->apps.busy_poll_ns), NEXT_LOOP);
 		return;
@@ -213,7 +225,7 @@ static void on_empty(struct sim *s, struct cpu *c)
 	dur = bp_stop(s, c);
 	if (suspending(s)) {
 		k->resumes++;
-		kern_napi_schedule(s, c, &s->nic[k->napi]);
+		kern_napi_schedule(s, c, &s->nic[k->bp_napi]);
 	}
 	run(s, c, TCH_SYS, dur > 0 ? dur : 1, NEXT_SLEEP);
 }

@@ -165,21 +165,22 @@ void cpu_resume(struct sim *s, struct cpu *c)
 	arm(s, c, &c->lvl[top]);
 }
 
-void cpu_irq(struct sim *s, struct cpu *c, uint16_t nic)
+bool cpu_irq(struct sim *s, struct cpu *c, uint16_t nic)
 {
 	if (c->lvl[LVL_HARDIRQ].active) {
 		/* Already pending: a repeat merges into the one pending bit (a
 		 * clock tick that comes again while its ISR still waits). */
 		for (uint8_t i = 0; i < c->n_irq_q; i++)
 			if (c->irq_q[i] == nic)
-				return;
+				return true;
 		c->irq_q[c->n_irq_q++] = nic;
-		return;
+		return false;
 	}
 	if (cpu_top(c) < 0)
 		c->exit_ns = s->prof->idle_exit_ns; /* leaving the idle state first */
 	cpu_push(s, c, LVL_HARDIRQ);
 	cpu_run(s, c, LVL_HARDIRQ, (uint8_t)nic, s->lvl_ops->isr(s, c, nic));
+	return false;
 }
 
 /* ---- scheduler ---- */

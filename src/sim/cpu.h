@@ -164,8 +164,10 @@ void cpu_resume(struct sim *s, struct cpu *c);
 /* Highest active level, or -1 when the CPU is idle. */
 int cpu_top(const struct cpu *c);
 /* A hard IRQ from source @irq (a NIC index, IRQ_TIMER | NIC index, or
- * IRQ_TICK) arrives. */
-void cpu_irq(struct sim *s, struct cpu *c, uint16_t irq);
+ * IRQ_TICK) arrives.  True when it merged into the same IRQ already
+ * pending on @c (one pending bit per source, as an interrupt controller
+ * has): the caller decides what the repeat means. */
+bool cpu_irq(struct sim *s, struct cpu *c, uint16_t irq);
 /* EV_CPU_DONE */
 void cpu_done(struct sim *s, struct cpu *c, uint32_t gen);
 /* Add thread @name on @cpu (not runnable) doing @ops; returns its index.

@@ -326,8 +326,10 @@ static int64_t isr_loop(struct sim *s, struct cpu *c, struct nic *n, int64_t t, 
 /* The hrtimer interrupt of a NIC's NAPI: napi_watchdog(). */
 static int64_t timer_isr(struct sim *s, struct cpu *c, struct nic *n)
 {
-	if (napi_watchdog(&n->napi)) /* counts watchdog_fires and _scheds */
-		napi_kick(s, c, n);
+	for (uint32_t k = 0; k <= n->timer_irqs_merged; k++)
+		if (napi_watchdog(&n->napi)) /* counts watchdog_fires and _scheds */
+			napi_kick(s, c, n);
+	n->timer_irqs_merged = 0;
 	return s->prof->irq_entry_ns;
 }
 
@@ -411,7 +413,8 @@ void kern_napi_timer(struct sim *s, struct nic *n, uint32_t gen)
 		return; /* restarted since: counted in timers_cancelled */
 	n->timer_armed = false;
 	n->timers_expired++;
-	cpu_irq(s, &s->cpu[n->irq_cpu], IRQ_TIMER | n->id);
+	if (cpu_irq(s, &s->cpu[n->irq_cpu], IRQ_TIMER | n->id))
+		n->timer_irqs_merged++;
 }
 
 static void bsd_netisr_begin(struct sim *s, struct cpu *c);

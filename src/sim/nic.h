@@ -85,6 +85,10 @@ struct nic {
 	uint64_t timers_armed;     /* hrtimer_start() calls */
 	uint64_t timers_cancelled; /* ... that restarted a timer still armed */
 	uint64_t timers_expired;   /* ... that expired (a timer IRQ raised) */
+	uint32_t timer_irqs_merged; /* expiries merged into this NAPI's timer IRQ
+	                             * still queued: its ISR runs napi_watchdog()
+	                             * once for each, as Linux runs the callback
+	                             * once per expiry */
 	int16_t napi_thread;  /* threaded NAPI: its kthread, else -1 */
 	struct dim dim;       /* adaptive-rx = dim */
 	struct adaptive rate; /* adaptive-rx = pkt-rate */

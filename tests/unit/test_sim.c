@@ -858,17 +858,6 @@ static void test_napi_owner_invariant(void **state)
 	run_free(x);
 }
 
-/* KNOWN BUG (reported, not fixed here): counters run ahead of simulated
- * time.  An ISR or poll chunk is computed when it starts and calls
- * nic_rx_advance() with the future times of its frames, so the link is
- * resolved up to the chunk's end (a 256-frame classic ISR ~360 us, a 1 ms
- * isr-loop slice, a 64-frame poll ~167 us).  At the end of the run (and at
- * the warm-up snapshot) eth0 has counted frames whose last bit arrives
- * later.  Expected, by the arithmetic of test_accounting: exactly 20000
- * frames entered by 20 ms at 1 Mpps (today: classic 20212, isr-loop 20326,
- * napi 20056); and at 2 Mpps offered no more than 1e9 / 672 = 1488095 pps
- * (+ one frame per window) reach the port (today: 1491933).
- * Set to 0 once fixed. */
 /* A chunk (ISR or poll) commits its frames when it starts, so a port is
  * brought up to the chunk's end early (docs/model.md, "The chunk
  * approximation").  Counters read at the end of a 20 ms run at 1 Mpps must

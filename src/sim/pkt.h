@@ -12,7 +12,8 @@ struct pkt {
 	int64_t t_arr;   /* last bit received on the ingress port */
 	int64_t t_evt;
 	uint32_t len;    /* frame bytes incl. FCS */
-	uint16_t in_nic;
+	uint32_t flow;   /* the flow (connection) of its traffic source, 0..flows-1 */
+	uint16_t in_nic; /* the RX queue it came in on (s->nic[] index: a port's queue) */
 	uint8_t reply;   /* enum pkt_kind */
 	uint8_t cpu;     /* CPU that allocated its sk_buff (remote-free cost) */
 };

@@ -568,6 +568,7 @@ int nic_init(struct sim *s, struct nic *n, const struct scn_nic *cfg, uint16_t i
 	coal_init(&n->tx_coal, &tx);
 	napi_init(&n->napi, s->scn->host.napi_weight);
 	napi_set_defer(&n->napi, cfg->napi_defer_hard_irqs, cfg->gro_flush_timeout_ns);
+	napi_set_irq_suspend(&n->napi, cfg->irq_suspend_timeout_ns);
 	napi_set_threaded(&n->napi, cfg->threaded);
 	n->napi_thread = -1;
 	adapt_init(s, n);

@@ -13,8 +13,10 @@
  * on the NAPI its last datagram came from: it claims the NAPI (SCHED |
  * IN_BUSY_POLL, so napi_complete_done() will not re-arm the IRQ), polls it
  * with busy_poll_budget frames at a time, and on leaving runs
- * busy_poll_stop(): with prefer_busy_poll the deferral counter is reloaded
- * and the NAPI timer armed (the IRQ stays masked), then one more poll
+ * busy_poll_stop(): with prefer_busy_poll the NAPI timer is armed for the
+ * port's irq-suspend-timeout, or, without one, the deferral counter is
+ * reloaded and the timer armed for gro_flush_timeout (the IRQ stays
+ * masked; src/core/napi.c), then one more poll
  * completes the NAPI, or, when it is full, hands it to softirq (or to the
  * timer).  A busy poller that finds the NAPI owned by softirq sets
  * PREFER_BUSY_POLL and spins.

@@ -152,8 +152,7 @@ void sim_free(struct sim *s)
 	free(s->series.p);
 	free(s->vm.p);
 	netperf_free(s);
-	pktq_free(&s->sock.q);
-	pktq_free(&s->sock.held);
+	sock_free(s);
 	engine_free(&s->eng);
 }
 
@@ -177,6 +176,7 @@ static void take_snapshot(struct sim *s)
 	for (uint16_t i = 0; i < s->n_threads; i++)
 		sn->thread_ns[i] = s->thr[i].cpu_ns;
 	sn->np_bytes = netperf_bytes(s);
+	sock_snapshot(s);
 	hist_reset(&s->lat);
 	s->warm = true;
 	sim_check_invariants(s);
@@ -244,7 +244,7 @@ static int check_accounting(struct sim *s)
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		held += s->cpu[i].backlog.count;
 	held -= s->ping.queued + s->np.queued; /* loopback frames, not NIC frames */
-	held += s->sock.q.count + s->sock.held.count;
+	held += sock_in_flight(s);
 	if (in == out + held)
 		return 0;
 	snprintf(s->fatal, sizeof(s->fatal),
@@ -315,7 +315,7 @@ static bool napi_has_owner(const struct sim *s, const struct nic *n)
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		if (cpu_holds_napi(&s->cpu[i], (uint8_t)n->id))
 			return true;
-	if (s->sock.bp_owned && s->sock.bp_napi == n->id)
+	if (sock_busy_polls(s, (uint16_t)n->id))
 		return true;
 	return (n->napi.state & NAPI_THREADED) && n->napi_thread >= 0 &&
 	       s->thr[n->napi_thread].runnable;

@@ -64,8 +64,9 @@ enum sim_event_kind {
 #define IRQ_TICK 0x40  /* the clock interrupt (hardclock) */
 
 /* Threads a host can have: ksoftirqd per CPU, cpu-hogs (<= 1024), a NAPI
- * kthread per port, idle poller, ping, UDP sink, two per netperf (<= 256). */
-#define SIM_MAX_THREADS (SCN_MAX_CPUS + 1024 + SCN_MAX_NICS + 3 + 2 * 256)
+ * kthread per port, idle poller, ping, UDP sink or epoll workers (<= 256), two
+ * per netperf (<= 256). */
+#define SIM_MAX_THREADS (SCN_MAX_CPUS + 1024 + SCN_MAX_NICS + 2 + SCN_MAX_WORKERS + 2 * 256)
 
 /* Counters that a warm-up snapshot subtracts. */
 struct sim_snapshot {
@@ -132,7 +133,7 @@ struct sim {
 	struct hist lat;      /* forwarding latency, ns, after warm-up */
 	struct mod_series series;
 	struct vm_series vm;  /* vmstat samples, allocated when vmstat-interval > 0 */
-	struct sock sock;
+	struct sock_set sock; /* the socket readers' sockets (sink, epoll workers) */
 	struct ping ping;
 	struct netperf np;    /* apps.netperf streams */
 	struct bsd_poll bsd;  /* FreeBSD DEVICE_POLLING state (rxpath = bsd-poll) */

@@ -731,7 +731,7 @@ static int check_identity(const struct sim *s, uint64_t *held_out, char *why, si
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		held += s->cpu[i].backlog.count;
 	held -= s->ping.queued + s->np.queued; /* loopback frames are not NIC frames */
-	held += s->sock.q.count + s->sock.held.count;
+	held += sock_in_flight(s);
 	*held_out = held;
 	/* ping: one echo outstanding at a time, each reply from a request */
 	if (s->ping.received > s->ping.echoed || s->ping.echoed > s->ping.sent ||
@@ -927,10 +927,13 @@ static int run_once(const struct draw *d, struct outcome *o, char *why, size_t l
 		if (check_nic_queues(s, &s->nic[i], why, len) ||
 		    check_nic_counters(s, &s->nic[i], why, len))
 			goto out;
-	if (s->scn->apps.sink && (s->sock.q.count > s->sock.q.cap ||
-				  s->sock.bytes > s->scn->apps.rcvbuf)) {
-		bad(why, len, "socket: %u datagrams, %" PRIu64 " bytes > rcvbuf %u", s->sock.q.count,
-		    s->sock.bytes, s->scn->apps.rcvbuf);
+	for (uint16_t i = 0; i < s->sock.n; i++) {
+		const struct sock *k = &s->sock.w[i];
+
+		if (k->q.count <= k->q.cap && k->bytes <= s->scn->apps.rcvbuf)
+			continue;
+		bad(why, len, "socket %u: %u datagrams, %" PRIu64 " bytes > rcvbuf %u", i,
+		    k->q.count, k->bytes, s->scn->apps.rcvbuf);
 		goto out;
 	}
 	if (check_cpus(s, why, len) || check_identity(s, &held, why, len) ||

@@ -27,6 +27,9 @@
  * NAPI is scheduled (napi_resume_irqs) and softirq completes it with the
  * normal deferral rules.
  */
+#include <stdio.h>
+
+#include "sim/apps/epoll_work.h"
 #include "sim/sim.h"
 
 #define SPIN_NS 1000       /* one busy-loop turn while softirq owns the NAPI */
@@ -44,11 +47,17 @@ static uint32_t bp_budget(const struct sim *s)
 	return s->scn->apps.busy_poll_budget ? s->scn->apps.busy_poll_budget : BUSY_POLL_BUDGET;
 }
 
-/* recvmsg() up to SINK_BATCH datagrams; returns the time it took and sets
- * the user work owed for them. */
-static int64_t receive_batch(struct sim *s, struct thread *t, int64_t now)
+/* The worker (its socket) that thread @t reads. */
+static struct sock *sock_of(struct sim *s, const struct thread *t)
 {
-	struct sock *k = &s->sock;
+	return &s->sock.w[t->nic];
+}
+
+/* recvmsg() up to SINK_BATCH datagrams; returns the time it took and sets
+ * the user work owed for them: sink-work each, plus an epoll server's
+ * server-work draw. */
+static int64_t receive_batch(struct sim *s, struct sock *k, struct thread *t, int64_t now)
+{
 	int64_t at = now;
 
 	t->user_ns = 0;
@@ -61,21 +70,21 @@ static int64_t receive_batch(struct sim *s, struct thread *t, int64_t now)
 		at += (int64_t)p.len * s->prof->copy_ps_per_byte / 1000;
 		if (at < p.t_evt)
 			at = p.t_evt;
-		t->user_ns += s->scn->apps.sink_work_ns;
+		t->user_ns += s->scn->apps.sink_work_ns + epoll_work_ns(&s->scn->apps, &k->work_rng);
 		if (server(s)) {
 			pktq_push(&k->held, &p);
 			continue;
 		}
 		s->nic[p.in_nic].c.delivered++;
+		k->served++;
 		hist_add(&s->lat, at - p.t_arr);
 	}
 	return at - now;
 }
 
 /* sendmsg() a reply to every held request; returns the time it took. */
-static int64_t send_replies(struct sim *s, int64_t now)
+static int64_t send_replies(struct sim *s, struct sock *k, int64_t now)
 {
-	struct sock *k = &s->sock;
 	int64_t at = now;
 
 	while (k->held.count) {
@@ -84,6 +93,7 @@ static int64_t send_replies(struct sim *s, int64_t now)
 		p.len = s->scn->apps.reply_bytes;
 		p.reply = PKT_REPLY;
 		at += s->prof->syscall_ns + s->prof->fwd_pkt_ns;
+		k->served++;
 		nic_xmit(s, &s->nic[p.in_nic], &p, at);
 	}
 	return at - now;
@@ -94,9 +104,8 @@ static int64_t send_replies(struct sim *s, int64_t now)
 /* One turn of napi_busy_loop(): a poll, or a spin while softirq owns the
  * NAPI.  An empty poll spins until the next frame can be in memory, since
  * every poll in between would find nothing. */
-static int64_t bp_turn(struct sim *s, struct cpu *c, int64_t deadline)
+static int64_t bp_turn(struct sim *s, struct sock *k, struct cpu *c, int64_t deadline)
 {
-	struct sock *k = &s->sock;
 	struct nic *n = &s->nic[k->bp_napi];
 	int64_t now = s->eng.now, end;
 	uint32_t work;
@@ -128,9 +137,8 @@ static int64_t bp_turn(struct sim *s, struct cpu *c, int64_t deadline)
  * calls __napi_schedule() - SCHED is still the busy poller's, so the NAPI
  * goes on the poll list as it is (napi_schedule_prep() here would only set
  * MISSED and leave it on no list with its IRQ masked). */
-static int64_t bp_stop(struct sim *s, struct cpu *c)
+static int64_t bp_stop(struct sim *s, struct sock *k, struct cpu *c)
 {
-	struct sock *k = &s->sock;
 	struct nic *n = &s->nic[k->bp_napi];
 	int64_t now = s->eng.now, end, timer_ns;
 	uint32_t work;
@@ -163,51 +171,49 @@ static bool busy_polling(const struct sim *s)
 	       s->scn->host.rxpath != RXPATH_BSD_POLL;
 }
 
-static bool suspending(const struct sim *s)
+static bool suspending(const struct sim *s, const struct sock *k)
 {
 	return s->scn->apps.prefer_busy_poll && s->scn->host.rxpath != RXPATH_BSD_POLL &&
-	       s->nic[s->sock.napi].cfg->irq_suspend_timeout_ns > 0;
+	       s->nic[k->napi].cfg->irq_suspend_timeout_ns > 0;
 }
 
 /* ---- the reader thread ---- */
 
-static void run(struct sim *s, struct cpu *c, enum thread_chunk what, int64_t dur,
-		enum sink_next next)
+static void run(struct sim *s, struct sock *k, struct cpu *c, enum thread_chunk what,
+		int64_t dur, enum sink_next next)
 {
-	s->sock.next = (uint8_t)next;
+	k->next = (uint8_t)next;
 	cpu_run(s, c, LVL_THREAD, (uint8_t)what, dur);
 	kern_local_bh_enable(s, c);
 }
 
-static void sleep_now(struct sim *s, struct cpu *c)
+static void sleep_now(struct sim *s, struct sock *k, struct cpu *c)
 {
-	s->sock.waiting = true;
+	k->waiting = true;
 	sched_sleep(s, c);
 }
 
 /* Data is queued: leave the busy loop, tell epoll's suspend logic, receive. */
-static void on_data(struct sim *s, struct cpu *c)
+static void on_data(struct sim *s, struct sock *k, struct cpu *c)
 {
-	struct sock *k = &s->sock;
-	int64_t dur = k->bp_active ? bp_stop(s, c) : 0;
+	int64_t dur = k->bp_active ? bp_stop(s, k, c) : 0;
 
-	if (suspending(s)) {
+	if (suspending(s, k)) {
 		k->suspends++;
 		kern_napi_timer_start(s, &s->nic[k->napi],
 				      s->nic[k->napi].cfg->irq_suspend_timeout_ns);
 	}
-	dur += receive_batch(s, &s->thr[c->cur], s->eng.now + dur);
-	run(s, c, TCH_SYS, dur, NEXT_WORK);
+	dur += receive_batch(s, k, &s->thr[c->cur], s->eng.now + dur);
+	run(s, k, c, TCH_SYS, dur, NEXT_WORK);
 }
 
 /* The socket is empty: busy-poll, or leave the busy loop and sleep. */
-static void on_empty(struct sim *s, struct cpu *c)
+static void on_empty(struct sim *s, struct sock *k, struct cpu *c)
 {
-	struct sock *k = &s->sock;
 	int64_t deadline, dur;
 
 	if (!busy_polling(s)) {
-		sleep_now(s, c);
+		sleep_now(s, k, c);
 		return;
 	}
 	if (!k->bp_active) {
@@ -216,78 +222,101 @@ static void on_empty(struct sim *s, struct cpu *c)
 		k->bp_active = true;
 		k->bp_napi = k->napi;
 		k->bp_start = s->eng.now;
-		run(s, c, TCH_SYS, bp_turn(s, c, k->bp_start + s->scn->apps.busy_poll_ns), NEXT_LOOP);
+		run(s, k, c, TCH_SYS, bp_turn(s, k, c, k->bp_start + s->scn->apps.busy_poll_ns),
+		    NEXT_LOOP);
 		return;
 	}
 	deadline = k->bp_start + s->scn->apps.busy_poll_ns;
 	if (s->eng.now < deadline) {
-		run(s, c, TCH_SYS, bp_turn(s, c, deadline), NEXT_LOOP);
+		run(s, k, c, TCH_SYS, bp_turn(s, k, c, deadline), NEXT_LOOP);
 		return;
 	}
-	dur = bp_stop(s, c);
-	if (suspending(s)) {
+	dur = bp_stop(s, k, c);
+	if (suspending(s, k)) {
 		k->resumes++;
 		kern_napi_schedule(s, c, &s->nic[k->bp_napi]);
 	}
-	run(s, c, TCH_SYS, dur > 0 ? dur : 1, NEXT_SLEEP);
+	run(s, k, c, TCH_SYS, dur > 0 ? dur : 1, NEXT_SLEEP);
 }
 
-static void sink_run(struct sim *s, struct cpu *c)
+static void sink_run(struct sim *s, struct sock *k, struct cpu *c)
 {
 	if (sched_need_resched(s, c)) {
 		sched_pick(s, c);
 		return;
 	}
-	if (s->sock.q.count)
-		on_data(s, c);
+	if (k->q.count)
+		on_data(s, k, c);
 	else
-		on_empty(s, c);
+		on_empty(s, k, c);
 }
 
 static void sink_chunk_done(struct sim *s, struct cpu *c)
 {
 	struct thread *t = &s->thr[c->cur];
+	struct sock *k = sock_of(s, t);
 
-	switch ((enum sink_next)s->sock.next) {
+	switch ((enum sink_next)k->next) {
 	case NEXT_WORK:
 		if (t->user_ns > 0) {
 			int64_t w = t->user_ns;
 
 			t->user_ns = 0;
-			run(s, c, TCH_RUN, w, NEXT_REPLY);
+			run(s, k, c, TCH_RUN, w, NEXT_REPLY);
 			return;
 		}
 		/* fall through */
 	case NEXT_REPLY:
-		if (s->sock.held.count) {
-			run(s, c, TCH_SYS, send_replies(s, s->eng.now), NEXT_LOOP);
+		if (k->held.count) {
+			run(s, k, c, TCH_SYS, send_replies(s, k, s->eng.now), NEXT_LOOP);
 			return;
 		}
 		break;
 	case NEXT_SLEEP:
-		if (s->sock.q.count == 0) {
-			sleep_now(s, c);
+		if (k->q.count == 0) {
+			sleep_now(s, k, c);
 			return;
 		}
 		break;
 	case NEXT_LOOP:
 		break;
 	}
-	sink_run(s, c);
+	sink_run(s, k, c);
 }
 
-/* Between chunks the reader continues where it left off (s->sock.next). */
+/* Between chunks the reader continues where it left off (its sock.next). */
 static const struct thread_ops sink_ops = {
 	.start = sink_chunk_done, .chunk_done = sink_chunk_done, .run_acct = ACCT_USER,
 	.resume_left = true,
 };
 
+/* Create reader @i on @cpu, asleep in recvmsg() / epoll_wait(). */
+static int add_reader(struct sim *s, uint16_t i, uint16_t cpu, const char *name)
+{
+	struct sock *k = &s->sock.w[i];
+	int id = sched_add_thread(s, &sink_ops, THR_SINK, cpu, name);
+
+	if (id < 0)
+		return -1;
+	k->reader = (int16_t)id;
+	s->thr[id].nic = i; /* THR_SINK: the worker it is */
+	k->waiting = true;
+	return 0;
+}
+
 int sink_init(struct sim *s)
 {
-	if (!s->scn->apps.sink)
+	const struct scn_apps *a = &s->scn->apps;
+	char name[48];
+
+	if (!a->sink)
 		return 0;
-	s->sock.reader = (int16_t)sched_add_thread(s, &sink_ops, THR_SINK,
-						   (uint16_t)s->scn->apps.sink_cpu, "udp-sink");
-	s->sock.waiting = true; /* blocked in recvmsg() from the start */
+	if (a->server != SERVER_EPOLL)
+		return add_reader(s, 0, (uint16_t)a->sink_cpu, "udp-sink");
+	for (uint16_t i = 0; i < s->sock.n; i++) {
+		snprintf(name, sizeof(name), "epoll-worker/%u", i);
+		if (add_reader(s, i, a->server_cpu[i], name))
+			return -1;
+	}
 	return 0;
 }

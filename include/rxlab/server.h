@@ -17,6 +17,7 @@ struct worker_result {
 	uint64_t busy_poll_pkts; /* frames those polls took */
 	uint64_t suspends;      /* epoll returns that suspended IRQs (napi_suspend_irqs) */
 	uint64_t resumes;       /* busy loops that ended empty and resumed them */
+	uint64_t epoll_timeouts; /* epoll_wait() calls that returned on their timeout */
 };
 
 /* Every reader; n_workers = 0 when the scenario has no socket reader. */

@@ -212,6 +212,9 @@ static void dispatch(struct sim *s, const struct event *ev)
 	case EV_BALANCE:
 		sched_balance_tick(s, &s->cpu[ev->obj]);
 		return;
+	case EV_EPOLL_TIMEOUT:
+		sink_epoll_timeout(s, ev->obj, ev->gen);
+		return;
 	}
 	sim_fail(s, "unknown event kind", ev->kind, ev->obj);
 }

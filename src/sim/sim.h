@@ -56,6 +56,7 @@ enum sim_event_kind {
 	EV_WATCHDOG,     /* obj = nic: e1000_watchdog, every 2 s (ITR mode 4) */
 	EV_SAMPLE,       /* run.vmstat-interval: take a vmstat sample */
 	EV_BALANCE,      /* obj = cpu: an idle CPU's periodic load balancing */
+	EV_EPOLL_TIMEOUT, /* obj = epoll worker, gen = its wait: epoll_wait timed out */
 };
 
 /* Hard-IRQ sources other than NIC lines: the NAPI hrtimer of NIC k is

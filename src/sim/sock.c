@@ -70,6 +70,7 @@ void sock_enqueue(struct sim *s, struct pkt *p, int64_t t)
 	pktq_push(&k->q, p);
 	k->bytes += sock_truesize(p);
 	k->napi = p->in_nic;
+	k->ep_napi_ok = true;
 	if (k->waiting) {
 		k->waiting = false;
 		sched_wake(s, &s->thr[k->reader]);
@@ -100,7 +101,7 @@ void sock_snapshot(struct sim *s)
 
 		k->snap = (struct sock_snap){ .bp_polls = k->bp_polls, .bp_pkts = k->bp_pkts,
 					      .suspends = k->suspends, .resumes = k->resumes,
-					      .served = k->served };
+					      .served = k->served, .timeouts = k->timeouts };
 	}
 }
 
@@ -118,6 +119,7 @@ static void collect_worker(struct worker_result *w, const struct sim *s, const s
 	w->busy_poll_pkts = k->bp_pkts - k->snap.bp_pkts;
 	w->suspends = k->suspends - k->snap.suspends;
 	w->resumes = k->resumes - k->snap.resumes;
+	w->epoll_timeouts = k->timeouts - k->snap.timeouts;
 }
 
 int sock_collect(struct server_result *r, const struct sim *s, double win_ns)

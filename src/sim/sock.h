@@ -36,9 +36,14 @@ struct sock {
 	int64_t bp_start;
 	uint64_t bp_polls, bp_pkts, suspends, resumes;
 	uint64_t served;      /* requests answered (datagrams read, for a sink) */
+	uint64_t timeouts;    /* epoll_wait() calls that timed out */
 	struct sock_snap {    /* the counters above at the end of warm-up */
-		uint64_t bp_polls, bp_pkts, suspends, resumes, served;
+		uint64_t bp_polls, bp_pkts, suspends, resumes, served, timeouts;
 	} snap;
+	/* epoll (server = epoll) */
+	bool ep_napi_ok;      /* ep->napi_id valid: ep_busy_loop() clears it when a
+	                       * busy loop ends empty, a queued frame sets it */
+	uint32_t wait_gen;    /* epoll_wait() calls that slept: names the timeout */
 	struct rng work_rng;  /* server-work draws: stream SOCK_WORK_STREAM + worker */
 };
 #define SOCK_WORK_STREAM 0x776f726b00ULL /* "work" */

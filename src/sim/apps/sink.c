@@ -35,7 +35,12 @@
 #define SPIN_NS 1000       /* one busy-loop turn while softirq owns the NAPI */
 #define BUSY_POLL_BUDGET 8 /* include/net/busy_poll.h */
 
-enum sink_next { NEXT_LOOP, NEXT_WORK, NEXT_REPLY, NEXT_SLEEP };
+enum sink_next { NEXT_LOOP, NEXT_WORK, NEXT_REPLY, NEXT_SLEEP, NEXT_TIMED_OUT };
+
+static bool epoll_server(const struct sim *s)
+{
+	return s->scn->apps.server == SERVER_EPOLL;
+}
 
 static bool server(const struct sim *s)
 {
@@ -187,9 +192,16 @@ static void run(struct sim *s, struct sock *k, struct cpu *c, enum thread_chunk 
 	kern_local_bh_enable(s, c);
 }
 
+/* Sleep in recvmsg() / epoll_wait(); a finite epoll-timeout arms its
+ * wake-up. */
 static void sleep_now(struct sim *s, struct sock *k, struct cpu *c)
 {
+	int64_t tmo = s->scn->apps.epoll_timeout_ns;
+
 	k->waiting = true;
+	k->wait_gen++;
+	if (epoll_server(s) && tmo >= 0)
+		sim_at(s, s->eng.now + tmo, EV_EPOLL_TIMEOUT, s->thr[c->cur].nic, k->wait_gen);
 	sched_sleep(s, c);
 }
 
@@ -212,7 +224,9 @@ static void on_empty(struct sim *s, struct sock *k, struct cpu *c)
 {
 	int64_t deadline, dur;
 
-	if (!busy_polling(s)) {
+	/* ep_busy_loop() needs a valid ep->napi_id (sk_busy_loop() always has
+	 * the socket's). */
+	if (!busy_polling(s) || (epoll_server(s) && !k->bp_active && !k->ep_napi_ok)) {
 		sleep_now(s, k, c);
 		return;
 	}
@@ -232,6 +246,7 @@ static void on_empty(struct sim *s, struct sock *k, struct cpu *c)
 		return;
 	}
 	dur = bp_stop(s, k, c);
+	k->ep_napi_ok = false; /* "ep->napi_id = 0" until a frame is queued */
 	if (suspending(s, k)) {
 		k->resumes++;
 		kern_napi_schedule(s, c, &s->nic[k->bp_napi]);
@@ -278,6 +293,10 @@ static void sink_chunk_done(struct sim *s, struct cpu *c)
 			return;
 		}
 		break;
+	case NEXT_TIMED_OUT:
+		/* epoll_wait() returned 0; the server calls it again */
+		run(s, k, c, TCH_SYS, s->prof->syscall_ns, NEXT_LOOP);
+		return;
 	case NEXT_LOOP:
 		break;
 	}
@@ -319,4 +338,16 @@ int sink_init(struct sim *s)
 			return -1;
 	}
 	return 0;
+}
+
+void sink_epoll_timeout(struct sim *s, uint16_t w, uint32_t gen)
+{
+	struct sock *k = &s->sock.w[w];
+
+	if (!k->waiting || k->wait_gen != gen)
+		return; /* data woke it first */
+	k->waiting = false;
+	k->timeouts++;
+	k->next = NEXT_TIMED_OUT;
+	sched_wake(s, &s->thr[k->reader]);
 }

@@ -89,8 +89,8 @@ static int resolve_cpus(struct scn_apps *a, uint32_t cpus, char *why, size_t len
 	}
 	n = server_cpu_list(a->server_cpus, cpus, a->server_cpu, SCN_MAX_WORKERS, m, sizeof(m));
 	if (n >= 0 && (uint32_t)n != a->server_threads)
-		snprintf(m, sizeof(m), "names %d CPUs, server-threads = %u: give one per worker, "
-			 "in worker order", n, a->server_threads);
+		snprintf(m, sizeof(m), "names %d CPU%s, server-threads = %u: give one per worker, "
+			 "in worker order", n, n == 1 ? "" : "s", a->server_threads);
 	if (n >= 0 && (uint32_t)n == a->server_threads)
 		return 0;
 	snprintf(why, len, "server-cpus = %s: %s", a->server_cpus, m);

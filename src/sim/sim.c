@@ -14,7 +14,9 @@ static int build_threads(struct sim *s)
 	const struct scenario *scn = s->scn;
 	char name[48];
 
-	s->thr = calloc(scn->host.cpus + scn->apps.cpu_hogs + scn->n_nics + 3 + 2 * scn->apps.netperf,
+	/* 3: idle poller, ping, sink (an epoll server has server-threads) */
+	s->thr = calloc(scn->host.cpus + scn->apps.cpu_hogs + scn->n_nics + 3 + 2 * scn->apps.netperf +
+			(scn->apps.server == SERVER_EPOLL ? scn->apps.server_threads - 1 : 0),
 			sizeof(*s->thr));
 	if (!s->thr)
 		return -1;

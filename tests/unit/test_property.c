@@ -457,6 +457,33 @@ static void draw_traffic(struct gen *g, struct draw *d)
 	}
 }
 
+/* An epoll server over the drawn sink: workers on CPUs of the host, the
+ * spreading, the timeout and the service-time distribution drawn too. */
+static void draw_server(struct draw *d, struct gen *g)
+{
+	static const char *const dist[] = { "fixed", "exp", "lognormal:0.7" };
+	uint64_t n = pr_range(&g->r, 1, 2 * g->cpus);
+
+	add(d, "apps.server=epoll");
+	add(d, "apps.server-threads=%" PRIu64, n);
+	if (n > g->cpus || pr_pct(&g->r, 40)) {
+		char list[256] = "";
+		size_t o = 0;
+
+		for (uint64_t i = 0; i < n && o + 8 < sizeof(list); i++)
+			o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%" PRIu64, i ? "," : "",
+					      pr_range(&g->r, 0, g->cpus - 1));
+		add(d, "apps.server-cpus=%s", list);
+	}
+	add(d, "apps.server-spread=%s", pr_pct(&g->r, 50) ? "napi" : "rr");
+	if (pr_pct(&g->r, 30))
+		add(d, "apps.epoll-timeout=%" PRIu64 "ns", pr_log(&g->r, 1000, 10000000));
+	if (pr_pct(&g->r, 50)) {
+		add(d, "apps.server-work=%" PRIu64 "ns", pr_log(&g->r, 1, 50000));
+		add(d, "apps.server-work-dist=%s", dist[pr_range(&g->r, 0, 2)]);
+	}
+}
+
 static void draw_apps(struct gen *g, struct draw *d)
 {
 	if (pr_pct(&g->r, 50)) {
@@ -500,6 +527,8 @@ static void draw_apps(struct gen *g, struct draw *d)
 		add(d, "apps.sink-batch=%" PRIu64, pr_range(&g->r, 1, 64));
 	if (pr_pct(&g->r, 30))
 		add(d, "apps.ack-every=%" PRIu64, pr_range(&g->r, 1, 4));
+	if (pr_pct(&g->r, 30))
+		draw_server(d, g);
 }
 
 /* Scenario @i of the run seeded @seed. */

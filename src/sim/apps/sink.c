@@ -1,5 +1,15 @@
-/* sink.c - the thread that reads the UDP socket (sock.c): a sink, or a
- * request/response server.
+/* sink.c - the threads that read the sockets (sock.c): the UDP sink, a
+ * request/response server, or the workers of an epoll server.
+ *
+ * An epoll server (server = epoll) has server-threads workers; each is
+ * this same reader on its own socket queue (struct sock, s->sock.w[i],
+ * thread.nic = i), with its own busy-poll and suspend state, so sink = on
+ * is the one-worker server.  A worker's epoll busy loop polls the NAPI of
+ * its last frame (ep->napi_id) and drops it when the loop ends empty
+ * (ep_busy_loop: "ep->napi_id = 0"), until a frame is queued again.  A
+ * finite epoll-timeout wakes a sleeping worker (epoll_wait() returns 0)
+ * and it calls epoll_wait() again.  Per request it spends sink-work plus a
+ * server-work draw (epoll_work.c).
  *
  * The reader takes one datagram per recvmsg() (syscall + copy, system
  * time), then does sink-work of user time per datagram.  A sink is done

@@ -24,7 +24,7 @@
  * netdev_rss_key: 52 random bytes filled once per boot (net_get_random_once),
  * so a simulator using it would hash differently on every run.  This key is
  * fixed, published with test vectors ("Verifying the RSS Hash Calculation",
- * Microsoft WDK) and is the one igb_setup_mrqc and DPDK ship, so queue
+ * Microsoft WDK) and also appears in igb_setup_mrqc and DPDK, so queue
  * assignments are reproducible and can be checked against a real NIC
  * programmed with it (ethtool -X DEV hkey 6d:5a:...).
  */

@@ -3,8 +3,8 @@
  * Shares are checked against their exact probabilities with a bound of 5
  * binomial standard deviations, sqrt(N p (1 - p)) draws: a correct sampler
  * exceeds it with probability ~6e-7 per check, and the seeds are fixed, so
- * a pass is reproducible; a sampler off by 1% of the first flow's share
- * (0.0019 of 0.193 at s = 1) fails it.
+ * a pass is reproducible.  For the first flow at s = 1 the bound is 0.002
+ * of a share of 0.193, about 1%.
  */
 #include <math.h>
 #include <stdarg.h>

@@ -120,7 +120,7 @@ static int read_ghz(struct pload *l, const struct ini_entry *e)
 {
 	const char *c = e->value;
 	uint64_t mhz = 0;
-	int digits = 0, frac = -1; /* frac: digits after the point; -1: no point */
+	int frac = -1; /* digits after the point; -1: no point yet */
 
 	for (; *c; c++) {
 		if (*c == '.' && frac < 0) {
@@ -131,10 +131,9 @@ static int read_ghz(struct pload *l, const struct ini_entry *e)
 			break;
 		if (mhz <= MHZ_MAX)
 			mhz = mhz * 10 + (uint64_t)(*c - '0');
-		digits++;
 		frac += frac >= 0;
 	}
-	if (digits == 0 || frac == 0 || *c)
+	if (e->value[0] < '0' || e->value[0] > '9' || frac == 0 || *c)
 		return bad(l, e->line, "ghz = %s: not a number of GHz with at most three decimals; "
 		           "write e.g. ghz = 2.1 (accepted 0.1..10)", e->value);
 	for (int k = frac < 0 ? 0 : frac; k < 3; k++)

@@ -66,9 +66,11 @@ int queue_keys_indir(const char *text, struct scn_nic *n, char *msg, size_t msgl
 		return indir_weights(p, text, n, msg, msglen);
 	if (strcmp(tok, "equal") == 0 && next_token(&p, tok, sizeof(tok)) &&
 	    !next_token(&p, (char[32]){ 0 }, 32)) {
-		if (unit_parse_key(UNIT_COUNT, "indir = equal", tok, 1, n->combined, "queues", &v,
-		                   msg, msglen))
+		if (unit_parse(UNIT_COUNT, tok, &v, NULL, 0) != UNIT_OK || v < 1 || v > n->combined) {
+			snprintf(msg, msglen, "indir = %s is out of range: accepted equal 1..%u "
+			         "(combined = %u queues)", text, n->combined, n->combined);
 			return -1;
+		}
 		n->indir_n = (uint32_t)v;
 		return 0;
 	}
@@ -101,12 +103,16 @@ int queue_keys_irq_affinity(const char *text, uint32_t ncpus, struct scn_nic *n,
 	return 0;
 }
 
-static int list_value(const char *key, const char *tok, enum unit_kind kind, uint64_t min,
-                      uint64_t max, const char *noun, int is_bool, uint64_t *v, char *msg,
-                      size_t msglen)
+/* Value @tok of queue @q: messages name it "KEY (queue Q) = TOK: ...". */
+static int list_value(const char *key, uint32_t q, const char *tok, enum unit_kind kind,
+                      uint64_t min, uint64_t max, const char *noun, int is_bool, uint64_t *v,
+                      char *msg, size_t msglen)
 {
+	char label[96];
 	bool b;
 
+	snprintf(label, sizeof(label), "%s (queue %u)", key, q);
+	key = label;
 	if (!is_bool)
 		return unit_parse_key(kind, key, tok, min, max, noun, v, msg, msglen);
 	if (unit_parse_bool(tok, &b)) {
@@ -130,7 +136,7 @@ int queue_keys_list(const char *key, const char *text, uint32_t combined, enum u
 			k++;
 			break;
 		}
-		if (list_value(key, tok, kind, min, max, noun, is_bool, &out[k], msg, msglen))
+		if (list_value(key, k, tok, kind, min, max, noun, is_bool, &out[k], msg, msglen))
 			return -1;
 		k++;
 	}

@@ -50,6 +50,11 @@ static int indir_weights(const char *p, const char *text, struct scn_nic *n, cha
 		         "indir = weight 1 1 2 2", text);
 		return -1;
 	}
+	if (sum > n->indir_size) { /* ethtool -X refuses it too: each unit is an entry */
+		snprintf(msg, msglen, "indir = %s: the weights add up to %llu, more than the "
+		         "indir-size of %u entries", text, (unsigned long long)sum, n->indir_size);
+		return -1;
+	}
 	return 0;
 }
 

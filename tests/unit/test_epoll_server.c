@@ -294,6 +294,37 @@ static void test_rr_spread_run(void **state)
 	run_free(x);
 }
 
+/* One port with queues (combined = 4), 64 flows at 20 kpps: the
+ * indirection table decides the queue, the queue the worker.  All of it on
+ * queue 2 goes to worker 2 % 2 = 0; all on queue 1 to worker 1; two queues
+ * spread over four workers leave workers 2 and 3 without connections. */
+static const char MQ[] =
+	"[host]\nprofile = piii-933-e1000\ncpus = 4\n"
+	"[nic eth0]\ncombined = 4\n"
+	"[traffic]\nport = eth0\npattern = constant\nrate = 20kpps\nflows = 64\n"
+	"[apps]\nserver = epoll\nserver-threads = 2\nreply-size = 64\n"
+	"[run]\nduration = 105ms\nwarmup = 5ms\n";
+
+static void test_queue_spread_run(void **state)
+{
+	struct run *x = RUN(MQ, "nic.eth0.indir=weight 0 0 1 0");
+	struct run *y = RUN(MQ, "nic.eth0.indir=weight 0 1 0 0");
+	struct run *z = RUN(MQ, "nic.eth0.combined=2", "apps.server-threads=4");
+
+	(void)state;
+	/* +-2 requests at the window's edges: 20/s */
+	assert_true(fabs(x->r.server.w[0].served_pps - 20000) <= 20);
+	assert_int_equal(x->r.server.w[1].served, 0);
+	assert_true(fabs(y->r.server.w[1].served_pps - 20000) <= 20);
+	assert_int_equal(y->r.server.w[0].served, 0);
+	assert_true(z->r.server.w[0].served > 0 && z->r.server.w[1].served > 0);
+	assert_int_equal(z->r.server.w[2].served + z->r.server.w[3].served, 0);
+	assert_true(fabs(z->r.server.served_pps - 20000) <= 20);
+	run_free(x);
+	run_free(y);
+	run_free(z);
+}
+
 /* epoll-timeout = 100 us at 1 kpps: after each request the worker sleeps,
  * and each timeout costs a wake-up (ctx-switch 3 us) and one more
  * epoll_wait (syscall 1 us) before the next 100 us sleep, so a 1 ms gap
@@ -323,7 +354,7 @@ int main(void)
 		cmocka_unit_test(test_keys_need_server), cmocka_unit_test(test_det_exp),
 		cmocka_unit_test(test_work_draws),       cmocka_unit_test(test_fixed_work_exact),
 		cmocka_unit_test(test_napi_spread_run),  cmocka_unit_test(test_rr_spread_run),
-		cmocka_unit_test(test_epoll_timeout),
+		cmocka_unit_test(test_epoll_timeout),    cmocka_unit_test(test_queue_spread_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

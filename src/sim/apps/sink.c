@@ -189,7 +189,7 @@ static bool busy_polling(const struct sim *s)
 static bool suspending(const struct sim *s, const struct sock *k)
 {
 	return s->scn->apps.prefer_busy_poll && s->scn->host.rxpath != RXPATH_BSD_POLL &&
-	       s->nic[k->napi].cfg->irq_suspend_timeout_ns > 0;
+	       s->nic[k->napi].napi_cfg->irq_suspend_timeout_ns > 0;
 }
 
 /* ---- the reader thread ---- */
@@ -223,7 +223,7 @@ static void on_data(struct sim *s, struct sock *k, struct cpu *c)
 	if (suspending(s, k)) {
 		k->suspends++;
 		kern_napi_timer_start(s, &s->nic[k->napi],
-				      s->nic[k->napi].cfg->irq_suspend_timeout_ns);
+				      s->nic[k->napi].napi_cfg->irq_suspend_timeout_ns);
 	}
 	dur += receive_batch(s, k, &s->thr[c->cur], s->eng.now + dur);
 	run(s, k, c, TCH_SYS, dur, NEXT_WORK);

@@ -28,6 +28,12 @@ struct server_result {
 	double server_cpu_pct;  /* sum of the workers' cpu_pct (100 = one CPU) */
 	double lat_p95_us;      /* latency p95, us, of every request (the run's
 	                         * latency histogram: 0.8% bucket resolution) */
+	double cpu_ns_per_query; /* busy CPU time of the whole host (user, system,
+	                          * hard and soft IRQ, every CPU) per request
+	                          * served, ns; NaN when none was served.
+	                          * profile_cycles() turns it into cycles */
+	uint64_t cycles_per_query; /* ... in cycles of the profile's ghz; 0 when the
+	                            * profile gives no ghz (print it as unknown) */
 };
 
 #endif

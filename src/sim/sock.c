@@ -122,8 +122,22 @@ static void collect_worker(struct worker_result *w, const struct sim *s, const s
 	w->epoll_timeouts = k->timeouts - k->snap.timeouts;
 }
 
+/* CPU time the host spent not idle in the window, ns, every CPU. */
+static uint64_t busy_ns(const struct sim *s)
+{
+	uint64_t ns = 0;
+
+	for (uint16_t i = 0; i < s->n_cpus; i++)
+		for (int k = 0; k < ACCT_N; k++)
+			if (k != ACCT_IDLE)
+				ns += s->cpu[i].acct[k] - s->snap.acct[i][k];
+	return ns;
+}
+
 int sock_collect(struct server_result *r, const struct sim *s, double win_ns)
 {
+	uint64_t served = 0;
+
 	memset(r, 0, sizeof(*r));
 	r->lat_p95_us = s->lat.n ? (double)hist_quantile(&s->lat, 0.95) / 1e3 : NAN;
 	if (s->sock.n == 0)
@@ -136,6 +150,9 @@ int sock_collect(struct server_result *r, const struct sim *s, double win_ns)
 		collect_worker(&r->w[i], s, &s->sock.w[i], win_ns);
 		r->served_pps += r->w[i].served_pps;
 		r->server_cpu_pct += r->w[i].cpu_pct;
+		served += r->w[i].served;
 	}
+	r->cpu_ns_per_query = served ? (double)busy_ns(s) / (double)served : NAN;
+	r->cycles_per_query = served ? profile_cycles(s->prof, busy_ns(s) / served) : 0;
 	return 0;
 }

@@ -239,6 +239,14 @@ static void test_fixed_work_exact(void **state)
 		fail_msg("mean latency %.6f -> %.6f us", a->r.lat_mean_us, b->r.lat_mean_us);
 	assert_true(a->r.lat_p50_us < a->r.lat_max_us + 1e-9);
 	assert_true(fabs(b->r.lat_max_us - a->r.lat_max_us - 20.0) < 1e-6);
+	/* ... and exactly 20 us of CPU per query */
+	assert_int_equal(a->r.server.w[0].served, b->r.server.w[0].served);
+	if (fabs(b->r.server.cpu_ns_per_query - a->r.server.cpu_ns_per_query - 20000) > 1e-3)
+		fail_msg("CPU per query %.3f -> %.3f ns", a->r.server.cpu_ns_per_query,
+			 b->r.server.cpu_ns_per_query);
+	/* piii-933-e1000 gives ghz = 0.933: cycles = ns * 933 / 1000 */
+	assert_int_equal(b->r.server.cycles_per_query,
+			 (uint64_t)b->r.server.cpu_ns_per_query * b->sim.prof->mhz / 1000);
 	run_free(a);
 	run_free(b);
 }

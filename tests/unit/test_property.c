@@ -459,6 +459,33 @@ static void draw_traffic(struct gen *g, struct draw *d)
 	}
 }
 
+/* An epoll server over the drawn sink: workers on CPUs of the host, the
+ * spreading, the timeout and the service-time distribution drawn too. */
+static void draw_server(struct draw *d, struct gen *g)
+{
+	static const char *const dist[] = { "fixed", "exp", "lognormal:0.7" };
+	uint64_t n = pr_range(&g->r, 1, 2 * g->cpus);
+
+	add(d, "apps.server=epoll");
+	add(d, "apps.server-threads=%" PRIu64, n);
+	if (n > g->cpus || pr_pct(&g->r, 40)) {
+		char list[256] = "";
+		size_t o = 0;
+
+		for (uint64_t i = 0; i < n && o + 8 < sizeof(list); i++)
+			o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%" PRIu64, i ? "," : "",
+					      pr_range(&g->r, 0, g->cpus - 1));
+		add(d, "apps.server-cpus=%s", list);
+	}
+	add(d, "apps.server-spread=%s", pr_pct(&g->r, 50) ? "napi" : "rr");
+	if (pr_pct(&g->r, 30))
+		add(d, "apps.epoll-timeout=%" PRIu64 "ns", pr_log(&g->r, 1000, 10000000));
+	if (pr_pct(&g->r, 50)) {
+		add(d, "apps.server-work=%" PRIu64 "ns", pr_log(&g->r, 1, 50000));
+		add(d, "apps.server-work-dist=%s", dist[pr_range(&g->r, 0, 2)]);
+	}
+}
+
 static void draw_apps(struct gen *g, struct draw *d)
 {
 	if (pr_pct(&g->r, 50)) {
@@ -502,6 +529,8 @@ static void draw_apps(struct gen *g, struct draw *d)
 		add(d, "apps.sink-batch=%" PRIu64, pr_range(&g->r, 1, 64));
 	if (pr_pct(&g->r, 30))
 		add(d, "apps.ack-every=%" PRIu64, pr_range(&g->r, 1, 4));
+	if (pr_pct(&g->r, 30))
+		draw_server(d, g);
 }
 
 /* Multi-queue ports, from a stream of their own so that the rest of a
@@ -792,7 +821,7 @@ static int check_identity(const struct sim *s, uint64_t *held_out, char *why, si
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		held += s->cpu[i].backlog.count;
 	held -= s->ping.queued + s->np.queued; /* loopback frames are not NIC frames */
-	held += s->sock.q.count + s->sock.held.count;
+	held += sock_in_flight(s);
 	*held_out = held;
 	/* ping: one echo outstanding at a time, each reply from a request */
 	if (s->ping.received > s->ping.echoed || s->ping.echoed > s->ping.sent ||
@@ -988,10 +1017,13 @@ static int run_once(const struct draw *d, struct outcome *o, char *why, size_t l
 		if (check_nic_queues(s, &s->nic[i], why, len) ||
 		    check_nic_counters(s, &s->nic[i], why, len))
 			goto out;
-	if (s->scn->apps.sink && (s->sock.q.count > s->sock.q.cap ||
-				  s->sock.bytes > s->scn->apps.rcvbuf)) {
-		bad(why, len, "socket: %u datagrams, %" PRIu64 " bytes > rcvbuf %u", s->sock.q.count,
-		    s->sock.bytes, s->scn->apps.rcvbuf);
+	for (uint16_t i = 0; i < s->sock.n; i++) {
+		const struct sock *k = &s->sock.w[i];
+
+		if (k->q.count <= k->q.cap && k->bytes <= s->scn->apps.rcvbuf)
+			continue;
+		bad(why, len, "socket %u: %u datagrams, %" PRIu64 " bytes > rcvbuf %u", i,
+		    k->q.count, k->bytes, s->scn->apps.rcvbuf);
 		goto out;
 	}
 	if (check_cpus(s, why, len) || check_identity(s, &held, why, len) ||

@@ -87,15 +87,20 @@ int queue_keys_indir(const char *text, struct scn_nic *n, char *msg, size_t msgl
 int queue_keys_irq_affinity(const char *text, uint32_t ncpus, struct scn_nic *n, char *msg,
                             size_t msglen)
 {
+	char why[160];
+	int got;
 	uint32_t k;
 
 	n->irq_spread = strcmp(text, "spread") == 0;
 	n->irq_affinity_n = 0;
 	if (n->irq_spread)
 		return 0;
-	if (unit_parse_cpulist("irq-affinity", text, ncpus, n->irq_affinity, SCN_MAX_QUEUES, &k,
-	                       msg, msglen))
+	got = unit_cpu_list(text, ncpus, n->irq_affinity, SCN_MAX_QUEUES, why, sizeof(why));
+	if (got < 0) {
+		snprintf(msg, msglen, "irq-affinity = %s: %s", text, why);
 		return -1;
+	}
+	k = (uint32_t)got;
 	if (k != 1 && k != n->combined) {
 		snprintf(msg, msglen, "irq-affinity = %s: %u CPUs for combined = %u queues; give "
 		         "one CPU per queue in queue order, one CPU for all, or spread", text, k,

@@ -17,61 +17,6 @@
 
 #define MAX_SIGMA 10.0 /* e^(10^2) would overflow any time */
 
-/* One "A" or "A-B" item at *p; advances *p. */
-static int cpu_item(const char **p, uint32_t *lo, uint32_t *hi)
-{
-	char *end;
-	unsigned long a = strtoul(*p, &end, 10), b;
-
-	if (end == *p || **p == '-' || **p == '+')
-		return -1;
-	b = a;
-	if (*end == '-') {
-		const char *q = end + 1;
-
-		b = strtoul(q, &end, 10);
-		if (end == q || *q == '-' || *q == '+' || b < a)
-			return -1;
-	}
-	*lo = (uint32_t)(a > 0xffffffffUL ? 0xffffffffUL : a);
-	*hi = (uint32_t)(b > 0xffffffffUL ? 0xffffffffUL : b);
-	*p = end;
-	return 0;
-}
-
-int server_cpu_list(const char *text, uint32_t cpus, uint16_t *cpu, uint32_t max, char *why,
-		    size_t len)
-{
-	char buf[256], *w = buf;
-	const char *p;
-	uint32_t n = 0, lo, hi;
-
-	for (p = text; *p && w + 1 < buf + sizeof(buf); p++)
-		if (*p != ' ' && *p != '\t')
-			*w++ = *p;
-	*w = '\0';
-	for (p = buf; *p;) {
-		if (cpu_item(&p, &lo, &hi) || (*p && *p != ',') || (*p == ',' && !p[1])) {
-			snprintf(why, len, "not a CPU list; write e.g. 0-7 or 0,2,4");
-			return -1;
-		}
-		if (hi >= cpus) {
-			snprintf(why, len, "CPU %u is out of range: accepted 0..%u ([host] cpus = %u)",
-				 hi, cpus - 1, cpus);
-			return -1;
-		}
-		for (uint32_t c = lo; c <= hi; c++) {
-			if (n == max) {
-				snprintf(why, len, "more than %u CPUs", max);
-				return -1;
-			}
-			cpu[n++] = (uint16_t)c;
-		}
-		p += *p == ',';
-	}
-	return (int)n;
-}
-
 static int resolve_cpus(struct scn_apps *a, uint32_t cpus, char *why, size_t len)
 {
 	char m[160];
@@ -87,7 +32,7 @@ static int resolve_cpus(struct scn_apps *a, uint32_t cpus, char *why, size_t len
 			a->server_cpu[i] = (uint16_t)i;
 		return 0;
 	}
-	n = server_cpu_list(a->server_cpus, cpus, a->server_cpu, SCN_MAX_WORKERS, m, sizeof(m));
+	n = unit_cpu_list(a->server_cpus, cpus, a->server_cpu, SCN_MAX_WORKERS, m, sizeof(m));
 	if (n >= 0 && (uint32_t)n != a->server_threads)
 		snprintf(m, sizeof(m), "names %d CPU%s, server-threads = %u: give one per worker, "
 			 "in worker order", n, n == 1 ? "" : "s", a->server_threads);

@@ -8,12 +8,6 @@
 
 #include "rxlab/scenario.h"
 
-/* Parse a CPU list @text ("0-7", "0,2,4", "0-3,8"; blanks ignored) into
- * @cpu in order, at most @max entries, each < @cpus.  Returns the count,
- * or -1 with a message in @why (no key name). */
-int server_cpu_list(const char *text, uint32_t cpus, uint16_t *cpu, uint32_t max, char *why,
-		    size_t len);
-
 /* Resolve @a's string keys into server_cpu[], epoll_timeout_ns, work_dist
  * and work_sigma, and set a->sink when server = epoll.  Host of @cpus
  * CPUs.  Returns 0, or -1 with *@key the offending key and @why the whole

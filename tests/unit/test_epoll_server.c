@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "model/scenario_load.h"
+#include "model/units.h"
 #include "model/server_keys.h"
 #include "sim/apps/epoll_work.h"
 #include "sim/results.h"
@@ -56,20 +57,20 @@ static void test_cpu_list(void **state)
 	char why[128];
 
 	(void)state;
-	assert_int_equal(server_cpu_list("0-3, 8", 16, c, 16, why, sizeof(why)), 5);
+	assert_int_equal(unit_cpu_list("0-3, 8", 16, c, 16, why, sizeof(why)), 5);
 	assert_int_equal(c[3], 3);
 	assert_int_equal(c[4], 8);
-	assert_int_equal(server_cpu_list("4,2,0", 16, c, 16, why, sizeof(why)), 3);
+	assert_int_equal(unit_cpu_list("4,2,0", 16, c, 16, why, sizeof(why)), 3);
 	assert_int_equal(c[0], 4);
 	assert_int_equal(c[2], 0);
-	assert_int_equal(server_cpu_list("0-16", 16, c, 16, why, sizeof(why)), -1);
+	assert_int_equal(unit_cpu_list("0-16", 16, c, 16, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "accepted 0..15"));
-	assert_int_equal(server_cpu_list("3-1", 16, c, 16, why, sizeof(why)), -1);
-	assert_int_equal(server_cpu_list("0,,1", 16, c, 16, why, sizeof(why)), -1);
-	assert_int_equal(server_cpu_list("1,", 16, c, 16, why, sizeof(why)), -1);
-	assert_int_equal(server_cpu_list("x", 16, c, 16, why, sizeof(why)), -1);
-	assert_int_equal(server_cpu_list("-1", 16, c, 16, why, sizeof(why)), -1);
-	assert_int_equal(server_cpu_list("0-3", 16, c, 2, why, sizeof(why)), -1);
+	assert_int_equal(unit_cpu_list("3-1", 16, c, 16, why, sizeof(why)), -1);
+	assert_int_equal(unit_cpu_list("0,,1", 16, c, 16, why, sizeof(why)), -1);
+	assert_int_equal(unit_cpu_list("1,", 16, c, 16, why, sizeof(why)), -1);
+	assert_int_equal(unit_cpu_list("x", 16, c, 16, why, sizeof(why)), -1);
+	assert_int_equal(unit_cpu_list("-1", 16, c, 16, why, sizeof(why)), -1);
+	assert_int_equal(unit_cpu_list("0-3", 16, c, 2, why, sizeof(why)), -1);
 }
 
 static const char RR[] =

@@ -4,6 +4,7 @@
 #ifndef RXLAB_RXLAB_SERVER_H
 #define RXLAB_RXLAB_SERVER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* One reader thread, measurement window. */
@@ -22,6 +23,7 @@ struct worker_result {
 
 /* Every reader; n_workers = 0 when the scenario has no socket reader. */
 struct server_result {
+	bool epoll;             /* [apps] server = epoll (not a plain sink = on) */
 	uint16_t n_workers;
 	struct worker_result *w; /* n_workers entries, owned; NULL when none */
 	double served_pps;      /* sum over the workers */

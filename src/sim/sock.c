@@ -145,6 +145,7 @@ int sock_collect(struct server_result *r, const struct sim *s, double win_ns)
 	r->w = calloc(s->sock.n, sizeof(*r->w));
 	if (!r->w)
 		return -1;
+	r->epoll = s->scn->apps.server == SERVER_EPOLL;
 	r->n_workers = s->sock.n;
 	for (uint16_t i = 0; i < s->sock.n; i++) {
 		collect_worker(&r->w[i], s, &s->sock.w[i], win_ns);

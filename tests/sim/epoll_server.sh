@@ -3,7 +3,9 @@
 # the same code path - so server = epoll with server-threads = 1 gives
 # byte-identical output to sink = on (only the thread's name differs:
 # epoll-worker/0 for udp-sink), under plain NAPI, busy polling and IRQ
-# suspension.
+# suspension.  An epoll run's report adds what a server run reports (five
+# summary columns after the sink's, the workers table); those are cut
+# before the comparison, and the workers table must count requests.
 set -euo pipefail
 rxlab="$1"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
@@ -11,8 +13,18 @@ fails=0
 check() {
   local what="$1"; shift
   "$rxlab" run rr-server "$@" --format csv > "$tmp/sink.csv"
-  "$rxlab" run rr-server --set apps.server=epoll "$@" --format csv \
-    | sed 's|^epoll-worker/0,|udp-sink,|' > "$tmp/epoll.csv"
+  "$rxlab" run rr-server --set apps.server=epoll "$@" --format csv > "$tmp/full.csv"
+  # the summary's last five columns and the workers table are the server's
+  awk -F, -v OFS=, '
+    /^# / { sect = $0 }
+    sect == "# workers" { next }
+    sect == "# summary" && NF > 5 { NF -= 5 }
+    { print }' "$tmp/full.csv" | sed -e 's|^epoll-worker/0,|udp-sink,|' -e '${/^$/d}' \
+    > "$tmp/epoll.csv"
+  served=$(awk -F, '/^# workers/ { w = 1; getline; next } w && NF > 3 { print $3; exit }' \
+    "$tmp/full.csv")
+  [ -n "$served" ] && [ "$served" -gt 0 ] \
+    || { echo "FAIL $what: the workers table has no served count"; fails=$((fails + 1)); }
   if cmp -s "$tmp/sink.csv" "$tmp/epoll.csv"; then
     echo "ok   one-worker epoll = sink: $what"
   else

@@ -256,6 +256,12 @@ static void on_empty(struct sim *s, struct sock *k, struct cpu *c)
 		return;
 	}
 	dur = bp_stop(s, k, c);
+	if (k->q.count) {
+		/* the last poll queued frames: ep_busy_loop() sees events and
+		 * returns true, keeping ep->napi_id and the IRQs suspended */
+		run(s, k, c, TCH_SYS, dur > 0 ? dur : 1, NEXT_LOOP);
+		return;
+	}
 	k->ep_napi_ok = false; /* "ep->napi_id = 0" until a frame is queued */
 	if (suspending(s, k)) {
 		k->resumes++;

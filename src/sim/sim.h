@@ -128,6 +128,7 @@ struct sim {
 	struct cpu *cpu;
 	struct source src[SCN_MAX_TRAFFIC];
 	struct thread *thr;
+	struct sched sched;   /* the scheduler's host-wide state (cpu.c) */
 	uint64_t irq_cpu[SCN_MAX_NICS][SCN_MAX_CPUS]; /* /proc/interrupts */
 	struct hist lat;      /* forwarding latency, ns, after warm-up */
 	struct mod_series series;

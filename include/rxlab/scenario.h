@@ -107,7 +107,7 @@ struct scn_host {
 	                              * balancing (kernel.sched_migration_cost_ns) */
 	uint32_t sched_wake_idle;    /* sched_wake_idle = on | off: a woken thread without
 	                              * affinity goes to a CPU with no thread when its own
-	                              * is busy (select_idle_sibling(), SD_WAKE_IDLE) */
+	                              * is busy (select_idle_sibling()) */
 };
 
 /* [nic NAME]: one port.  Coalescing keys are ethtool -C names. */

@@ -220,11 +220,18 @@ static bool thread_level_idle(const struct cpu *c)
 	return c->cur < 0 && c->next < 0 && c->nr_running == 0 && c->idle.n == 0;
 }
 
-/* Bring @c's bits in the host bitmaps up to date with its queues. */
+/* Bring @c's bit in the idle bitmap up to date (after cur, next or its
+ * queues change). */
+static void idle_bit(struct sim *s, const struct cpu *c)
+{
+	bit_put(s->sched.idle, c->id, thread_level_idle(c));
+}
+
+/* ... and both bits (after its runnable threads change). */
 static void cpu_bits(struct sim *s, const struct cpu *c)
 {
 	bit_put(s->sched.pullable, c->id, c->nr_running >= 2 && c->roam.n > 0);
-	bit_put(s->sched.idle, c->id, thread_level_idle(c));
+	idle_bit(s, c);
 }
 
 /* Queue runnable thread @i on its CPU (it is not that CPU's cur). */
@@ -271,7 +278,7 @@ static void set_cur(struct sim *s, struct cpu *c, int16_t i)
 	if (i >= 0)
 		dequeue(s, i);
 	c->cur = i;
-	cpu_bits(s, c);
+	idle_bit(s, c);
 }
 
 /* Thread @i (not running, not queued) moves from its CPU to @dst. */
@@ -592,7 +599,11 @@ static int next_bit(const struct sim *s, const uint64_t *map, uint32_t from)
  * wake_affine(): the waker's CPU is not a candidate of its own, and an
  * idle CPU is taken even when the thread is cache-hot (the kernel too
  * leaves task_hot() to the balancer).  On the new CPU the thread starts at
- * that CPU's queue position, as a new arrival.  Without
+ * that CPU's queue position, as a new arrival.  This is the modern rule
+ * (select_idle_sibling(), kernel/sched/fair.c, with wake_affine()'s target
+ * being the previous CPU); 2.6's wake_idle() for SD_WAKE_IDLE scanned its
+ * domain from its first CPU and kept a CPU that already had two runnable
+ * threads, which the model does not copy.  Without
  * sched_wake_idle a woken thread always waits on its last CPU and only
  * idle balancing (idle_pull) moves it. */
 static void wake_place(struct sim *s, int32_t i)
@@ -651,7 +662,7 @@ void sched_pick(struct sim *s, struct cpu *c)
 	c->cs++;
 	set_cur(s, c, -1);
 	c->next = next;
-	cpu_bits(s, c);
+	idle_bit(s, c);
 	cpu_run(s, c, LVL_THREAD, TCH_SWITCH, s->prof->ctx_switch_ns + c->exit_ns);
 	c->exit_ns = 0;
 }
@@ -721,36 +732,49 @@ bool sched_thread_continue(struct sim *s, struct cpu *c, bool has_work)
 	return true;
 }
 
+/* Is another thread than the running one due on @c?  Kept out of line:
+ * sched_need_resched() is asked between every two chunks of a thread and
+ * nearly always answers from the timeslice alone, which should not pay
+ * for the pick's registers. */
+__attribute__((noinline)) static bool other_due(const struct sim *s, const struct cpu *c)
+{
+	int16_t next = pick_thread(s, c);
+
+	if (c->cur < 0)
+		return next >= 0;
+	return next >= 0 && next != c->cur;
+}
+
 bool sched_need_resched(struct sim *s, struct cpu *c)
 {
-	bool others;
-	int16_t next;
-
 	if (c->resched)
 		return true;
 	if (c->cur >= 0 && s->eng.now - c->slice_start < s->scn->run.timeslice_ns)
 		return false; /* its slice is not over: nobody else is due */
-	next = pick_thread(s, c);
-	if (c->cur < 0)
-		return next >= 0;
-	others = next >= 0 && next != c->cur;
-	return others;
+	return other_due(s, c);
+}
+
+/* The context switch to c->next is over.  Out of line: one chunk in
+ * twenty-five is a switch, and cpu_done() runs for every chunk of every
+ * level. */
+__attribute__((noinline)) static void switch_done(struct sim *s, struct cpu *c)
+{
+	int16_t next = c->next;
+
+	c->next = -1;
+	set_cur(s, c, next);
+	if (c->resched)
+		sched_pick(s, c); /* a wake-up during the switch outranks it */
+	else
+		thread_start(s, c);
 }
 
 static void thread_chunk_done(struct sim *s, struct cpu *c)
 {
-	if (c->lvl[LVL_THREAD].what == TCH_SWITCH) {
-		int16_t next = c->next;
-
-		c->next = -1;
-		set_cur(s, c, next);
-		if (c->resched)
-			sched_pick(s, c); /* a wake-up during the switch outranks it */
-		else
-			thread_start(s, c);
-		return;
-	}
-	s->thr[c->cur].ops->chunk_done(s, c);
+	if (c->lvl[LVL_THREAD].what == TCH_SWITCH)
+		switch_done(s, c);
+	else
+		s->thr[c->cur].ops->chunk_done(s, c);
 }
 
 void cpu_done(struct sim *s, struct cpu *c, uint32_t gen)

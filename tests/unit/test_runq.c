@@ -275,6 +275,40 @@ static void test_hot_thread_stays_and_balance_is_rearmed(void **state)
 	host_free(h);
 }
 
+/* A whole run with roaming threads, with and without sched_wake_idle: two
+ * connections on 5 CPUs (netperf/0 on 0, netserver/0 on 1, netperf/1 on
+ * 2, netserver/1 on 3) and a hog sharing CPU 1, CPU 4 free.  The queues
+ * agree with the threads table at the end (sched_check, through
+ * sim_check_invariants), and the wake-up placement moves netserver/0 off
+ * the hog's CPU more often than idle balancing alone does. */
+static uint64_t run_migrations(bool wake_idle)
+{
+	char ini[512];
+	uint64_t m = 0;
+
+	snprintf(ini, sizeof(ini),
+		 HOST(5, "%s[apps]\nnetperf = 2\ncpu-hogs = 1\nhog-cpu = 1\n"), wake_idle ?
+		 "sched_wake_idle = on\n" : "");
+	struct host *h = host_new(ini);
+	struct sim *s = &h->sim;
+
+	if (sim_run(s))
+		fail_msg("sim_run(): %s", s->fatal);
+	assert_int_equal(sim_check_invariants(s), 0);
+	for (uint16_t i = 0; i < s->n_cpus; i++)
+		m += s->cpu[i].sn.migrations;
+	host_free(h);
+	return m;
+}
+
+static void test_whole_run_keeps_queues_consistent(void **state)
+{
+	uint64_t off = run_migrations(false), on = run_migrations(true);
+
+	(void)state;
+	assert_true(on > off);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_woken_thread_stays_on_its_idle_cpu),
 		cmocka_unit_test(test_balancing_ignores_pinned_threads_elsewhere),
 		cmocka_unit_test(test_hot_thread_stays_and_balance_is_rearmed),
+		cmocka_unit_test(test_whole_run_keeps_queues_consistent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

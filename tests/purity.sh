@@ -73,6 +73,16 @@ if [ -n "$expect" ] && [ "$#" -ne "$expect" ]; then
 	exit 1
 fi
 
+# One core module may call another (flowdist.c draws with rng.c): a symbol
+# defined by one of the objects given is allowed, since that object is
+# itself checked here.  Unreadable objects are reported by the loop below.
+declare -A core_defined=()
+for obj in "$@"; do
+	while read -r sym; do
+		[ -n "$sym" ] && core_defined[$sym]=1
+	done < <(nm --defined-only -g -- "$obj" 2>/dev/null | awk 'NF == 3 {print $3}')
+done
+
 errs="$(mktemp)"
 trap 'rm -f "$errs"' EXIT
 status=0
@@ -85,7 +95,7 @@ for obj in "$@"; do
 	# "nm -u" prints "                 U name" (name@VERSION in shared objects).
 	while read -r sym; do
 		[ -z "$sym" ] && continue
-		if ! [[ $sym =~ $allowed ]]; then
+		if ! [[ $sym =~ $allowed ]] && [ -z "${core_defined[$sym]:-}" ]; then
 			echo "purity: FAIL: $(basename "$obj") references '$sym' (not allowed in src/core)"
 			status=1
 		fi

@@ -47,7 +47,21 @@ struct profile {
 	/* Added by the loader (src/model/profile_load.c): [profile] description,
 	 * one line saying which machine this is; "" if the file gives none. */
 	char description[128];
+	/* [profile] ghz: the nominal core clock (the base frequency the CPU is
+	 * sold at, as /proc/cpuinfo's model name gives it), in MHz: "ghz = 2.1"
+	 * is 2100.  0 = unknown (the file gives none).  The costs above are
+	 * times, not cycles; this only converts them, e.g. to cycles per query
+	 * (profile_cycles()). */
+	uint32_t mhz;
 };
+
+/* @ns of CPU time (below 1.8e15, three weeks) in cycles of the nominal
+ * clock, rounded down; 0 when the clock is unknown (mhz = 0), which a
+ * report must print as unknown rather than as zero cycles. */
+static inline uint64_t profile_cycles(const struct profile *p, uint64_t ns)
+{
+	return ns * p->mhz / 1000;
+}
 
 /* CPU time to copy (touch) @len bytes: copy-per-byte, ns. */
 static inline int64_t profile_copy_ns(const struct profile *p, uint32_t len)

@@ -17,9 +17,11 @@
 
 #include "rxlab/profile.h"
 
-#define SCN_MAX_NICS 8
-#define SCN_MAX_TRAFFIC 8
-#define SCN_MAX_CPUS 64
+#define SCN_MAX_NICS 16     /* ports ([nic NAME] sections) */
+#define SCN_MAX_QUEUES 64   /* queue pairs per port (combined) */
+#define SCN_MAX_TRAFFIC 16
+#define SCN_MAX_CPUS 256
+#define SCN_MAX_FLOWS 1000000 /* flows (connections) of one traffic source */
 #define SCN_NAME_LEN 32
 #define SCN_VMSTAT_LINES 100000  /* vmstat lines one run may print */
 
@@ -78,6 +80,22 @@ enum nic_driver {
 	DRIVER_GENERIC,    /* rx-usecs / rx-frames drive the coalescing engine */
 	DRIVER_E1000,      /* e1000_set_coalesce(): rx-usecs 0/1/3/4 select ITR modes,
 	                    * 10..10000 a fixed rate of 1e6/rx-usecs interrupts/s */
+};
+
+/* Popularity of a source's flows, [traffic] flow-popularity. */
+enum flow_popularity {
+	FLOWPOP_UNIFORM, /* every flow equally likely */
+	FLOWPOP_ZIPF,    /* zipf:S: flow i (from 0) has weight 1 / (i + 1)^S */
+};
+
+/* Per-NAPI settings of one queue, as netdev netlink napi-set gives them
+ * (the sysfs keys of [nic NAME] set every queue; a list of values sets
+ * them queue by queue). */
+struct scn_napi {
+	uint32_t defer_hard_irqs;       /* napi_defer_hard_irqs (napi-set defer-hard-irqs) */
+	int64_t gro_flush_timeout_ns;   /* gro_flush_timeout (napi-set gro-flush-timeout) */
+	int64_t irq_suspend_timeout_ns; /* irq-suspend-timeout (napi-set irq-suspend-timeout) */
+	uint32_t threaded;              /* threaded (napi-set threaded): 0 or 1 */
 };
 
 /* [host]: the machine and its kernel. */
@@ -144,6 +162,22 @@ struct scn_nic {
 	                                 * IRQ is re-armed; 0 = off */
 	int64_t gro_flush_timeout_ns;   /* gro_flush_timeout: deferral timer (ns) */
 	uint32_t threaded;              /* threaded = 1: a kthread polls, not softirq */
+	/* queues (ethtool -L), RSS (ethtool -X / -N) and interrupt placement */
+	uint32_t combined;              /* combined = 1..64 queue pairs, each with its RX and
+	                                 * TX ring, coalescing engine, NAPI and vector */
+	uint32_t indir_size;            /* indir-size = RSS indirection table entries */
+	uint32_t indir_n;               /* indir = equal N: the first N queues (0: all) */
+	uint32_t indir_weights;         /* indir = weight w0 w1 ...: how many weights (0:
+	                                 * equal) */
+	uint32_t indir_weight[SCN_MAX_QUEUES]; /* ... the weights, in queue order */
+	uint32_t rss_l4;                /* rx-flow-hash = sdfn (addresses and ports) | sd */
+	uint32_t irq_spread;            /* irq-affinity = spread: queue i on CPU i % cpus */
+	uint32_t irq_affinity_n;        /* irq-affinity = CPU list: how many CPUs (0: none
+	                                 * given, irq-cpu applies to every queue) */
+	uint16_t irq_affinity[SCN_MAX_QUEUES]; /* ... queue i's CPU, i < irq_affinity_n */
+	struct scn_napi napi[SCN_MAX_QUEUES];  /* queue i's NAPI settings (the scalar keys
+	                                 * above are queue 0's, and every queue's unless a
+	                                 * list gave per-queue values) */
 	/* adaptive moderation */
 	enum adaptive_rx adaptive_rx;   /* adaptive-rx = off | dim | pkt-rate | policy:NAME */
 	char adaptive_policy[SCN_NAME_LEN]; /* NAME of policy:NAME (ADAPTIVE_POLICY only) */
@@ -181,6 +215,12 @@ struct scn_traffic {
 	char trace_speed[16];        /* trace-speed = 1 (2 = twice as fast), as written */
 	uint32_t trace_speed_milli;  /* ... in thousandths, 1..1000000 */
 	const struct scn_trace *trace; /* the arrivals (not owned) */
+	/* flows: each frame belongs to one of @flows 5-tuples (RSS hashes it
+	 * to a queue; a server's connection); drawn per frame by popularity */
+	uint32_t flows;              /* flows = 1..1000000 */
+	enum flow_popularity flow_pop; /* flow-popularity = uniform | zipf:S */
+	uint32_t zipf_milli;         /* ... S in thousandths, 1..4000 */
+	uint32_t dport;              /* dport = destination UDP/TCP port of every flow */
 };
 
 /* [route]: IP forwarding between ports; from[i] forwards to to[i]. */

@@ -150,7 +150,7 @@ struct softnet_counters {
 enum mod_kind { MOD_DIM, MOD_ITR, MOD_PKT_RATE, MOD_POLICY };
 struct mod_point {
 	int64_t t;            /* ns */
-	uint16_t nic;
+	uint16_t nic;         /* the queue whose moderation changed: r.queue[] index */
 	uint8_t kind;         /* enum mod_kind */
 	uint8_t ix;           /* DIM profile index / pkt-rate set; policy: 0 */
 	int64_t usecs_ns;     /* resulting rx-usecs (DIM, pkt-rate, policy) or ITR gap */
@@ -171,6 +171,16 @@ struct nic_result {
 	char name[SCN_NAME_LEN];        /* [nic NAME] */
 	struct nic_counters c;          /* window */
 	uint64_t irq_cpu[SCN_MAX_CPUS]; /* interrupts per CPU, whole run (/proc/interrupts) */
+};
+
+/* One queue pair of a port: its vector, NAPI and rings. */
+struct queue_result {
+	char name[SCN_NAME_LEN + 16];   /* its vector in /proc/interrupts: the port's name
+	                                 * for a one-queue port, else "eth0-TxRx-3" */
+	uint16_t port, qid;             /* r.nic[] index of its port, its queue number */
+	uint16_t irq_cpu;               /* CPU its vector is affine to (the last one used
+	                                 * with irq-cpu = float) */
+	struct nic_counters c;          /* window */
 };
 
 struct cpu_result {
@@ -247,7 +257,12 @@ struct results {
 	uint64_t in_flight;             /* frames still queued at the end */
 	uint64_t events;                /* engine events handled, whole run */
 	uint16_t n_nics, n_cpus, n_threads;
-	struct nic_result nic[SCN_MAX_NICS]; /* n_nics entries, scenario order */
+	struct nic_result nic[SCN_MAX_NICS]; /* n_nics entries, scenario order: the sums
+	                                 * of their queues */
+	uint16_t n_queues;              /* queues of all ports */
+	struct queue_result *queue;     /* n_queues entries, port by port, owned */
+	uint64_t *queue_irq_cpu;        /* interrupts of queue q on CPU c, whole run, at
+	                                 * [q * n_cpus + c], owned */
 	struct cpu_result *cpu;         /* n_cpus entries, owned */
 	struct thread_result *thr;      /* n_threads entries, owned */
 	struct mod_point *series;       /* n_series moderation changes in time order,
@@ -265,7 +280,7 @@ struct results {
  * rxpath values); "?" for a value out of range.  Static strings. */
 const char *rxpath_name(enum rxpath p);
 
-/* Free what @r owns (cpu, thr, series, vm) and set those pointers to NULL
+/* Free what @r owns (cpu, thr, queue, queue_irq_cpu, series, vm) and set those pointers to NULL
  * and their counts to 0, so a second call is harmless. */
 void results_free(struct results *r);
 

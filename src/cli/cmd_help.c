@@ -39,7 +39,7 @@ const char default_usage[] =
 	"                      the built-in sender, real counters (root; see\n"
 	"                      'rxlab live --help' and docs/live.md)\n"
 	"  live calibrate      measure this machine's veth costs into a profile\n"
-	"  scenarios           list built-in scenarios\n"
+	"  scenarios           list built-in scenarios and host profiles\n"
 	"  schemes             list the moderation schemes: what each sets, where it\n"
 	"                      applies, compare's presets; see docs/schemes.md\n"
 	"  seeds [SEED]        list the seed experiments (shared/seeds) built in\n"

@@ -38,7 +38,7 @@ static const struct command commands[] = {
 	{ "tune", "search the moderation settings that meet latency goals", cmd_tune,
 	  tune_usage },
 	{ "live", "run receive modes of the live engine on real packets", cmd_live, live_usage },
-	{ "scenarios", "list built-in scenarios", cmd_scenarios, scenarios_usage },
+	{ "scenarios", "list built-in scenarios and host profiles", cmd_scenarios, scenarios_usage },
 	{ "schemes", "list the moderation schemes and compare's presets", cmd_schemes,
 	  schemes_usage },
 	{ "help", "the usage of rxlab, or of one command", cmd_help, default_usage },

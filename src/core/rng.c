@@ -209,3 +209,81 @@ double det_log(double x)
 	de = (double)e;
 	return de * LN2_HI - ((hfsq - (s * (hfsq + r) + de * LN2_LO)) - f);
 }
+
+/* ---- det_exp, det_expm1, det_log1p ---------------------------------- */
+
+#define INV_LN2		1.44269504088896338700e+00	/* 1 / ln 2 */
+#define EXP_SERIES_MAX	0.34657359027997264		/* ln(2) / 2 */
+#define EXP_OVERFLOW	7.09782712893383973096e+02	/* fdlibm o_threshold */
+#define EXP_UNDERFLOW	-7.45133219101941108420e+02	/* fdlibm u_threshold */
+
+/*
+ * expm1(r) = sum_{k>=1} r^k / k! for |r| <= ln(2)/2, summed until a term no
+ * longer changes the total (at most ~18 terms); no cancellation, because
+ * the leading term is r itself.
+ */
+static double expm1_series(double r)
+{
+	double t = r, sum = 0.0;
+	int k;
+
+	for (k = 2; k < 64; k++) {
+		if (sum + t == sum)
+			break;
+		sum += t;
+		t = t * r / (double)k;
+	}
+	return sum;
+}
+
+/* 2^e for -1022 <= e <= 1023, exactly, from the exponent bits. */
+static double pow2i(int e)
+{
+	return bits_dbl((uint64_t)(e + DBL_EXP_BIAS) << 52);
+}
+
+/*
+ * x = e ln2 + r with e the integer nearest x / ln2, so |r| <= ln(2)/2;
+ * r = (x - e LN2_HI) - e LN2_LO is exact to ~2^-60 because e * LN2_HI is
+ * exact for |e| < 2^11 (fdlibm e_exp.c).  e^x = 2^e (1 + expm1(r)), the
+ * power of two applied in two halves so that 2^e may be subnormal.
+ */
+double det_exp(double x)
+{
+	double de, r;
+	int e;
+
+	if (x != x)
+		return x;
+	if (x > EXP_OVERFLOW)
+		return 1.0 / 0.0;
+	if (x < EXP_UNDERFLOW)
+		return 0.0;
+	de = x * INV_LN2;
+	e = (int)(de < 0.0 ? de - 0.5 : de + 0.5);
+	de = (double)e;
+	r = (x - de * LN2_HI) - de * LN2_LO;
+	return (1.0 + expm1_series(r)) * pow2i(e / 2) * pow2i(e - e / 2);
+}
+
+double det_expm1(double x)
+{
+	if (x >= -EXP_SERIES_MAX && x <= EXP_SERIES_MAX)
+		return expm1_series(x);
+	return det_exp(x) - 1.0;	/* |e^x - 1| >= 0.29: no big cancellation */
+}
+
+/*
+ * u = 1 + x rounds; log(u) * x / (u - 1) corrects for that rounding
+ * (Goldberg, "What every computer scientist should know about
+ * floating-point arithmetic", Theorem 4): u - 1 is exact, and log(u) / (u -
+ * 1) varies slowly, so the ratio carries over to the true 1 + x.
+ */
+double det_log1p(double x)
+{
+	double u = 1.0 + x;
+
+	if (u == 1.0)
+		return x;
+	return det_log(u) * (x / (u - 1.0));
+}

@@ -22,6 +22,8 @@
 
 #define COST_NS_MAX 1000000ULL  /* 1 ms: a million cycles; no single event costs more */
 #define COST_PS_MAX 1000000ULL  /* 1 us per byte, in ps: slower than any bus */
+#define MHZ_MIN 100             /* ghz = 0.1: below any CPU that runs Linux with NAPI */
+#define MHZ_MAX 10000           /* ghz = 10: above any shipped core clock */
 
 struct cost_key {
 	const char *key;
@@ -62,7 +64,7 @@ static const char *const cost_names[] = {
 };
 _Static_assert(sizeof(cost_names) / sizeof(cost_names[0]) == N_COSTS + 1,
                "cost_names[] must list every key of costs[]");
-static const char *const profile_keys[] = { "name", "description", NULL };
+static const char *const profile_keys[] = { "name", "description", "ghz", NULL };
 static const char *const sections[] = { "profile", "cost", NULL };
 
 /* One load: the document and where messages go. */
@@ -111,6 +113,38 @@ static int copy_string(struct pload *l, const struct ini_entry *e, char *dst, si
 	return 0;
 }
 
+/* "ghz = D[.DDD]": a plain decimal in GHz, read exactly into MHz (no
+ * binary floating point: 0.933 is 933, never 932).  Digits past MHZ_MAX
+ * are not accumulated, so a long number is out of range, never wrapped. */
+static int read_ghz(struct pload *l, const struct ini_entry *e)
+{
+	const char *c = e->value;
+	uint64_t mhz = 0;
+	int frac = -1; /* digits after the point; -1: no point yet */
+
+	for (; *c; c++) {
+		if (*c == '.' && frac < 0) {
+			frac = 0;
+			continue;
+		}
+		if (*c < '0' || *c > '9' || frac == 3)
+			break;
+		if (mhz <= MHZ_MAX)
+			mhz = mhz * 10 + (uint64_t)(*c - '0');
+		frac += frac >= 0;
+	}
+	if (e->value[0] < '0' || e->value[0] > '9' || frac == 0 || *c)
+		return bad(l, e->line, "ghz = %s: not a number of GHz with at most three decimals; "
+		           "write e.g. ghz = 2.1 (accepted 0.1..10)", e->value);
+	for (int k = frac < 0 ? 0 : frac; k < 3; k++)
+		mhz *= 10;
+	if (mhz < MHZ_MIN || mhz > MHZ_MAX)
+		return bad(l, e->line, "ghz = %s is out of range: accepted 0.1..10 (the nominal "
+		           "core clock in GHz; leave ghz out when it is unknown)", e->value);
+	l->p->mhz = (uint32_t)mhz;
+	return 0;
+}
+
 static int read_profile_section(struct pload *l, const struct ini_section *s)
 {
 	for (size_t i = 0; i < s->n_ent; i++) {
@@ -121,6 +155,8 @@ static int read_profile_section(struct pload *l, const struct ini_section *s)
 			rc = copy_string(l, e, l->p->name, sizeof(l->p->name));
 		else if (strcmp(e->key, "description") == 0)
 			rc = copy_string(l, e, l->p->description, sizeof(l->p->description));
+		else if (strcmp(e->key, "ghz") == 0)
+			rc = read_ghz(l, e);
 		else
 			rc = unknown_key(l, s, e, profile_keys);
 		if (rc)

@@ -5,6 +5,9 @@
  *   [profile]
  *   name = piii-933-e1000          optional; default: file name without .ini
  *   description = "..."            optional one line
+ *   ghz = 2.1                      optional nominal core clock, 0.1..10 GHz,
+ *                                  at most three decimals (-> mhz = 2100);
+ *                                  default 0 = unknown
  *
  *   [cost]                         every key required, see rxlab/profile.h
  *   irq-entry = 1500ns             CPU time per occurrence: ns, us, ms, s

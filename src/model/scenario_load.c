@@ -30,6 +30,7 @@
 #include "model/ini.h"
 #include "model/policy_key.h"
 #include "model/profile_load.h"
+#include "model/queue_keys.h"
 #include "model/trace_load.h"
 #include "model/trace_play.h"
 #include "model/units.h"
@@ -56,6 +57,7 @@ enum key_type {
 	KT_BOOL, /* on/off...; stored 0/1 (also into enum coal_timer_mode_cfg) */
 	KT_ENUM, /* one of names[], stored as its index */
 	KT_STR,  /* a string that must fit the char array */
+	KT_LATER,/* read in finish(), which knows the other keys (irq-affinity, indir) */
 };
 
 struct key_spec {
@@ -73,22 +75,31 @@ struct key_spec {
 	const char *word;         /* KT_UNIT: a word accepted instead of a number, which
 	                           * stores 0 and sets the uint32_t flag at woff */
 	size_t woff;
+	bool per_queue;           /* [nic] KT_UNIT / KT_BOOL: also a list of one value per
+	                           * queue (napi-set per NAPI), read in finish() */
 };
 
 #define FLD(st, m) offsetof(st, m), sizeof(((st *)0)->m)
 #define NUM_(sec, st, key, m, unit, lo, hi, d, noun) \
-	{ sec, key, KT_UNIT, unit, lo, hi, d, NULL, NULL, noun, false, FLD(st, m), NULL, 0 }
+	{ sec, key, KT_UNIT, unit, lo, hi, d, NULL, NULL, noun, false, FLD(st, m), NULL, 0, false }
 #define REQ_(sec, st, key, m, unit, lo, hi, example) \
-	{ sec, key, KT_UNIT, unit, lo, hi, 0, example, NULL, NULL, true, FLD(st, m), NULL, 0 }
+	{ sec, key, KT_UNIT, unit, lo, hi, 0, example, NULL, NULL, true, FLD(st, m), NULL, 0, false }
 #define WORD_(sec, st, key, m, unit, lo, hi, d, noun, w, flag) \
 	{ sec, key, KT_UNIT, unit, lo, hi, d, NULL, NULL, noun, false, FLD(st, m), w, \
-	  offsetof(st, flag) }
+	  offsetof(st, flag), false }
 #define BOOL_(sec, st, key, m, d) \
-	{ sec, key, KT_BOOL, UNIT_COUNT, 0, 1, d, NULL, NULL, NULL, false, FLD(st, m), NULL, 0 }
+	{ sec, key, KT_BOOL, UNIT_COUNT, 0, 1, d, NULL, NULL, NULL, false, FLD(st, m), NULL, 0, false }
 #define ENUM_(sec, st, key, m, names, d) \
-	{ sec, key, KT_ENUM, UNIT_COUNT, 0, 0, d, NULL, names, NULL, false, FLD(st, m), NULL, 0 }
+	{ sec, key, KT_ENUM, UNIT_COUNT, 0, 0, d, NULL, names, NULL, false, FLD(st, m), NULL, 0, false }
 #define STR_(sec, st, key, m, d) \
-	{ sec, key, KT_STR, UNIT_COUNT, 0, 0, 0, d, NULL, NULL, false, FLD(st, m), NULL, 0 }
+	{ sec, key, KT_STR, UNIT_COUNT, 0, 0, 0, d, NULL, NULL, false, FLD(st, m), NULL, 0, false }
+#define LATER_(sec, st, key, example) \
+	{ sec, key, KT_LATER, UNIT_COUNT, 0, 0, 0, example, NULL, NULL, false, 0, 0, NULL, 0, false }
+#define PQNUM_(sec, st, key, m, unit, lo, hi, d, noun) \
+	{ sec, key, KT_UNIT, unit, lo, hi, d, NULL, NULL, noun, false, FLD(st, m), NULL, 0, true }
+#define PQBOOL_(sec, st, key, m, d) \
+	{ sec, key, KT_BOOL, UNIT_COUNT, 0, 1, d, NULL, NULL, NULL, false, FLD(st, m), NULL, 0, \
+	  true }
 /* One level of indirection so that "H" (section id, struct) splits into two
  * arguments before the macros above count them. */
 #define NUM(...) NUM_(__VA_ARGS__)
@@ -97,6 +108,9 @@ struct key_spec {
 #define BOOL(...) BOOL_(__VA_ARGS__)
 #define ENUM(...) ENUM_(__VA_ARGS__)
 #define STR(...) STR_(__VA_ARGS__)
+#define LATER(...) LATER_(__VA_ARGS__)
+#define PQNUM(...) PQNUM_(__VA_ARGS__)
+#define PQBOOL(...) PQBOOL_(__VA_ARGS__)
 
 #define US 1000ULL
 #define MS 1000000ULL
@@ -115,6 +129,8 @@ static const char *const tx_clean_names[] = { "irq", "xmit", NULL };
  * keeps user policies off these names. */
 static const char *const adaptive_names[] = { "off", "dim", "pkt-rate", NULL };
 static const char *const driver_names[] = { "generic", "e1000", NULL };
+/* rx-flow-hash: ethtool -N DEV rx-flow-hash udp4|tcp4 sd | sdfn */
+static const char *const flow_hash_names[] = { "sd", "sdfn", NULL };
 _Static_assert(DRIVER_GENERIC == 0 && DRIVER_E1000 == 1, "driver_names");
 _Static_assert(ADAPTIVE_OFF == 0 && ADAPTIVE_DIM == 1 && ADAPTIVE_PKT_RATE == 2,
                "adaptive_names");
@@ -181,13 +197,19 @@ static const struct key_spec schema[] = {
 	WORD(N, "irq-cpu", irq_cpu, UNIT_COUNT, 0, SCN_MAX_CPUS - 1, 0, "(a CPU, or float)",
 	     "float", irq_float),
 	NUM(N, "link-queue", link_queue_ns, UNIT_TIME_NS, 0, 10 * SEC, 1 * MS, NULL),
-	NUM(N, "napi_defer_hard_irqs", napi_defer_hard_irqs, UNIT_COUNT, 0, INT32_MAX, 0, NULL),
-	NUM(N, "gro_flush_timeout", gro_flush_timeout_ns, UNIT_TIME_NS, 0, 10 * SEC, 0, NULL),
-	BOOL(N, "threaded", threaded, 0),
+	PQNUM(N, "napi_defer_hard_irqs", napi_defer_hard_irqs, UNIT_COUNT, 0, INT32_MAX, 0, NULL),
+	PQNUM(N, "gro_flush_timeout", gro_flush_timeout_ns, UNIT_TIME_NS, 0, 10 * SEC, 0, NULL),
+	PQBOOL(N, "threaded", threaded, 0),
+	NUM(N, "combined", combined, UNIT_COUNT, 1, SCN_MAX_QUEUES, 1, "queues"),
+	NUM(N, "indir-size", indir_size, UNIT_COUNT, 1, 512, 128, "entries"),
+	LATER(N, "indir", "equal 4"),
+	ENUM(N, "rx-flow-hash", rss_l4, flow_hash_names, 1),
+	LATER(N, "irq-affinity", "spread"),
 	ENUM(N, "adaptive-rx", adaptive_rx, adaptive_names, ADAPTIVE_OFF),
 	NUM(N, "dim-work-delay", dim_work_delay_ns, UNIT_TIME_NS, 0, 1 * SEC, 20 * US, NULL),
 	NUM(N, "dim-start-profile", dim_start_ix, UNIT_COUNT, 0, 4, 1, NULL),
-	NUM(N, "irq-suspend-timeout", irq_suspend_timeout_ns, UNIT_TIME_NS, 0, 10 * SEC, 0, NULL),
+	PQNUM(N, "irq-suspend-timeout", irq_suspend_timeout_ns, UNIT_TIME_NS, 0, 10 * SEC, 0,
+	      NULL),
 	NUM(N, "pkt-rate-low", pkt_rate_low, UNIT_PPS, 0, 1000000000ULL, 0, NULL),
 	NUM(N, "pkt-rate-high", pkt_rate_high, UNIT_PPS, 0, 1000000000ULL, 0, NULL),
 	NUM(N, "rx-usecs-low", rx_usecs_low_ns, UNIT_TIME_US, 0, 10 * SEC, 0, NULL),
@@ -213,6 +235,9 @@ static const struct key_spec schema[] = {
 	NUM(T, "count", count, UNIT_COUNT, 0, UINT64_MAX, 0, "frames"),
 	STR(T, "trace", trace_path, ""),       /* read in check_trace() */
 	STR(T, "trace-speed", trace_speed, "1"),
+	NUM(T, "flows", flows, UNIT_COUNT, 1, SCN_MAX_FLOWS, 1, "flows"),
+	LATER(T, "flow-popularity", "zipf:1"),
+	NUM(T, "dport", dport, UNIT_COUNT, 1, 65535, 9, NULL),
 
 	NUM(A, "cpu-hogs", cpu_hogs, UNIT_COUNT, 0, 1024, 0, "threads"),
 	NUM(A, "hog-cpu", hog_cpu, UNIT_COUNT, 0, SCN_MAX_CPUS - 1, 0, NULL),
@@ -330,7 +355,7 @@ static void fill_defaults(enum sect_id id, void *base)
 	for (size_t i = 0; i < N_SCHEMA; i++) {
 		const struct key_spec *k = &schema[i];
 
-		if (k->sect != id)
+		if (k->sect != id || k->type == KT_LATER)
 			continue;
 		if (k->type == KT_STR)
 			snprintf(field(base, k), k->size, "%s", k->sdef);
@@ -406,7 +431,11 @@ static int parse_value(struct sload *l, const struct ini_entry *e, const struct 
 	uint64_t v;
 	bool b;
 
+	if (k->per_queue && strpbrk(e->value, " \t"))
+		return 0; /* one value per queue: read_napi_lists() */
 	switch (k->type) {
+	case KT_LATER:
+		return 0;
 	case KT_UNIT:
 		if (k->word) {
 			uint32_t *flag = (uint32_t *)((char *)base + k->woff);
@@ -1039,11 +1068,116 @@ static int check_adaptive(struct sload *l, uint32_t i)
 	return 0;
 }
 
+/* Queues ------------------------------------------------------------------ */
+
+/* The scn_napi field each per-queue key of [nic] fills. */
+static const struct {
+	const char *key;
+	size_t off, size;
+} napi_fields[] = {
+	{ "napi_defer_hard_irqs", FLD(struct scn_napi, defer_hard_irqs) },
+	{ "gro_flush_timeout", FLD(struct scn_napi, gro_flush_timeout_ns) },
+	{ "irq-suspend-timeout", FLD(struct scn_napi, irq_suspend_timeout_ns) },
+	{ "threaded", FLD(struct scn_napi, threaded) },
+};
+
+static uint64_t load_num(const void *base, size_t off, size_t size)
+{
+	uint32_t x;
+	uint64_t v;
+
+	if (size == 4) {
+		memcpy(&x, (const char *)base + off, 4);
+		return x;
+	}
+	memcpy(&v, (const char *)base + off, 8);
+	return v;
+}
+
+static void put_num(void *base, size_t off, size_t size, uint64_t v)
+{
+	uint32_t x = (uint32_t)v;
+
+	if (size == 4)
+		memcpy((char *)base + off, &x, 4);
+	else
+		memcpy((char *)base + off, &v, 8);
+}
+
+/* One per-queue key of port @i: a list, or the scalar for every queue. */
+static int napi_list(struct sload *l, uint32_t i, const struct key_spec *k, size_t off,
+                     size_t size)
+{
+	struct scn_nic *n = &l->s->nic[i];
+	const struct ini_entry *e = ini_find(l->nic[i], k->key);
+	uint64_t v[SCN_MAX_QUEUES];
+	char msg[512];
+
+	v[0] = load_num(n, k->off, k->size);
+	for (uint32_t q = 1; q < n->combined; q++)
+		v[q] = v[0];
+	if (e && strpbrk(e->value, " \t") &&
+	    queue_keys_list(k->key, e->value, n->combined, k->unit, k->min, k->max, k->noun,
+	                    k->type == KT_BOOL, v, msg, sizeof(msg)))
+		return bad(l, e->line, e->src, "[nic %s] %s", n->name, msg);
+	put_num(n, k->off, k->size, v[0]);
+	for (uint32_t q = 0; q < n->combined; q++)
+		put_num(&n->napi[q], off, size, v[q]);
+	return 0;
+}
+
+static int napi_lists(struct sload *l, uint32_t i)
+{
+	for (size_t f = 0; f < sizeof(napi_fields) / sizeof(napi_fields[0]); f++) {
+		int rc = napi_list(l, i, find_spec(SEC_NIC, napi_fields[f].key), napi_fields[f].off,
+		                   napi_fields[f].size);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* indir and irq-affinity of port @i (after cpus and combined are known).
+ * Without irq-affinity a multi-queue port spreads its vectors over the
+ * CPUs (the drivers' affinity hints) unless irq-cpu names one for all. */
+static int check_queues(struct sload *l, uint32_t i)
+{
+	struct scn_nic *n = &l->s->nic[i];
+	const struct ini_entry *ind = ini_find(l->nic[i], "indir");
+	const struct ini_entry *aff = ini_find(l->nic[i], "irq-affinity");
+	char msg[512];
+
+	if (ind && queue_keys_indir(ind->value, n, msg, sizeof(msg)))
+		return bad(l, ind->line, ind->src, "[nic %s] %s", n->name, msg);
+	if (aff && queue_keys_irq_affinity(aff->value, l->s->host.cpus, n, msg, sizeof(msg)))
+		return bad(l, aff->line, aff->src, "[nic %s] %s", n->name, msg);
+	if (!aff && n->combined > 1 && !ini_find(l->nic[i], "irq-cpu"))
+		n->irq_spread = 1;
+	return napi_lists(l, i);
+}
+
+static int check_flows(struct sload *l)
+{
+	for (uint32_t i = 0; i < l->s->n_traffic; i++) {
+		struct scn_traffic *t = &l->s->traffic[i];
+		const struct ini_entry *e = ini_find(l->traffic[i], "flow-popularity");
+		char msg[512];
+
+		if (e && queue_keys_flow_pop(e->value, &t->flow_pop, &t->zipf_milli, msg,
+		                             sizeof(msg)))
+			return bad(l, e->line, e->src, "%s", msg);
+	}
+	return 0;
+}
+
 static int check_nics(struct sload *l)
 {
 	for (uint32_t i = 0; i < l->s->n_nics; i++) {
 		int rc = check_cpu(l, l->nic[i], "irq-cpu", l->s->nic[i].irq_cpu);
 
+		if (!rc)
+			rc = check_queues(l, i);
 		if (!rc)
 			rc = check_coalescing(l, i);
 		if (!rc)
@@ -1148,6 +1282,8 @@ static int finish(struct sload *l)
 		rc = check_routes(l);
 	if (!rc)
 		rc = check_nics(l);
+	if (!rc)
+		rc = check_flows(l);
 	if (!rc)
 		rc = check_cpu(l, l->sec_of[SEC_APPS], "hog-cpu", l->s->apps.hog_cpu);
 	if (!rc)

@@ -13,6 +13,7 @@
 #include "model/units.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -466,4 +467,60 @@ int unit_parse_bool(const char *text, bool *out)
 		}
 	}
 	return -1;
+}
+
+/* One "A" or "A-B" of a CPU list at *@p (advanced past it): 0 or -1. */
+static int cpu_range(const char **p, unsigned long *lo, unsigned long *hi)
+{
+	char *end;
+
+	if (**p < '0' || **p > '9')
+		return -1;
+	*lo = *hi = strtoul(*p, &end, 10);
+	if (*end == '-') {
+		const char *q = end + 1;
+
+		if (*q < '0' || *q > '9')
+			return -1;
+		*hi = strtoul(q, &end, 10);
+	}
+	*p = end;
+	return 0;
+}
+
+int unit_parse_cpulist(const char *key, const char *text, uint32_t ncpus, uint16_t *cpus,
+                       uint32_t cap, uint32_t *n, char *msg, size_t msglen)
+{
+	const char *p = text;
+	unsigned long lo, hi;
+
+	*n = 0;
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		if (cpu_range(&p, &lo, &hi) || (*p && *p != ' ' && *p != '\t' && *p != ',')) {
+			snprintf(msg, msglen, "%s = %s: not a CPU list; write e.g. 0-7 or 0,2,4", key,
+			         text);
+			return -1;
+		}
+		if (lo > hi || hi >= ncpus) {
+			snprintf(msg, msglen, "%s = %s is out of range: accepted CPUs 0..%u ([host] cpus "
+			         "= %u)", key, text, ncpus - 1, ncpus);
+			return -1;
+		}
+		for (unsigned long c = lo; c <= hi; c++) {
+			if (*n == cap) {
+				snprintf(msg, msglen, "%s = %s: more than %u CPUs", key, text, cap);
+				return -1;
+			}
+			cpus[(*n)++] = (uint16_t)c;
+		}
+	}
+	if (*n == 0) {
+		snprintf(msg, msglen, "%s = %s: an empty CPU list; write e.g. 0-7 or 0,2,4", key, text);
+		return -1;
+	}
+	return 0;
 }

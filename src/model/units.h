@@ -70,6 +70,13 @@ char *unit_format(enum unit_kind kind, uint64_t v, char *buf, size_t len);
  * Returns 0, or -1 for anything else. */
 int unit_parse_bool(const char *text, bool *out);
 
+/* A CPU list as /proc/irq/N/smp_affinity_list and taskset -c write it:
+ * "3", "0-7", "0,2,4-6" (blanks also separate).  Writes at most @cap CPUs
+ * in the order written into @cpus and their count into *@n; every CPU must
+ * be below @ncpus.  On error writes "KEY = TEXT: ..." into @msg.  0 or -1. */
+int unit_parse_cpulist(const char *key, const char *text, uint32_t ncpus, uint16_t *cpus,
+                       uint32_t cap, uint32_t *n, char *msg, size_t msglen);
+
 /* The units of @kind for messages: "ns, us, ms, s"; "" for UNIT_COUNT. */
 const char *unit_list(enum unit_kind kind);
 

@@ -178,7 +178,8 @@ static struct table *netstat_table(const struct results *r)
 	return t;
 }
 
-/* /proc/interrupts: one row per NIC line, one column per CPU (whole run). */
+/* /proc/interrupts: one row per vector (a port's queue), one column per
+ * CPU (whole run). */
 static struct table *interrupts_table(const struct results *r)
 {
 	struct table *t = table_new("interrupts", "/proc/interrupts (whole run)");
@@ -191,12 +192,49 @@ static struct table *interrupts_table(const struct results *r)
 		table_add_col(t, key, hdr, -1);
 	}
 	table_add_col(t, "device", "device", -1);
-	for (uint16_t i = 0; i < r->n_nics; i++) {
+	for (uint16_t i = 0; i < r->n_queues; i++) {
 		table_row(t);
 		table_u64(t, 24 + i);
 		for (uint16_t c = 0; c < r->n_cpus; c++)
-			table_u64(t, r->nic[i].irq_cpu[c]);
-		table_str(t, r->nic[i].name);
+			table_u64(t, r->queue_irq_cpu[(size_t)i * r->n_cpus + c]);
+		table_str(t, r->queue[i].name);
+	}
+	return t;
+}
+
+/* Does any port have more than one queue? */
+static bool multi_queue(const struct results *r)
+{
+	return r->n_queues > r->n_nics;
+}
+
+/* Per queue (ethtool -S rx_queue_N_* style counters, window): how RSS
+ * spread the frames and what each vector and NAPI did with them. */
+static struct table *queues_table(const struct results *r)
+{
+	static const char *keys[] = { "queue", "irq_cpu", "rx_ok", "rx_ovr", "rx_pps", "irqs_per_s",
+				      "pkts_per_irq", "polls_per_s", "pkts_per_poll", "tx_ok" };
+	static const char *hdrs[] = { "queue", "irq-cpu", "RX-OK", "RX-OVR", "rx/s", "irq/s",
+				      "pkt/irq", "poll/s", "pkt/poll", "TX-OK" };
+	static const int prec[] = { -1, -1, -1, -1, 0, 0, 2, 0, 2, -1 };
+	struct table *t = table_new("queues", "Queues (per RX/TX queue pair and its vector, window)");
+
+	for (size_t i = 0; i < 10; i++)
+		table_add_col(t, keys[i], hdrs[i], prec[i]);
+	for (uint16_t i = 0; i < r->n_queues; i++) {
+		const struct nic_counters *c = &r->queue[i].c;
+
+		table_row(t);
+		table_str(t, r->queue[i].name);
+		table_u64(t, r->queue[i].irq_cpu);
+		table_u64(t, c->rx_ok);
+		table_u64(t, c->rx_ovr);
+		table_dbl(t, (double)c->rx_taken / r->window_s);
+		table_dbl(t, (double)c->irqs / r->window_s);
+		table_dbl(t, c->rx_irqs ? (double)c->rx_taken / (double)c->rx_irqs : NAN);
+		table_dbl(t, (double)c->polls / r->window_s);
+		table_dbl(t, c->polls ? (double)c->poll_pkts / (double)c->polls : NAN);
+		table_u64(t, c->tx_ok);
 	}
 	return t;
 }
@@ -452,7 +490,7 @@ static struct table *series_table(const struct results *r)
 
 		table_row(t);
 		table_dbl(t, (double)p->t / 1e3);
-		table_str(t, r->nic[p->nic].name);
+		table_str(t, r->queue[p->nic].name);
 		table_str(t, kinds[p->kind]);
 		table_u64(t, p->ix);
 		table_dbl(t, (double)p->usecs_ns / 1e3);
@@ -479,6 +517,8 @@ struct report *run_report(const struct results *r, bool wide)
 	report_add(rep, sum);
 	report_add(rep, netstat_table(r));
 	report_add(rep, interrupts_table(r));
+	if (multi_queue(r))
+		report_add(rep, queues_table(r));
 	report_add(rep, softnet_table(r));
 	if (r->skb_table)
 		report_add(rep, skb_table(r));

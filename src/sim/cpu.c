@@ -26,14 +26,28 @@
 #define SLEEPER_CREDIT_NS 3000000
 #define WAKEUP_GRAN_NS 1000000
 
-void cpu_init(struct sim *s, struct cpu *c, uint16_t id)
+int cpu_init(struct sim *s, struct cpu *c, uint16_t id)
 {
-	(void)s;
+	size_t napis = (size_t)s->n_nics + 1;
+
 	c->id = id;
 	c->cur = -1;
 	c->next = -1;
 	c->ksoftirqd = -1;
 	c->cur_napi = 0;
+	c->irq_q = calloc(2 * (size_t)s->n_nics + 1, sizeof(*c->irq_q));
+	c->poll_list.id = calloc(napis, sizeof(uint16_t));
+	c->local.id = calloc(napis, sizeof(uint16_t));
+	c->repoll.id = calloc(napis, sizeof(uint16_t));
+	return c->irq_q && c->poll_list.id && c->local.id && c->repoll.id ? 0 : -1;
+}
+
+void cpu_free(struct cpu *c)
+{
+	free(c->irq_q);
+	free(c->poll_list.id);
+	free(c->local.id);
+	free(c->repoll.id);
 }
 
 int cpu_top(const struct cpu *c)
@@ -90,7 +104,7 @@ static void arm(struct sim *s, struct cpu *c, struct chunk *k)
 	sim_at(s, s->eng.now + k->remaining, EV_CPU_DONE, c->id, c->gen);
 }
 
-void cpu_run(struct sim *s, struct cpu *c, enum level lvl, uint8_t what, int64_t dur)
+void cpu_run(struct sim *s, struct cpu *c, enum level lvl, uint16_t what, int64_t dur)
 {
 	struct chunk *k = &c->lvl[lvl];
 
@@ -171,7 +185,7 @@ bool cpu_irq(struct sim *s, struct cpu *c, uint16_t nic)
 	if (c->lvl[LVL_HARDIRQ].active) {
 		/* Already pending: a repeat merges into the one pending bit (a
 		 * clock tick that comes again while its ISR still waits). */
-		for (uint8_t i = 0; i < c->n_irq_q; i++)
+		for (uint16_t i = 0; i < c->n_irq_q; i++)
 			if (c->irq_q[i] == nic)
 				return true;
 		c->irq_q[c->n_irq_q++] = nic;
@@ -180,7 +194,7 @@ bool cpu_irq(struct sim *s, struct cpu *c, uint16_t nic)
 	if (cpu_top(c) < 0)
 		c->exit_ns = s->prof->idle_exit_ns; /* leaving the idle state first */
 	cpu_push(s, c, LVL_HARDIRQ);
-	cpu_run(s, c, LVL_HARDIRQ, (uint8_t)nic, s->lvl_ops->isr(s, c, nic));
+	cpu_run(s, c, LVL_HARDIRQ, nic, s->lvl_ops->isr(s, c, nic));
 	return false;
 }
 

@@ -29,7 +29,7 @@ struct chunk {
 	bool running;         /* executing since started (else paused, remaining current) */
 	int64_t remaining;    /* ns left when not running */
 	int64_t started;      /* when it last started running */
-	uint8_t what;         /* enum thread_chunk / enum si_step / nic id for hardirq */
+	uint16_t what;        /* enum thread_chunk / enum si_step / IRQ source for hardirq */
 };
 
 /* What a thread is, for reports (results.c singles out ksoftirqd).  The
@@ -88,14 +88,13 @@ struct thread {
 	char name[48];
 };
 
-#define POLL_LIST_MAX (SCN_MAX_NICS + 1)
-
-/* A small FIFO of NAPI ids: 0..n_nics-1 are NIC NAPIs, NAPI_BACKLOG the
- * per-CPU backlog pseudo-NAPI. */
-#define NAPI_BACKLOG 0xff
+/* A FIFO of NAPI ids: 0..n_nics-1 are the queues' NAPIs, NAPI_BACKLOG the
+ * per-CPU backlog pseudo-NAPI.  Room for every NAPI of the host (each is
+ * on at most one list), allocated with the CPU. */
+#define NAPI_BACKLOG 0xffff
 struct napi_list {
-	uint8_t id[POLL_LIST_MAX];
-	uint8_t n;
+	uint16_t *id;
+	uint16_t n;
 };
 
 struct cpu {
@@ -107,8 +106,8 @@ struct cpu {
 	uint64_t cs;          /* context switches */
 	/* hard IRQs waiting while one is serviced, at most one per source (a
 	 * controller has one pending bit per line): NIC lines, NAPI timers, the tick */
-	uint16_t irq_q[2 * SCN_MAX_NICS + 1];
-	uint8_t n_irq_q;
+	uint16_t *irq_q;      /* room for 2 * n_nics + 1 */
+	uint16_t n_irq_q;
 	/* softirq */
 	bool net_rx_pending;  /* NET_RX_SOFTIRQ raised */
 	bool bsd_pending;     /* FreeBSD: the POLL netisr is scheduled */
@@ -118,7 +117,7 @@ struct cpu {
 	struct softirq_run sr;
 	struct netrx_budget nb;
 	struct napi_list poll_list, local, repoll;
-	uint8_t cur_napi;
+	uint16_t cur_napi;
 	uint32_t cur_work;
 	uint32_t thr_work;    /* frames of the threaded-NAPI poll running */
 	uint32_t bp_work;     /* frames of the busy poll running */
@@ -180,11 +179,14 @@ struct level_ops {
 	void (*softirq_step)(struct sim *s, struct cpu *c);
 };
 
-void cpu_init(struct sim *s, struct cpu *c, uint16_t id);
+/* Set up CPU @id with room for the IRQ sources and NAPIs of the host's
+ * s->n_nics queues.  0, or -1 out of memory (cpu_free() releases it). */
+int cpu_init(struct sim *s, struct cpu *c, uint16_t id);
+void cpu_free(struct cpu *c);
 /* Charge time since the last call to whatever ran. */
 void cpu_account(struct sim *s, struct cpu *c);
 /* Start a chunk of @dur ns at @lvl (which must be the top level). */
-void cpu_run(struct sim *s, struct cpu *c, enum level lvl, uint8_t what, int64_t dur);
+void cpu_run(struct sim *s, struct cpu *c, enum level lvl, uint16_t what, int64_t dur);
 /* Activate @lvl above the running chunk, which is paused. */
 void cpu_push(struct sim *s, struct cpu *c, enum level lvl);
 /* The top level @lvl is finished; nothing runs until cpu_resume(). */

@@ -22,34 +22,35 @@
  * until need_resched(), then ksoftirqd/N takes over as a normal thread.
  * Softirqs run inline at irq_exit unless the CPU is already in one.
  */
+#include <string.h>
+
 #include "sim/policy.h"
 #include "sim/sim.h"
 
 /* ---- poll lists ---- */
 
-static void list_add(struct napi_list *l, uint8_t id)
+static void list_add(struct napi_list *l, uint16_t id)
 {
 	l->id[l->n++] = id;
 }
 
-static uint8_t list_pop(struct napi_list *l)
+static uint16_t list_pop(struct napi_list *l)
 {
-	uint8_t id = l->id[0];
+	uint16_t id = l->id[0];
 
-	for (uint8_t i = 1; i < l->n; i++)
-		l->id[i - 1] = l->id[i];
+	memmove(l->id, l->id + 1, (size_t)(l->n - 1) * sizeof(*l->id));
 	l->n--;
 	return id;
 }
 
 static void list_splice(struct napi_list *dst, struct napi_list *src)
 {
-	for (uint8_t i = 0; i < src->n; i++)
-		dst->id[dst->n++] = src->id[i];
+	memcpy(dst->id + dst->n, src->id, (size_t)src->n * sizeof(*src->id));
+	dst->n = (uint16_t)(dst->n + src->n);
 	src->n = 0;
 }
 
-static void raise_net_rx(struct cpu *c, uint8_t id)
+static void raise_net_rx(struct cpu *c, uint16_t id)
 {
 	list_add(&c->poll_list, id);
 	c->net_rx_pending = true;
@@ -64,7 +65,7 @@ static void napi_kick(struct sim *s, struct cpu *c, struct nic *n)
 		sched_wake(s, &s->thr[n->napi_thread]);
 		return;
 	}
-	raise_net_rx(c, (uint8_t)n->id);
+	raise_net_rx(c, n->id);
 }
 
 /* The driver re-enables @n's interrupt (napi_complete_done said so, or a
@@ -107,7 +108,7 @@ enum napi_resched {
  * id @id, polled on @c: unmask, arm the timer, reschedule (@how), in that
  * order.  @dev is NULL for the backlog pseudo-NAPI, which has no IRQ and
  * no deferral. */
-static void napi_apply_done(struct sim *s, struct cpu *c, struct nic *dev, uint8_t id,
+static void napi_apply_done(struct sim *s, struct cpu *c, struct nic *dev, uint16_t id,
 			    struct napi_done d, enum napi_resched how)
 {
 	if (d.rearm_irq && dev)
@@ -124,7 +125,7 @@ static void napi_apply_done(struct sim *s, struct cpu *c, struct nic *dev, uint8
 
 void kern_napi_settle(struct sim *s, struct cpu *c, struct nic *n, uint32_t work)
 {
-	napi_apply_done(s, c, n, (uint8_t)n->id, napi_complete_done(&n->napi, work, false),
+	napi_apply_done(s, c, n, n->id, napi_complete_done(&n->napi, work, false),
 			RESCHED_KICK);
 }
 
@@ -388,7 +389,7 @@ static void hardirq_done(struct sim *s, struct cpu *c, uint16_t irq)
 
 	if (!(irq & (IRQ_TIMER | IRQ_TICK))) {
 		if (n->isr_more) {
-			cpu_run(s, c, LVL_HARDIRQ, (uint8_t)irq, hardirq_start(s, c, irq));
+			cpu_run(s, c, LVL_HARDIRQ, irq, hardirq_start(s, c, irq));
 			return;
 		}
 		if (s->scn->host.rxpath != RXPATH_NAPI && s->scn->host.rxpath != RXPATH_BSD_POLL)
@@ -397,10 +398,10 @@ static void hardirq_done(struct sim *s, struct cpu *c, uint16_t irq)
 	if (c->n_irq_q) {
 		uint16_t next = c->irq_q[0];
 
-		for (uint8_t i = 1; i < c->n_irq_q; i++)
+		for (uint16_t i = 1; i < c->n_irq_q; i++)
 			c->irq_q[i - 1] = c->irq_q[i];
 		c->n_irq_q--;
-		cpu_run(s, c, LVL_HARDIRQ, (uint8_t)next, hardirq_start(s, c, next));
+		cpu_run(s, c, LVL_HARDIRQ, next, hardirq_start(s, c, next));
 		return;
 	}
 	cpu_end(s, c, LVL_HARDIRQ);
@@ -480,11 +481,11 @@ static int64_t backlog_poll(struct sim *s, struct cpu *c, int64_t t, uint32_t *w
 
 static void rx_action_finish(struct sim *s, struct cpu *c)
 {
-	struct napi_list l = c->local;
+	struct napi_list l = c->local; /* the storage of two lists trades places */
 
 	list_splice(&l, &c->poll_list);
 	list_splice(&l, &c->repoll);
-	c->local.n = 0;
+	c->local = c->poll_list;
 	c->poll_list = l;
 	if (c->poll_list.n)
 		c->net_rx_pending = true;
@@ -504,7 +505,7 @@ static void rx_action_finish(struct sim *s, struct cpu *c)
 	cpu_resume(s, c);
 }
 
-static void poll_start(struct sim *s, struct cpu *c, uint8_t id)
+static void poll_start(struct sim *s, struct cpu *c, uint16_t id)
 {
 	int64_t t = s->eng.now, end;
 	uint32_t work;
@@ -554,7 +555,7 @@ static void poll_settle(struct sim *s, struct cpu *c, struct napi *n, struct nic
 
 static void poll_done(struct sim *s, struct cpu *c)
 {
-	uint8_t id = c->cur_napi;
+	uint16_t id = c->cur_napi;
 	uint32_t work = c->cur_work;
 
 	if (id == NAPI_BACKLOG)
@@ -721,7 +722,7 @@ static void napi_thread_poll_done(struct sim *s, struct cpu *c)
 	if (work >= n->napi.weight)
 		napi_poll_finish(&n->napi, work);
 	else
-		napi_apply_done(s, c, n, (uint8_t)n->id, napi_complete_done(&n->napi, work, false),
+		napi_apply_done(s, c, n, n->id, napi_complete_done(&n->napi, work, false),
 				RESCHED_NONE);
 	napi_thread_run(s, c);
 }

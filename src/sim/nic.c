@@ -15,7 +15,10 @@
  */
 #include "sim/sim.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+
+#include "rxlab/rss.h"
 
 int pktq_init(struct pktq *q, uint32_t cap)
 {
@@ -49,7 +52,7 @@ static int64_t wire_ps_trace(uint32_t len, uint64_t speed_bps)
 /* ---- traffic sources ---- */
 
 /* Offers later than this are never reached: the link works in
- * picoseconds (ns x 1000, rx_next_arrival(), link_step()), which must fit
+ * picoseconds (ns x 1000, link_peek()), which must fit
  * in int64, and a run lasts at most an hour.  About 53 days. */
 #define OFFER_MAX_NS (INT64_MAX / 1000 / 2)
 
@@ -131,17 +134,40 @@ static void source_step(struct source *src)
 		src->next_offer = offer_trace(src, ++src->k);
 		break;
 	}
+	src->next_flow = flowdist_draw(&src->fd, &src->flow_rng);
 }
 
-static void source_init(struct sim *s, struct source *src, const struct scn_traffic *cfg,
-			uint16_t nic, uint64_t stream)
+/* Flow -> queue of @pt for @src's flows: the Toeplitz hash of each flow's
+ * 5-tuple (or address pair) through the indirection table. */
+static int flow_queues(struct port *pt, struct source *src)
 {
+	const struct scn_traffic *c = src->cfg;
+	struct rss_tuple tu;
+
+	if (pt->n_q == 1)
+		return 0;
+	src->flow_queue = malloc(c->flows * sizeof(*src->flow_queue));
+	if (!src->flow_queue)
+		return -1;
+	for (uint32_t f = 0; f < c->flows; f++) {
+		rss_flow_tuple(f, (uint16_t)c->dport, &tu);
+		src->flow_queue[f] = (uint16_t)rss_queue(
+			pt->indir, pt->indir_size, rss_hash_v4(rss_default_key, &tu, pt->cfg->rss_l4));
+	}
+	return 0;
+}
+
+static int source_init(struct sim *s, struct source *src, const struct scn_traffic *cfg,
+		       struct port *pt, uint64_t stream)
+{
+	const struct scn_nic *port = pt->cfg;
+
 	src->cfg = cfg;
-	src->nic = nic;
+	src->nic = pt->id;
 	src->k = 0;
 	src->off_q = 0;
 	src->off_r = 0;
-	src->wire_ps = wire_ps(cfg->frame_bytes, s->scn->nic[nic].speed_bps);
+	src->wire_ps = wire_ps(cfg->frame_bytes, port->speed_bps);
 	src->period_ns = (int64_t)(1000000000u / cfg->rate_pps);
 	if (src->period_ns < 1)
 		src->period_ns = 1;
@@ -150,18 +176,24 @@ static void source_init(struct sim *s, struct source *src, const struct scn_traf
 	if (cfg->pattern == TRAFFIC_POISSON)
 		src->next_offer += rng_exp_ns(&src->rng, 1e9 / (double)cfg->rate_pps);
 	src->len = cfg->frame_bytes;
-	src->speed_bps = s->scn->nic[nic].speed_bps;
+	src->speed_bps = port->speed_bps;
 	if (cfg->pattern == TRAFFIC_TRACE)
 		src->next_offer = offer_trace(src, 0);
+	rng_seed(&src->flow_rng, s->scn->run.seed, stream + 1000);
+	if (flowdist_init(&src->fd, cfg->flows, cfg->flow_pop == FLOWPOP_ZIPF ? FLOW_ZIPF
+					   : FLOW_UNIFORM, (double)cfg->zipf_milli / 1000.0))
+		return -1;
+	src->next_flow = flowdist_draw(&src->fd, &src->flow_rng);
+	return flow_queues(pt, src);
 }
 
 /* The source of this port that offers next (lowest time, then lowest index). */
-static struct source *next_source(struct sim *s, struct nic *n)
+static struct source *next_source(struct sim *s, const struct port *pt)
 {
 	struct source *best = NULL;
 
-	for (uint16_t i = 0; i < n->n_src; i++) {
-		struct source *src = &s->src[n->src[i]];
+	for (uint16_t i = 0; i < pt->n_src; i++) {
+		struct source *src = &s->src[pt->src[i]];
 
 		if (!best || src->next_offer < best->next_offer)
 			best = src;
@@ -194,7 +226,7 @@ static void rx_accept(struct sim *s, struct nic *n, struct pkt *p)
 {
 	if (n->fifo.count == 0 && n->ring_used < n->cfg->rx_ring) {
 		ring_fill(s, n, p, p->t_arr);
-	} else if (n->fifo_bytes + p->len <= n->cfg->rx_fifo_bytes && n->fifo.count < n->fifo.cap) {
+	} else if (n->fifo_bytes + p->len <= n->fifo_cap && n->fifo.count < n->fifo.cap) {
 		pktq_push(&n->fifo, p);
 		n->fifo_bytes += p->len;
 	} else {
@@ -202,39 +234,87 @@ static void rx_accept(struct sim *s, struct nic *n, struct pkt *p)
 	}
 }
 
-/* Resolve the next offered frame if that happens by @t: returns false when
- * the next thing on the link is later than @t. */
-static bool link_step(struct sim *s, struct nic *n, int64_t t)
-{
-	struct source *src = next_source(s, n);
-	int64_t offer_ps, start_ps, end_ps;
-	uint32_t len;
+/* ---- the port's link ---- */
 
-	if (!src || src->next_offer > t || src->next_offer == INT64_MAX)
+/* A frame the link resolved: dropped by the sender (len 0), else arrived.
+ * t_evt is when that happens; t_arr its last bit in, or for a drop the
+ * lower bound nic_schedule() takes for it (when it would have been in). */
+#define LINK_DROPPED 0u
+
+/* The port's next offered frame as the link will resolve it. */
+struct link_frame {
+	struct source *src;
+	struct nic *q;        /* the queue RSS sends it to */
+	struct pkt p;
+	int64_t end_ps;       /* its last bit in, if it is sent */
+};
+
+/* What the link does with the port's next offered frame, without doing it:
+ * false when no source has one. */
+static bool link_peek(struct sim *s, const struct port *pt, struct link_frame *f)
+{
+	struct source *src = next_source(s, pt);
+	int64_t offer_ps, start_ps;
+
+	if (!src || src->next_offer == INT64_MAX)
 		return false;
-	len = src->len;
 	offer_ps = src->next_offer * 1000;
-	start_ps = offer_ps > n->wire_free ? offer_ps : n->wire_free;
-	if (start_ps - offer_ps > n->cfg->link_queue_ns * 1000) {
-		n->c.entered++;
-		n->c.link_drop++;
-		source_step(src);
-		return true;
+	start_ps = offer_ps > pt->wire_free ? offer_ps : pt->wire_free;
+	f->src = src;
+	f->end_ps = start_ps + src->wire_ps;
+	f->q = &s->nic[pt->first + (src->flow_queue ? src->flow_queue[src->next_flow] : 0)];
+	f->p = (struct pkt){ .t_arr = (f->end_ps + 999) / 1000, .len = src->len,
+			     .flow = src->next_flow, .in_nic = f->q->id };
+	f->p.t_evt = f->p.t_arr;
+	if (start_ps - offer_ps > pt->cfg->link_queue_ns * 1000) {
+		f->p.len = LINK_DROPPED;
+		f->p.t_evt = src->next_offer;
 	}
-	end_ps = start_ps + src->wire_ps;
-	if ((end_ps + 999) / 1000 > t)
-		return false;
-	n->wire_free = end_ps;
-	n->c.entered++;
-	source_step(src);
-	rx_accept(s, n, &(struct pkt){ .t_arr = (end_ps + 999) / 1000, .len = len, .in_nic = n->id });
 	return true;
+}
+
+/* Resolve the frame peeked into its queue's inq (which has room). */
+static void link_commit(struct port *pt, struct link_frame *f)
+{
+	if (f->p.len != LINK_DROPPED)
+		pt->wire_free = f->end_ps;
+	source_step(f->src);
+	pktq_push(&f->q->inq, &f->p);
+}
+
+/* Frames of @q's inq that happened by @t enter @q. */
+static void queue_take_in(struct sim *s, struct nic *q, int64_t t)
+{
+	while (q->inq.count && pktq_at(&q->inq, 0)->t_evt <= t) {
+		struct pkt p = pktq_pop(&q->inq);
+
+		q->c.entered++;
+		if (p.len == LINK_DROPPED)
+			q->c.link_drop++;
+		else
+			rx_accept(s, q, &p);
+	}
+}
+
+/* Resolve every frame of the port that happens by @t.  A queue whose inq is
+ * full takes its frames in first (they happened by @t too). */
+static void link_fill(struct sim *s, struct port *pt, int64_t t)
+{
+	struct link_frame f;
+
+	while (link_peek(s, pt, &f) && f.p.t_evt <= t) {
+		if (f.q->inq.count == f.q->inq.cap)
+			queue_take_in(s, f.q, t);
+		if (f.q->inq.count == f.q->inq.cap)
+			break; /* a drop resolved out of order holds it; the next advance */
+		link_commit(pt, &f);
+	}
 }
 
 void nic_rx_advance(struct sim *s, struct nic *n, int64_t t)
 {
-	while (link_step(s, n, t))
-		;
+	link_fill(s, &s->port[n->port], t);
+	queue_take_in(s, n, t);
 	while (n->notified < n->ring.count) {
 		int64_t te = pktq_at(&n->ring, n->notified)->t_evt;
 
@@ -268,18 +348,28 @@ void nic_rx_refill(struct sim *s, struct nic *n, int64_t t, uint32_t k)
 	}
 }
 
-/* Lower bound on the next DMA completion not yet in the ring. */
+/* How many frames a queue's lookahead may resolve for other queues while
+ * it looks for its own next one (multi-queue ports only). */
+#define RUNAHEAD_FRAMES 64
+
+/* Lower bound on the next frame of @n not yet in its ring.  A queue of a
+ * multi-queue port resolves the port's frames ahead until it finds its
+ * own (bounded: a queue that RSS sends nothing gets a wake-up at the
+ * frontier now and then), so that it need not wake for every frame of
+ * its siblings; one queue alone has the port's next frame. */
 static int64_t rx_next_arrival(struct sim *s, struct nic *n)
 {
-	struct source *src = next_source(s, n);
-	int64_t start_ps;
+	struct port *pt = &s->port[n->port];
+	struct link_frame f;
+	uint32_t k = 0;
 
-	if (!src || src->next_offer == INT64_MAX)
-		return COAL_NEVER;
-	start_ps = src->next_offer * 1000;
-	if (start_ps < n->wire_free)
-		start_ps = n->wire_free;
-	return (start_ps + src->wire_ps + 999) / 1000;
+	while (n->inq.count == 0 && link_peek(s, pt, &f)) {
+		if (pt->n_q == 1 || k++ == RUNAHEAD_FRAMES * pt->n_q ||
+		    f.q->inq.count == f.q->inq.cap)
+			return f.p.t_arr;
+		link_commit(pt, &f);
+	}
+	return n->inq.count ? pktq_at(&n->inq, 0)->t_arr : COAL_NEVER;
 }
 
 int64_t nic_rx_next_ready(struct sim *s, struct nic *n)
@@ -291,14 +381,17 @@ int64_t nic_rx_next_ready(struct sim *s, struct nic *n)
 
 /* ---- TX ---- */
 
-static void tx_place(struct nic *n, struct pkt *p, int64_t t)
+/* Onto @n's TX ring; the frame leaves when the port's egress link, which
+ * its queues share, is free. */
+static void tx_place(struct sim *s, struct nic *n, struct pkt *p, int64_t t)
 {
+	struct port *pt = &s->port[n->port];
 	int64_t t_ps = t * 1000;
 
-	if (t_ps < n->tx_free)
-		t_ps = n->tx_free;
-	n->tx_free = t_ps + wire_ps(p->len, n->cfg->speed_bps);
-	p->t_evt = (n->tx_free + 999) / 1000;
+	if (t_ps < pt->tx_free)
+		t_ps = pt->tx_free;
+	pt->tx_free = t_ps + wire_ps(p->len, n->cfg->speed_bps);
+	p->t_evt = (pt->tx_free + 999) / 1000;
 	pktq_push(&n->txr, p);
 }
 
@@ -345,7 +438,7 @@ uint32_t nic_tx_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t, ui
 
 		/* not before it was queued: a chunk on another CPU (or the poll
 		 * this interrupt preempted) queued it at its own, later, time */
-		tx_place(n, &p, p.t_evt > t ? p.t_evt : t);
+		tx_place(s, n, &p, p.t_evt > t ? p.t_evt : t);
 	}
 	return k;
 }
@@ -358,7 +451,7 @@ void nic_xmit(struct sim *s, struct nic *n, const struct pkt *p, int64_t t)
 
 	nic_tx_advance(s, n, t);
 	if (n->txr.count < n->cfg->tx_ring && n->qdisc.count == 0)
-		tx_place(n, &q, t);
+		tx_place(s, n, &q, t);
 	else if (n->qdisc.count < n->cfg->txqueuelen) {
 		q.t_evt = t; /* queued at */
 		pktq_push(&n->qdisc, &q);
@@ -442,7 +535,7 @@ static void nic_assert(struct sim *s, struct nic *n, bool rx, bool tx)
 	n->c.irqs++;
 	if (n->cfg->irq_float)
 		n->irq_cpu = float_cpu(s, n);
-	s->irq_cpu[n->id][n->irq_cpu]++;
+	s->irq_cpu[(size_t)n->id * s->n_cpus + n->irq_cpu]++;
 	cpu_irq(s, &s->cpu[n->irq_cpu], n->id);
 }
 
@@ -554,31 +647,83 @@ static struct coal_params coal_tx_params(const struct scn_nic *c)
 	return p;
 }
 
-int nic_init(struct sim *s, struct nic *n, const struct scn_nic *cfg, uint16_t id)
+/* How many frames a queue's inq holds: what the port's link may resolve
+ * for it ahead of time. */
+#define INQ_FRAMES 1024
+
+/* The CPU of queue @q's vector: irq-affinity, spread, or irq-cpu. */
+static uint16_t vector_cpu(const struct sim *s, const struct scn_nic *cfg, uint16_t q)
 {
+	if (cfg->irq_affinity_n)
+		return cfg->irq_affinity[q];
+	if (cfg->irq_spread)
+		return (uint16_t)(q % s->scn->host.cpus);
+	return (uint16_t)cfg->irq_cpu;
+}
+
+static int queue_init(struct sim *s, struct nic *n, const struct port *pt, uint16_t q)
+{
+	const struct scn_nic *cfg = pt->cfg;
 	struct coal_params rx = coal_rx_params(cfg), tx = coal_tx_params(cfg);
-	uint32_t fifo_pkts = cfg->rx_fifo_bytes / 64 + 1;
 
 	n->cfg = cfg;
-	n->id = id;
+	n->napi_cfg = &cfg->napi[q];
+	n->id = (uint16_t)(pt->first + q);
+	n->port = pt->id;
+	n->qid = q;
 	n->out = -1;
-	n->irq_cpu = (uint16_t)cfg->irq_cpu;
+	/* a port with one queue is named as before; queues as i40e/ice name
+	 * their vectors in /proc/interrupts */
+	if (pt->n_q == 1)
+		snprintf(n->vec, sizeof(n->vec), "%s", cfg->name);
+	else
+		snprintf(n->vec, sizeof(n->vec), "%s-TxRx-%u", cfg->name, q);
+	n->fifo_cap = cfg->rx_fifo_bytes / pt->n_q;
+	n->irq_cpu = vector_cpu(s, cfg, q);
 	n->wake_t = COAL_NEVER;
 	coal_init(&n->rx_coal, &rx);
 	coal_init(&n->tx_coal, &tx);
 	napi_init(&n->napi, s->scn->host.napi_weight);
-	napi_set_defer(&n->napi, cfg->napi_defer_hard_irqs, cfg->gro_flush_timeout_ns);
-	napi_set_threaded(&n->napi, cfg->threaded);
+	napi_set_defer(&n->napi, n->napi_cfg->defer_hard_irqs, n->napi_cfg->gro_flush_timeout_ns);
+	napi_set_threaded(&n->napi, n->napi_cfg->threaded);
 	n->napi_thread = -1;
 	adapt_init(s, n);
-	if (pktq_init(&n->ring, cfg->rx_ring) || pktq_init(&n->fifo, fifo_pkts) ||
-	    pktq_init(&n->txr, cfg->tx_ring) || pktq_init(&n->qdisc, cfg->txqueuelen))
+	if (pktq_init(&n->ring, cfg->rx_ring) || pktq_init(&n->fifo, n->fifo_cap / 64 + 1) ||
+	    pktq_init(&n->txr, cfg->tx_ring) || pktq_init(&n->qdisc, cfg->txqueuelen) ||
+	    pktq_init(&n->inq, INQ_FRAMES))
 		return -1;
+	return 0;
+}
+
+static int indir_init(struct port *pt)
+{
+	const struct scn_nic *c = pt->cfg;
+
+	pt->indir_size = c->indir_size;
+	if (c->indir_weights)
+		return rss_indir_weight(pt->indir, pt->indir_size, c->indir_weight,
+					c->indir_weights);
+	return rss_indir_equal(pt->indir, pt->indir_size, c->indir_n ? c->indir_n : pt->n_q);
+}
+
+int port_init(struct sim *s, struct port *pt, const struct scn_nic *cfg, uint16_t id,
+	      uint16_t first)
+{
+	pt->cfg = cfg;
+	pt->id = id;
+	pt->first = first;
+	pt->n_q = (uint16_t)cfg->combined;
+	if (indir_init(pt))
+		return -1;
+	for (uint16_t q = 0; q < pt->n_q; q++)
+		if (queue_init(s, &s->nic[first + q], pt, q))
+			return -1;
 	for (uint16_t i = 0; i < s->scn->n_traffic; i++) {
 		if (scenario_nic_index(s->scn, s->scn->traffic[i].port) != id)
 			continue;
-		source_init(s, &s->src[i], &s->scn->traffic[i], id, 1000 + i);
-		n->src[n->n_src++] = i;
+		if (source_init(s, &s->src[i], &s->scn->traffic[i], pt, 1000 + i))
+			return -1;
+		pt->src[pt->n_src++] = i;
 	}
 	return 0;
 }
@@ -595,8 +740,16 @@ void nic_start(struct sim *s, struct nic *n)
 	nic_schedule(s, n);
 }
 
+void source_free(struct source *src)
+{
+	flowdist_free(&src->fd);
+	free(src->flow_queue);
+	src->flow_queue = NULL;
+}
+
 void nic_free(struct nic *n)
 {
+	pktq_free(&n->inq);
 	pktq_free(&n->ring);
 	pktq_free(&n->fifo);
 	pktq_free(&n->txr);

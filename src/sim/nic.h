@@ -1,5 +1,13 @@
-/* nic.h - the ports: traffic sources, link, RX FIFO and ring with DMA, TX
- * ring, qdisc, the interrupt line and its coalescing (nic.c). */
+/* nic.h - the ports and their queues: traffic sources, link, RSS, and per
+ * queue the RX FIFO share and ring with DMA, TX ring, qdisc, the interrupt
+ * vector and its coalescing (nic.c).
+ *
+ * A port ([nic NAME]) has combined = N queue pairs; each queue is one
+ * struct nic in s->nic[], with its own rings, coalescing engines, NAPI
+ * instance and MSI-X vector, as a multi-queue driver has them.  With
+ * combined = 1 a port is one struct nic, as a 2001 NIC was.  The port
+ * keeps what its queues share: the ingress and egress links, the traffic
+ * sources and the RSS indirection table. */
 #ifndef RXLAB_SIM_NIC_H
 #define RXLAB_SIM_NIC_H
 
@@ -12,7 +20,9 @@
 #include "rxlab/itr.h"
 #include "rxlab/napi.h"
 #include "rxlab/policy.h"
+#include "rxlab/flowdist.h"
 #include "rxlab/rng.h"
+#include "rxlab/rss.h"
 #include "rxlab/scenario.h"
 #include "rxlab/sim.h"
 #include "sim/pkt.h"
@@ -35,6 +45,28 @@ struct source {
 	 * quotient and remainder and stepped by 1e9 / rate without dividing */
 	int64_t off_q;
 	uint64_t off_r;
+	/* flows: the flow of its next frame, drawn from a stream of its own so
+	 * that arrival times do not depend on the number of flows */
+	struct rng flow_rng;
+	struct flowdist fd;
+	uint32_t next_flow;
+	uint16_t *flow_queue; /* flow -> queue within the port (RSS), NULL: one queue */
+};
+
+/* A port: what its queues share.  Its link resolves frames ahead of time
+ * into each queue's inq (the link does not depend on the queues), and a
+ * queue takes its own frames from there when it is brought up to date
+ * (nic_rx_advance), so each queue sees exactly the frames that reached it
+ * by then, whichever queue's event moved the link. */
+struct port {
+	const struct scn_nic *cfg;
+	uint16_t id;
+	uint16_t first, n_q;  /* its queues: s->nic[first .. first + n_q) */
+	uint16_t n_src, src[SCN_MAX_TRAFFIC];
+	int64_t wire_free;    /* ingress link busy until (ps), after the frames resolved */
+	int64_t tx_free;      /* egress link busy until (ps) */
+	uint32_t indir_size;
+	uint32_t indir[RSS_INDIR_MAX]; /* RSS indirection table: entry -> queue */
 };
 
 /* The driver's transmit lock of a port (dev->xmit_lock, netif_tx_lock) on
@@ -49,12 +81,16 @@ struct xlock {
 };
 
 struct nic {
-	const struct scn_nic *cfg;
-	uint16_t id;
-	int16_t out;          /* egress NIC for forwarding, -1 = deliver locally */
-	uint16_t n_src, src[SCN_MAX_TRAFFIC];
-	int64_t wire_free;    /* ingress link busy until */
+	const struct scn_nic *cfg; /* its port's */
+	const struct scn_napi *napi_cfg; /* its NAPI's settings (cfg->napi[qid]) */
+	uint16_t id;          /* index in s->nic[] */
+	uint16_t port, qid;   /* its port (s->port[]) and its queue number there */
+	int16_t out;          /* egress queue for forwarding, -1 = deliver locally */
+	char vec[SCN_NAME_LEN + 16]; /* its vector's name in /proc/interrupts */
 	/* RX */
+	struct pktq inq;      /* frames its port's link resolved for it, not yet in
+	                       * (t_evt: when each reaches the FIFO or is link-dropped) */
+	uint32_t fifo_cap;    /* its share of the port's rx-fifo, bytes */
 	struct pktq ring;     /* accepted frames, not yet taken by the driver */
 	uint32_t ring_used;   /* descriptors owned by hardware or holding frames */
 	uint32_t notified;    /* ring entries (from head) already seen by rx_coal */
@@ -100,8 +136,12 @@ struct nic {
 	struct nic_counters c;
 };
 
-int nic_init(struct sim *s, struct nic *n, const struct scn_nic *cfg, uint16_t id);
+/* Build port @id of @cfg with its queues s->nic[@first ..) and its traffic
+ * sources.  0, or -1 out of memory. */
+int port_init(struct sim *s, struct port *pt, const struct scn_nic *cfg, uint16_t id,
+	      uint16_t first);
 void nic_free(struct nic *n);
+void source_free(struct source *src);
 /* Enable the interrupt line at the start of the run. */
 void nic_start(struct sim *s, struct nic *n);
 /* Bring RX up to @t: draw arrivals, fill FIFO/ring, tell the coalescer about

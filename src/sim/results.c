@@ -39,18 +39,49 @@ static void nic_diff(struct nic_counters *d, const struct nic_counters *a,
 		pd[i] = pa[i] - pb[i];
 }
 
+static void nic_add(struct nic_counters *d, const struct nic_counters *a)
+{
+	const uint64_t *pa = (const uint64_t *)a;
+	uint64_t *pd = (uint64_t *)d;
+
+	for (size_t i = 0; i < sizeof(*d) / sizeof(uint64_t); i++)
+		pd[i] += pa[i];
+}
+
+/* Queue @i's window counters and interrupts per CPU into r->queue[i] and
+ * into its port's sums. */
+static void collect_queue(struct results *r, const struct sim *s, uint16_t i)
+{
+	const struct nic *q = &s->nic[i];
+	struct queue_result *o = &r->queue[i];
+	struct nic_result *n = &r->nic[q->port];
+	const uint64_t *irq = &s->irq_cpu[(size_t)i * s->n_cpus];
+
+	snprintf(o->name, sizeof(o->name), "%s", q->vec);
+	o->port = q->port;
+	o->qid = q->qid;
+	o->irq_cpu = q->irq_cpu;
+	nic_diff(&o->c, &q->c, &s->snap.nic[i]);
+	nic_add(&n->c, &o->c);
+	for (uint16_t c = 0; c < s->n_cpus; c++) {
+		n->irq_cpu[c] += irq[c];
+		r->queue_irq_cpu[(size_t)i * s->n_cpus + c] = irq[c];
+	}
+}
+
 static void collect_nics(struct results *r, const struct sim *s)
 {
 	uint64_t taken = 0, rx_irqs = 0, tx_irqs = 0, irqs = 0, polls = 0, poll_pkts = 0;
 
-	r->n_nics = s->n_nics;
-	for (uint16_t i = 0; i < s->n_nics; i++) {
-		struct nic_result *n = &r->nic[i];
-		const struct nic_counters *c = &n->c;
+	r->n_nics = s->n_ports;
+	r->n_queues = s->n_nics;
+	for (uint16_t i = 0; i < s->n_ports; i++)
+		snprintf(r->nic[i].name, sizeof(r->nic[i].name), "%s", s->port[i].cfg->name);
+	for (uint16_t i = 0; i < s->n_nics; i++)
+		collect_queue(r, s, i);
+	for (uint16_t i = 0; i < s->n_ports; i++) {
+		const struct nic_counters *c = &r->nic[i].c;
 
-		snprintf(n->name, sizeof(n->name), "%s", s->nic[i].cfg->name);
-		nic_diff(&n->c, &s->nic[i].c, &s->snap.nic[i]);
-		memcpy(n->irq_cpu, s->irq_cpu[i], sizeof(n->irq_cpu));
 		r->wire_pps += (double)(c->entered - c->link_drop);
 		r->forwarded_pps += (double)(c->tx_ok - c->tx_replies - c->tx_acks);
 		r->replied_pps += (double)c->tx_replies;
@@ -203,7 +234,9 @@ int results_collect(struct results *r, const struct sim *s)
 		return -ENODATA;
 	r->cpu = calloc(s->n_cpus, sizeof(*r->cpu));
 	r->thr = calloc(s->n_threads ? s->n_threads : 1, sizeof(*r->thr));
-	if (!r->cpu || !r->thr)
+	r->queue = calloc(s->n_nics, sizeof(*r->queue));
+	r->queue_irq_cpu = calloc((size_t)s->n_nics * s->n_cpus, sizeof(*r->queue_irq_cpu));
+	if (!r->cpu || !r->thr || !r->queue || !r->queue_irq_cpu)
 		return -ENOMEM;
 	collect_nics(r, s);
 	collect_cpus(r, s, win_ns);
@@ -242,6 +275,11 @@ void results_free(struct results *r)
 {
 	free(r->cpu);
 	free(r->thr);
+	free(r->queue);
+	free(r->queue_irq_cpu);
+	r->queue = NULL;
+	r->queue_irq_cpu = NULL;
+	r->n_queues = 0;
 	free(r->series);
 	free(r->vm);
 	r->vm = NULL;

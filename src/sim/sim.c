@@ -14,7 +14,7 @@ static int build_threads(struct sim *s)
 	const struct scenario *scn = s->scn;
 	char name[48];
 
-	s->thr = calloc(scn->host.cpus + scn->apps.cpu_hogs + scn->n_nics + 3 + 2 * scn->apps.netperf,
+	s->thr = calloc(scn->host.cpus + scn->apps.cpu_hogs + s->n_nics + 3 + 2 * scn->apps.netperf,
 			sizeof(*s->thr));
 	if (!s->thr)
 		return -1;
@@ -24,9 +24,9 @@ static int build_threads(struct sim *s)
 			(int16_t)sched_add_thread(s, &kern_ksoftirqd_ops, THR_KSOFTIRQD, i, name);
 	}
 	for (uint16_t i = 0; i < s->n_nics; i++) {
-		if (!scn->nic[i].threaded)
+		if (!s->nic[i].napi_cfg->threaded)
 			continue;
-		snprintf(name, sizeof(name), "napi/%s-%u", scn->nic[i].name, i + 1);
+		snprintf(name, sizeof(name), "napi/%s-%u", s->nic[i].cfg->name, i + 1);
 		s->nic[i].napi_thread = (int16_t)sched_add_thread(s, &kern_napi_thread_ops, THR_NAPI,
 								s->nic[i].irq_cpu, name);
 		s->thr[s->nic[i].napi_thread].nic = i;
@@ -44,7 +44,8 @@ static int build_cpus(struct sim *s)
 	if (!s->cpu)
 		return -1;
 	for (uint16_t i = 0; i < s->n_cpus; i++) {
-		cpu_init(s, &s->cpu[i], i);
+		if (cpu_init(s, &s->cpu[i], i))
+			return -1;
 		napi_init(&s->cpu[i].backlog_napi, 64);
 		s->cpu[i].backlog_napi.weight = s->scn->host.dev_weight;
 		if (pktq_init(&s->cpu[i].backlog, s->scn->host.netdev_max_backlog))
@@ -53,21 +54,48 @@ static int build_cpus(struct sim *s)
 	return 0;
 }
 
+/* Room for the queues of every port, before the CPUs are built (they size
+ * their IRQ and poll lists by it). */
+static int alloc_queues(struct sim *s)
+{
+	const struct scenario *scn = s->scn;
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < scn->n_nics; i++)
+		n += scn->nic[i].combined;
+	s->n_nics = (uint16_t)n;
+	s->n_ports = (uint16_t)scn->n_nics;
+	s->nic = calloc(n, sizeof(*s->nic));
+	s->snap.nic = calloc(n, sizeof(*s->snap.nic));
+	s->irq_cpu = calloc((size_t)n * scn->host.cpus, sizeof(*s->irq_cpu));
+	return s->nic && s->snap.nic && s->irq_cpu ? 0 : -1;
+}
+
+/* A routed queue forwards out of the egress port's queue of the same
+ * number, modulo its queues: skb_tx_hash() with the RX queue recorded. */
+static void route_queues(struct sim *s, const struct port *from, const struct port *to)
+{
+	for (uint16_t q = 0; q < from->n_q; q++)
+		s->nic[from->first + q].out = (int16_t)(to->first + q % to->n_q);
+}
+
 static int build_nics(struct sim *s)
 {
 	const struct scenario *scn = s->scn;
+	uint16_t first = 0;
 
-	s->n_nics = (uint16_t)scn->n_nics;
 	s->n_src = (uint16_t)scn->n_traffic;
-	for (uint16_t i = 0; i < s->n_nics; i++)
-		if (nic_init(s, &s->nic[i], &scn->nic[i], i))
+	for (uint16_t i = 0; i < s->n_ports; i++) {
+		if (port_init(s, &s->port[i], &scn->nic[i], i, first))
 			return -1;
+		first = (uint16_t)(first + s->port[i].n_q);
+	}
 	for (uint32_t r = 0; r < scn->route.n; r++) {
 		int from = scenario_nic_index(scn, scn->route.from[r]);
 		int to = scenario_nic_index(scn, scn->route.to[r]);
 
 		if (from >= 0 && to >= 0)
-			s->nic[from].out = (int16_t)to;
+			route_queues(s, &s->port[from], &s->port[to]);
 	}
 	return 0;
 }
@@ -132,8 +160,8 @@ int sim_init(struct sim *s, const struct scenario *scn)
 	s->prof = &scn->profile;
 	hist_reset(&s->lat);
 	/* Pending events: one per NIC line, one per CPU, warm-up, slack. */
-	if (engine_init(&s->eng, 4 * (SCN_MAX_NICS + scn->host.cpus) + 16) || build_cpus(s) ||
-	    build_nics(s) || sock_init(s) || build_threads(s) || sched_init(s) ||
+	if (alloc_queues(s) || engine_init(&s->eng, 4 * (s->n_nics + scn->host.cpus) + 16) ||
+	    build_cpus(s) || build_nics(s) || sock_init(s) || build_threads(s) || sched_init(s) ||
 	    xlock_init(s) || vm_init(s)) {
 		snprintf(s->fatal, sizeof(s->fatal), "out of memory building the host");
 		return -1;
@@ -144,11 +172,18 @@ int sim_init(struct sim *s, const struct scenario *scn)
 void sim_free(struct sim *s)
 {
 	xlock_free(s);
-	for (uint16_t i = 0; i < s->n_nics; i++)
+	for (uint16_t i = 0; s->nic && i < s->n_nics; i++)
 		nic_free(&s->nic[i]);
-	for (uint16_t i = 0; s->cpu && i < s->n_cpus; i++)
+	for (uint16_t i = 0; i < s->n_src; i++)
+		source_free(&s->src[i]);
+	for (uint16_t i = 0; s->cpu && i < s->n_cpus; i++) {
 		pktq_free(&s->cpu[i].backlog);
+		cpu_free(&s->cpu[i]);
+	}
 	free(s->cpu);
+	free(s->nic);
+	free(s->snap.nic);
+	free(s->irq_cpu);
 	sched_free(s);
 	free(s->thr);
 	free(s->series.p);
@@ -168,7 +203,6 @@ static void take_snapshot(struct sim *s)
 		nic_rx_advance(s, &s->nic[i], s->eng.now);
 		nic_tx_advance(s, &s->nic[i], s->eng.now);
 		sn->nic[i] = s->nic[i].c;
-		memcpy(sn->irq_cpu[i], s->irq_cpu[i], sizeof(sn->irq_cpu[i]));
 	}
 	for (uint16_t i = 0; i < s->n_cpus; i++) {
 		cpu_account(s, &s->cpu[i]);
@@ -269,7 +303,7 @@ static uint64_t timer_irqs_queued(const struct sim *s, const struct nic *n)
 	uint64_t q = 0;
 
 	for (uint16_t i = 0; i < s->n_cpus; i++)
-		for (uint8_t k = 0; k < s->cpu[i].n_irq_q; k++)
+		for (uint16_t k = 0; k < s->cpu[i].n_irq_q; k++)
 			q += s->cpu[i].irq_q[k] == (IRQ_TIMER | n->id);
 	return q;
 }
@@ -291,16 +325,16 @@ static int check_napi_timer(struct sim *s, const struct nic *n)
 	return 0;
 }
 
-static bool list_has(const struct napi_list *l, uint8_t id)
+static bool list_has(const struct napi_list *l, uint16_t id)
 {
-	for (uint8_t i = 0; i < l->n; i++)
+	for (uint16_t i = 0; i < l->n; i++)
 		if (l->id[i] == id)
 			return true;
 	return false;
 }
 
 /* NAPI @id of CPU @c's net_rx_action: on one of its lists, or being polled. */
-static bool cpu_holds_napi(const struct cpu *c, uint8_t id)
+static bool cpu_holds_napi(const struct cpu *c, uint16_t id)
 {
 	if (list_has(&c->poll_list, id) || list_has(&c->local, id) || list_has(&c->repoll, id))
 		return true;
@@ -315,7 +349,7 @@ static bool cpu_holds_napi(const struct cpu *c, uint8_t id)
 static bool napi_has_owner(const struct sim *s, const struct nic *n)
 {
 	for (uint16_t i = 0; i < s->n_cpus; i++)
-		if (cpu_holds_napi(&s->cpu[i], (uint8_t)n->id))
+		if (cpu_holds_napi(&s->cpu[i], n->id))
 			return true;
 	if (s->sock.bp_owned && s->sock.bp_napi == n->id)
 		return true;
@@ -343,8 +377,8 @@ static int check_nic(struct sim *s, const struct nic *n)
 		return bad_invariant(s, "RX frames without descriptors", n->ring.count, n->ring_used);
 	if (n->notified > n->ring.count || n->departed > n->txr.count)
 		return bad_invariant(s, "completion index past its queue", n->notified, n->departed);
-	if (n->fifo_bytes > n->cfg->rx_fifo_bytes)
-		return bad_invariant(s, "RX FIFO over capacity", n->fifo_bytes, n->cfg->rx_fifo_bytes);
+	if (n->fifo_bytes > n->fifo_cap)
+		return bad_invariant(s, "RX FIFO over capacity", n->fifo_bytes, n->fifo_cap);
 	if (n->txr.count > n->cfg->tx_ring || n->qdisc.count > n->cfg->txqueuelen)
 		return bad_invariant(s, "TX ring or qdisc over capacity", n->txr.count,
 				     n->qdisc.count);

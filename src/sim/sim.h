@@ -58,22 +58,25 @@ enum sim_event_kind {
 	EV_BALANCE,      /* obj = cpu: an idle CPU's periodic load balancing */
 };
 
-/* Hard-IRQ sources other than NIC lines: the NAPI hrtimer of NIC k is
- * IRQ_TIMER | k in irq queues and in chunk.what. */
-#define IRQ_TIMER 0x80
-#define IRQ_TICK 0x40  /* the clock interrupt (hardclock) */
+/* Queues a host can have: every port with every queue. */
+#define SIM_MAX_QUEUES (SCN_MAX_NICS * SCN_MAX_QUEUES)
+
+/* Hard-IRQ sources other than queue vectors: the NAPI hrtimer of queue k
+ * is IRQ_TIMER | k in irq queues and in chunk.what. */
+#define IRQ_TIMER 0x8000
+#define IRQ_TICK 0x4000  /* the clock interrupt (hardclock) */
+_Static_assert(SIM_MAX_QUEUES <= IRQ_TICK, "queue ids fit below the IRQ source flags");
 
 /* Threads a host can have: ksoftirqd per CPU, cpu-hogs (<= 1024), a NAPI
- * kthread per port, idle poller, ping, UDP sink, two per netperf (<= 256). */
-#define SIM_MAX_THREADS (SCN_MAX_CPUS + 1024 + SCN_MAX_NICS + 3 + 2 * 256)
+ * kthread per queue, idle poller, ping, UDP sink, two per netperf (<= 256). */
+#define SIM_MAX_THREADS (SCN_MAX_CPUS + 1024 + SIM_MAX_QUEUES + 3 + 2 * 256)
 
 /* Counters that a warm-up snapshot subtracts. */
 struct sim_snapshot {
-	struct nic_counters nic[SCN_MAX_NICS];
+	struct nic_counters *nic; /* n_nics entries */
 	uint64_t acct[SCN_MAX_CPUS][ACCT_N];
 	uint64_t cs[SCN_MAX_CPUS];
 	struct softnet_counters sn[SCN_MAX_CPUS];
-	uint64_t irq_cpu[SCN_MAX_NICS][SCN_MAX_CPUS];
 	int64_t thread_ns[SIM_MAX_THREADS];
 	uint64_t np_bytes;    /* bytes read by all netservers */
 	int64_t t;
@@ -122,14 +125,16 @@ struct sim {
 	const struct proto_ops *proto[PKT_KIND_N]; /* NULL: a NIC frame */
 	const struct profile *prof;
 	struct engine eng;
-	uint16_t n_nics, n_cpus, n_src, n_threads;
+	uint16_t n_nics;      /* queues, all ports: s->nic[] */
+	uint16_t n_ports, n_cpus, n_src, n_threads;
 	uint16_t n_roam;      /* threads with thread.roam set */
-	struct nic nic[SCN_MAX_NICS];
+	struct nic *nic;      /* the queues, port by port (struct port.first) */
+	struct port port[SCN_MAX_NICS];
 	struct cpu *cpu;
 	struct source src[SCN_MAX_TRAFFIC];
 	struct thread *thr;
 	struct sched sched;   /* the scheduler's host-wide state (cpu.c) */
-	uint64_t irq_cpu[SCN_MAX_NICS][SCN_MAX_CPUS]; /* /proc/interrupts */
+	uint64_t *irq_cpu;    /* /proc/interrupts: queue q on CPU c at [q * n_cpus + c] */
 	struct hist lat;      /* forwarding latency, ns, after warm-up */
 	struct mod_series series;
 	struct vm_series vm;  /* vmstat samples, allocated when vmstat-interval > 0 */

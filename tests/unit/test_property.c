@@ -626,19 +626,26 @@ static int check_nic_counters(const struct sim *s, const struct nic *n, char *wh
 	if (c->rx_ok != c->rx_taken + n->ring.count)
 		return bad(why, len, "%s: rx_ok %" PRIu64 " != taken %" PRIu64 " + ring %u",
 			   n->cfg->name, c->rx_ok, c->rx_taken, n->ring.count);
-	for (uint16_t j = 0; j < n->n_src; j++) {
-		const struct source *src = &s->src[n->src[j]];
+	if (n->qid == 0) { /* the port's sources against all its queues */
+		const struct port *pt = &s->port[n->port];
+		uint64_t entered = 0;
 
-		offered += src->k;
-		limit += src->cfg->count;
-		unlimited |= src->cfg->count == 0;
+		for (uint16_t j = 0; j < pt->n_src; j++) {
+			const struct source *src = &s->src[pt->src[j]];
+
+			offered += src->k;
+			limit += src->cfg->count;
+			unlimited |= src->cfg->count == 0;
+		}
+		for (uint16_t q = 0; q < pt->n_q; q++)
+			entered += s->nic[pt->first + q].c.entered + s->nic[pt->first + q].inq.count;
+		if (offered != entered)
+			return bad(why, len, "%s: sources offered %" PRIu64 ", port resolved %" PRIu64
+				   " (entered + in the queues' inq)", n->cfg->name, offered, entered);
+		if (!unlimited && entered > limit)
+			return bad(why, len, "%s: resolved %" PRIu64 " > traffic count %" PRIu64,
+				   n->cfg->name, entered, limit);
 	}
-	if (offered != c->entered)
-		return bad(why, len, "%s: sources offered %" PRIu64 ", port entered %" PRIu64,
-			   n->cfg->name, offered, c->entered);
-	if (!unlimited && c->entered > limit)
-		return bad(why, len, "%s: entered %" PRIu64 " > traffic count %" PRIu64,
-			   n->cfg->name, c->entered, limit);
 	if (c->tx_replies > c->tx_ok)
 		return bad(why, len, "%s: tx_replies %" PRIu64 " > tx_ok %" PRIu64, n->cfg->name,
 			   c->tx_replies, c->tx_ok);

@@ -279,6 +279,58 @@ static void test_det_log_sweep(void **state)
 	print_message("det_log worst relative error %.3g\n", worst);
 }
 
+static void test_det_exp_known(void **state)
+{
+	(void)state;
+	assert_true(det_exp(0.0) == 1.0);
+	assert_true(det_exp(-0.0) == 1.0);
+	assert_rel(det_exp(1.0), 2.71828182845904523536, 1e-15);
+	assert_rel(det_exp(-1.0), 0.36787944117144232160, 1e-15);
+	assert_rel(det_exp(0.69314718055994530942), 2.0, 1e-15);
+	assert_rel(det_exp(700.0), 1.0142320547350045e304, 1e-15);
+	assert_true(det_exp(-746.0) == 0.0);
+	assert_true(det_exp(-745.0) == 0x1p-1074);	/* the smallest subnormal */
+	assert_true(isinf(det_exp(710.0)) && det_exp(710.0) > 0);
+	assert_true(isnan(det_exp(NAN)));
+}
+
+/* The contract is 1e-15; 3 ulp (6.7e-16) catches subtler regressions. */
+static void test_det_exp_sweep(void **state)
+{
+	struct rng r;
+	int i;
+
+	(void)state;
+	rng_seed(&r, 1, 98);
+	for (i = 0; i < 200000; i++) {
+		double x = -708.0 + 1417.0 * rng_unit(&r);
+
+		if (!(rel_err(det_exp(x), exp(x)) <= 6.7e-16))
+			fail_msg("det_exp(%a) = %.17g, exp = %.17g", x, det_exp(x), exp(x));
+	}
+}
+
+/* Near 0 the answers are tiny, so these test the series, not det_exp. */
+static void test_det_expm1_log1p(void **state)
+{
+	static const double d[] = {
+		1e-300, -1e-300, 1e-16, -1e-16, 1e-8, -1e-8, 1e-3, -1e-3,
+		0.3, -0.3, 0.35, -0.35, 1.0, -1.0, 20.0, -20.0, 0.999999,
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+		assert_rel(det_expm1(d[i]), expm1(d[i]), 1e-15);
+		if (d[i] > -1.0)
+			assert_rel(det_log1p(d[i]), log1p(d[i]), 1e-15);
+	}
+	assert_true(det_expm1(0.0) == 0.0);
+	assert_true(det_log1p(0.0) == 0.0);
+	assert_rel(det_log1p(-0.999999), log1p(-0.999999), 1e-15);
+	assert_rel(det_log1p(1e10), log1p(1e10), 1e-15);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +347,9 @@ int main(void)
 		cmocka_unit_test(test_det_log_known),
 		cmocka_unit_test(test_det_log_near_one),
 		cmocka_unit_test(test_det_log_sweep),
+		cmocka_unit_test(test_det_exp_known),
+		cmocka_unit_test(test_det_exp_sweep),
+		cmocka_unit_test(test_det_expm1_log1p),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -343,8 +343,8 @@ static void test_value_errors(void **state)
 	load_fails("[nic eth0]\n[run]\nseed = 18446744073709551616\n",
 	           "t.ini:3: seed = 18446744073709551616 is out of range: accepted "
 	           "0..18446744073709551615");
-	load_fails("[host]\ncpus = 65\n[nic eth0]\n",
-	           "t.ini:2: cpus = 65 is out of range: accepted 1..64 CPUs");
+	load_fails("[host]\ncpus = 257\n[nic eth0]\n",
+	           "t.ini:2: cpus = 257 is out of range: accepted 1..256 CPUs");
 	load_fails("[nic eth0]\nspeed = 1Tbit\n",
 	           "t.ini:2: speed = 1Tbit: unknown unit 'Tbit'; use bit, kbit, Mbit or Gbit "
 	           "(accepted 1Mbit..800Gbit)");
@@ -426,7 +426,7 @@ static void test_set_errors(void **state)
 	          "host.rxpath=napi or nic.eth0.rx-usecs=8");
 	set_fails("[nic eth0]\n", "host.=1", "--set host.=1: missing key");
 	set_fails("[nic eth0]\n", "host.cpus=0",
-	          "--set host.cpus=0: cpus = 0 is out of range: accepted 1..64 CPUs");
+	          "--set host.cpus=0: cpus = 0 is out of range: accepted 1..256 CPUs");
 	set_fails("[nic eth0]\n", "nic.eth/1.rx-ring=1",
 	          "--set nic.eth/1.rx-ring=1: bad name 'eth/1' for [nic]: use 1..31 characters "
 	          "from A-Z a-z 0-9 _ . -");
@@ -467,8 +467,9 @@ static void test_cross_checks(void **state)
 	set_fails("[nic eth0]\n[run]\nwarmup = 40ms\n", "run.duration=10ms",
 	          "--set run.duration=10ms: warmup = 40ms is out of range: must be less than "
 	          "duration (10ms)");
-	load_fails("[nic a]\n[nic b]\n[nic c]\n[nic d]\n[nic e]\n[nic f]\n[nic g]\n[nic h]\n[nic i]\n",
-	           "t.ini:9: too many [nic] sections: at most 8");
+	load_fails("[nic a]\n[nic b]\n[nic c]\n[nic d]\n[nic e]\n[nic f]\n[nic g]\n[nic h]\n[nic i]\n"
+	           "[nic j]\n[nic k]\n[nic l]\n[nic m]\n[nic n]\n[nic o]\n[nic p]\n[nic q]\n",
+	           "t.ini:17: too many [nic] sections: at most 16");
 }
 
 static void test_coalescing_check(void **state)

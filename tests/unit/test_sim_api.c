@@ -181,6 +181,12 @@ static void assert_same(const struct results *a, const struct results *b)
 		assert_int_equal(a->series[i].frames, b->series[i].frames);
 	}
 	assert_memory_equal(a->vm, b->vm, a->n_vm * sizeof(*a->vm));
+	assert_int_equal(a->n_queues, b->n_queues);
+	assert_memory_equal(a->queue, b->queue, a->n_queues * sizeof(*a->queue));
+	assert_memory_equal(a->queue_irq_cpu, b->queue_irq_cpu,
+			    (size_t)a->n_queues * a->n_cpus * sizeof(*a->queue_irq_cpu));
+	x.queue = y.queue = NULL;
+	x.queue_irq_cpu = y.queue_irq_cpu = NULL;
 	x.cpu = y.cpu = NULL;
 	x.thr = y.thr = NULL;
 	x.series = y.series = NULL;

@@ -1,0 +1,37 @@
+/* queue_keys.h - the [nic] keys of a multi-queue port and the [traffic]
+ * flow keys whose values are more than one number: indir, irq-affinity,
+ * per-queue NAPI lists, flow-popularity (queue_keys.c).  Each parser
+ * writes the complete message "KEY = VALUE: ..." into @msg on error
+ * (the caller adds file and line) and returns 0 or -1. */
+#ifndef RXLAB_MODEL_QUEUE_KEYS_H
+#define RXLAB_MODEL_QUEUE_KEYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/units.h"
+#include "rxlab/scenario.h"
+
+/* indir = equal N | weight W0 W1 ... (ethtool -X): into n->indir_n or
+ * n->indir_weight[] / n->indir_weights, checked against n->combined. */
+int queue_keys_indir(const char *text, struct scn_nic *n, char *msg, size_t msglen);
+
+/* irq-affinity = spread | CPU list in queue order (one CPU per queue: the
+ * list is as long as combined, or one CPU for every queue); CPUs below
+ * @ncpus. */
+int queue_keys_irq_affinity(const char *text, uint32_t ncpus, struct scn_nic *n, char *msg,
+                            size_t msglen);
+
+/* @n_tok blank-separated values of @key for @combined queues: one value
+ * (every queue) or exactly @combined.  Each is parsed as @kind within
+ * @min..@max (@is_bool: on/off) into out[0..combined). */
+int queue_keys_list(const char *key, const char *text, uint32_t combined, enum unit_kind kind,
+                    uint64_t min, uint64_t max, const char *noun, int is_bool, uint64_t *out,
+                    char *msg, size_t msglen);
+
+/* flow-popularity = uniform | zipf:S (S a decimal 0.001..4, thousandths
+ * into *@milli). */
+int queue_keys_flow_pop(const char *text, enum flow_popularity *pop, uint32_t *milli, char *msg,
+                        size_t msglen);
+
+#endif

@@ -7,6 +7,7 @@
  * never walks a queue in order. */
 #include "sim/runq.h"
 
+#include <assert.h>
 #include <stddef.h>
 
 bool runq_before(int64_t va, int32_t ia, int64_t vb, int32_t ib)
@@ -57,14 +58,17 @@ static void sift_down(struct runq *q, int32_t *pos, uint32_t i)
 
 void runq_insert(struct runq *q, int32_t *pos, int64_t vruntime, int32_t id)
 {
+	assert(q->n < q->cap && pos[id] == -1);
 	q->e[q->n] = (struct rq_ent){ .vruntime = vruntime, .id = id };
 	sift_up(q, pos, q->n++);
 }
 
 void runq_erase(struct runq *q, int32_t *pos, int32_t id)
 {
-	uint32_t i = (uint32_t)pos[id];
+	uint32_t i;
 
+	assert(pos[id] >= 0 && (uint32_t)pos[id] < q->n && q->e[pos[id]].id == id);
+	i = (uint32_t)pos[id];
 	pos[id] = -1;
 	if (i == --q->n)
 		return;

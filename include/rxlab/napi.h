@@ -36,6 +36,7 @@ struct napi {
 	/* configuration (sysfs / netdev netlink napi-set) */
 	uint32_t defer_hard_irqs;     /* napi_defer_hard_irqs */
 	int64_t gro_flush_timeout_ns; /* gro_flush_timeout, ns */
+	int64_t irq_suspend_timeout_ns; /* irq-suspend-timeout, ns (0 = off) */
 	/* deferral state */
 	uint32_t defer_count;         /* defer_hard_irqs_count */
 	/* counters */
@@ -57,6 +58,12 @@ void napi_init(struct napi *n, uint32_t weight);
 /* Set napi_defer_hard_irqs and gro_flush_timeout (ns). */
 void napi_set_defer(struct napi *n, uint32_t defer_hard_irqs, int64_t gro_flush_timeout_ns);
 
+/* Set irq-suspend-timeout (ns, 0 = off): the timer a busy poller's
+ * busy_poll_stop() and a hand-back under PREFER_BUSY_POLL arm instead of
+ * gro_flush_timeout (Linux 6.13, "net: Suspend softirq when
+ * prefer_busy_poll is set"). */
+void napi_set_irq_suspend(struct napi *n, int64_t irq_suspend_timeout_ns);
+
 /* napi_schedule_prep(): false if DISABLE is set.  Otherwise sets SCHED; if
  * SCHED was already set also sets MISSED and returns false; returns true
  * only when the caller now owns the NAPI and must put it on a poll list
@@ -76,9 +83,11 @@ struct napi_done {
 /* napi_complete_done(n, work_done), called by a driver whose poll did less
  * than its budget.  @gro_pending: GRO still holds packets.  Steps of
  * net/core/dev.c: return false while IN_BUSY_POLL; a productive poll
- * (work_done > 0) reloads defer_count from defer_hard_irqs; a positive
- * defer_count is decremented and, if gro_flush_timeout is set, keeps the IRQ
- * masked and arms the timer; SCHED, MISSED, SCHED_THREADED and
+ * (work_done > 0) reloads defer_count from defer_hard_irqs; with
+ * PREFER_BUSY_POLL set (a busy poller waits) an irq-suspend-timeout keeps
+ * the IRQ masked and arms the timer for it, defer_count untouched;
+ * otherwise a positive defer_count is decremented and, if
+ * gro_flush_timeout is set, keeps the IRQ masked and arms the timer; SCHED, MISSED, SCHED_THREADED and
  * PREFER_BUSY_POLL clear, except that MISSED keeps SCHED and asks for a
  * reschedule (returning false).  gro_flush_timeout alone (defer 0) arms the
  * timer only when @gro_pending and still rearms the IRQ. */
@@ -124,10 +133,11 @@ bool napi_schedule_threaded(struct napi *n);
 bool napi_busy_poll_claim(struct napi *n, bool prefer);
 
 /* busy_poll_stop() of a busy poller that owns the NAPI, before its last
- * poll: clear MISSED and IN_BUSY_POLL; with @prefer reload defer_count
- * from defer_hard_irqs.  Returns the ns to arm the NAPI hrtimer for
- * (gro_flush_timeout) when @prefer and both defer_count and
- * gro_flush_timeout are set - then the caller skips the reschedule after a
+ * poll: clear MISSED and IN_BUSY_POLL.  With @prefer and an
+ * irq-suspend-timeout, return that timeout (defer_count untouched); with
+ * @prefer and none, reload defer_count from defer_hard_irqs and return
+ * gro_flush_timeout when both are set.  A positive return is the ns to arm
+ * the NAPI hrtimer for - then the caller skips the reschedule after a
  * full last poll (napi_busy_poll_release()) - else 0.  After a last poll
  * of less than its budget the caller calls napi_complete_done().  After a
  * full last poll with 0 returned, SCHED is still held and the caller does

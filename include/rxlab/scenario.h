@@ -232,6 +232,11 @@ struct scn_route {
 
 /* [apps]: applications competing for CPU, and the receiver of frames
  * delivered locally (those that arrive on a port with no route). */
+#define SCN_MAX_WORKERS 256
+enum scn_server { SERVER_NONE, SERVER_EPOLL };
+enum scn_spread { SPREAD_NAPI, SPREAD_RR };
+enum scn_work_dist { WORK_FIXED, WORK_EXP, WORK_LOGNORMAL };
+
 struct scn_apps {
 	uint32_t cpu_hogs;           /* cpu-hogs = N always-runnable user threads */
 	uint32_t hog_cpu;            /* hog-cpu = CPU they run on */
@@ -268,6 +273,22 @@ struct scn_apps {
 	                              * that the sender may have outstanding */
 	int64_t netperf_work_ns;     /* netperf-work = user time per send() / recv() */
 	uint32_t netperf_mss;        /* netperf-mss = loopback segment payload, bytes */
+	/* server = epoll: worker threads, each with its own epoll set, reading
+	 * the connections spread onto it (src/sim/apps/sink.c); implies the
+	 * socket reader (sink = on).  busy_poll, busy_poll_budget and
+	 * prefer_busy_poll are every worker's EPIOCSPARAMS. */
+	uint32_t server;             /* server = none | epoll (enum scn_server) */
+	uint32_t server_threads;     /* server-threads = workers, 1..SCN_MAX_WORKERS */
+	char server_cpus[256];       /* server-cpus = CPU list in worker order ("0-7",
+	                              * "0,2,4"); "" = worker i on CPU i */
+	uint16_t server_cpu[SCN_MAX_WORKERS]; /* ... resolved by the loader */
+	uint32_t server_spread;      /* server-spread = napi | rr (enum scn_spread) */
+	char epoll_timeout[32];      /* epoll-timeout = epoll_wait timeout, -1 = infinite */
+	int64_t epoll_timeout_ns;    /* ... resolved: -1 or ns */
+	int64_t server_work_ns;      /* server-work = mean service time per request */
+	char server_work_dist[32];   /* server-work-dist = fixed | exp | lognormal:SIGMA */
+	uint32_t work_dist;          /* ... resolved (enum scn_work_dist) */
+	double work_sigma;           /* ... lognormal's SIGMA (of ln), > 0 */
 };
 
 /* [run]: duration and measurement window. */

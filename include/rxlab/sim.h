@@ -56,6 +56,7 @@
 #include <stdint.h>
 
 #include "rxlab/scenario.h"
+#include "rxlab/server.h"
 
 /* ---- scenarios ---- */
 
@@ -271,6 +272,7 @@ struct results {
 	uint64_t series_lost;           /* changes beyond MOD_SERIES_MAX */
 	struct ping_result ping;
 	struct netperf_result netperf;
+	struct server_result server;    /* the socket readers (sink, epoll workers) */
 	struct vm_sample *vm;           /* n_vm vmstat samples from time 0, owned; NULL
 	                                 * when run.vmstat-interval = 0 */
 	uint32_t n_vm;                  /* at most SCN_VMSTAT_LINES + 1 */

@@ -59,6 +59,17 @@ static int64_t napi_flush_timeout(const struct napi *n)
 	return n->gro_flush_timeout_ns > 0 ? n->gro_flush_timeout_ns : 0;
 }
 
+void napi_set_irq_suspend(struct napi *n, int64_t irq_suspend_timeout_ns)
+{
+	n->irq_suspend_timeout_ns = irq_suspend_timeout_ns;
+}
+
+/* irq_suspend_timeout is unsigned in the kernel; negative reads as unset. */
+static int64_t napi_suspend_timeout(const struct napi *n)
+{
+	return n->irq_suspend_timeout_ns > 0 ? n->irq_suspend_timeout_ns : 0;
+}
+
 bool napi_schedule_prep(struct napi *n)
 {
 	uint32_t val = n->state;
@@ -93,9 +104,18 @@ static int64_t napi_defer_step(struct napi *n, uint32_t work_done, bool gro_pend
 			timeout = napi_flush_timeout(n);
 		n->defer_count = n->defer_hard_irqs;
 	}
-	/* "if (n->defer_hard_irqs_count > 0) { count--; timeout =
+	/* Since 6.13 ("net: Suspend softirq when prefer_busy_poll is set"):
+	 * "if (napi_prefer_busy_poll(n)) { timeout = irq_suspend_timeout;
+	 * if (timeout) ret = false; }" - a busy poller asked for the NAPI, so
+	 * hand it over with the long timer: the application, not the
+	 * gro_flush_timeout watchdog, polls next. */
+	if (n->state & NAPI_PREFER_BUSY_POLL) {
+		timeout = napi_suspend_timeout(n);
+		*defer = timeout != 0;
+	}
+	/* "if (ret && n->defer_hard_irqs_count > 0) { count--; timeout =
 	 * gro_flush_timeout; if (timeout) ret = false; }" */
-	if (n->defer_count > 0) {
+	if (!*defer && n->defer_count > 0) {
 		n->defer_count--;
 		timeout = napi_flush_timeout(n);
 		*defer = timeout != 0;
@@ -289,6 +309,12 @@ int64_t napi_busy_poll_stop(struct napi *n, bool prefer)
 	n->state &= ~(uint32_t)(NAPI_MISSED | NAPI_IN_BUSY_POLL);
 	if (!prefer)
 		return 0;
+	/* Since 6.13: "timeout = napi_get_irq_suspend_timeout(napi); if
+	 * (!timeout) { reload defer count; if (count) timeout =
+	 * gro_flush_timeout; }" - the suspend timer covers the time the
+	 * application takes to come back to its next busy poll. */
+	if (napi_suspend_timeout(n))
+		return napi_suspend_timeout(n);
 	n->defer_count = n->defer_hard_irqs;
 	return n->defer_count ? napi_flush_timeout(n) : 0;
 }

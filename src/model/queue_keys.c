@@ -50,6 +50,11 @@ static int indir_weights(const char *p, const char *text, struct scn_nic *n, cha
 		         "indir = weight 1 1 2 2", text);
 		return -1;
 	}
+	if (sum > n->indir_size) { /* ethtool -X refuses it too: each unit is an entry */
+		snprintf(msg, msglen, "indir = %s: the weights add up to %llu, more than the "
+		         "indir-size of %u entries", text, (unsigned long long)sum, n->indir_size);
+		return -1;
+	}
 	return 0;
 }
 
@@ -82,15 +87,20 @@ int queue_keys_indir(const char *text, struct scn_nic *n, char *msg, size_t msgl
 int queue_keys_irq_affinity(const char *text, uint32_t ncpus, struct scn_nic *n, char *msg,
                             size_t msglen)
 {
+	char why[160];
+	int got;
 	uint32_t k;
 
 	n->irq_spread = strcmp(text, "spread") == 0;
 	n->irq_affinity_n = 0;
 	if (n->irq_spread)
 		return 0;
-	if (unit_parse_cpulist("irq-affinity", text, ncpus, n->irq_affinity, SCN_MAX_QUEUES, &k,
-	                       msg, msglen))
+	got = unit_cpu_list(text, ncpus, n->irq_affinity, SCN_MAX_QUEUES, why, sizeof(why));
+	if (got < 0) {
+		snprintf(msg, msglen, "irq-affinity = %s: %s", text, why);
 		return -1;
+	}
+	k = (uint32_t)got;
 	if (k != 1 && k != n->combined) {
 		snprintf(msg, msglen, "irq-affinity = %s: %u CPUs for combined = %u queues; give "
 		         "one CPU per queue in queue order, one CPU for all, or spread", text, k,

@@ -31,6 +31,7 @@
 #include "model/policy_key.h"
 #include "model/profile_load.h"
 #include "model/queue_keys.h"
+#include "model/server_keys.h"
 #include "model/trace_load.h"
 #include "model/trace_play.h"
 #include "model/units.h"
@@ -129,6 +130,10 @@ static const char *const tx_clean_names[] = { "irq", "xmit", NULL };
  * keeps user policies off these names. */
 static const char *const adaptive_names[] = { "off", "dim", "pkt-rate", NULL };
 static const char *const driver_names[] = { "generic", "e1000", NULL };
+static const char *const server_names[] = { "none", "epoll", NULL };
+static const char *const spread_names[] = { "napi", "rr", NULL };
+_Static_assert(SERVER_NONE == 0 && SERVER_EPOLL == 1 && SPREAD_NAPI == 0 && SPREAD_RR == 1,
+               "server_names, spread_names");
 /* rx-flow-hash: ethtool -N DEV rx-flow-hash udp4|tcp4 sd | sdfn */
 static const char *const flow_hash_names[] = { "sd", "sdfn", NULL };
 _Static_assert(DRIVER_GENERIC == 0 && DRIVER_E1000 == 1, "driver_names");
@@ -263,6 +268,13 @@ static const struct key_spec schema[] = {
 	NUM(A, "netperf-window", netperf_window, UNIT_BYTES, 1, 16777216, 65536, NULL),
 	NUM(A, "netperf-work", netperf_work_ns, UNIT_TIME_NS, 0, 1 * SEC, 1 * US, NULL),
 	NUM(A, "netperf-mss", netperf_mss, UNIT_BYTES, 1, 65483, 16384, NULL),
+	ENUM(A, "server", server, server_names, SERVER_NONE),
+	NUM(A, "server-threads", server_threads, UNIT_COUNT, 1, SCN_MAX_WORKERS, 1, "threads"),
+	STR(A, "server-cpus", server_cpus, ""),
+	ENUM(A, "server-spread", server_spread, spread_names, SPREAD_NAPI),
+	STR(A, "epoll-timeout", epoll_timeout, "-1"),
+	NUM(A, "server-work", server_work_ns, UNIT_TIME_NS, 0, 1 * SEC, 0, NULL),
+	STR(A, "server-work-dist", server_work_dist, "fixed"),
 
 	NUM(R, "duration", duration_ns, UNIT_TIME_NS, 1 * US, 3600 * SEC, 1 * SEC, NULL),
 	NUM(R, "warmup", warmup_ns, UNIT_TIME_NS, 0, 3600 * SEC, 0, NULL),
@@ -968,6 +980,23 @@ static int check_cpu(struct sload *l, const struct ini_section *s, const char *k
 	           e ? e->value : "?", cpus - 1, cpus);
 }
 
+/* [apps] server = epoll: resolve server-cpus, epoll-timeout and
+ * server-work-dist (model/server_keys.c), and turn the socket reader on. */
+static int check_server(struct sload *l)
+{
+	struct scn_apps *a = &l->s->apps;
+	const struct ini_section *s = l->sec_of[SEC_APPS];
+	const char *key = NULL;
+	char why[256];
+	int line;
+	const char *src;
+
+	if (server_keys_resolve(a, l->s->host.cpus, &key, why, sizeof(why)) == 0)
+		return 0;
+	where_key(s, key, &line, &src);
+	return bad(l, line, src, "%s", why);
+}
+
 /* "rx-..." in a coal_params_check() message becomes "tx-..." for TX. */
 static void rx_to_tx(const char *in, char *out, size_t len)
 {
@@ -1290,6 +1319,8 @@ static int finish(struct sload *l)
 		rc = check_cpu(l, l->sec_of[SEC_APPS], "sink-cpu", l->s->apps.sink_cpu);
 	if (!rc)
 		rc = check_cpu(l, l->sec_of[SEC_APPS], "ping-cpu", l->s->apps.ping_cpu);
+	if (!rc)
+		rc = check_server(l);
 	if (!rc)
 		rc = check_polling(l);
 	if (!rc)

@@ -469,58 +469,64 @@ int unit_parse_bool(const char *text, bool *out)
 	return -1;
 }
 
-/* One "A" or "A-B" of a CPU list at *@p (advanced past it): 0 or -1. */
-static int cpu_range(const char **p, unsigned long *lo, unsigned long *hi)
+/* One "A" or "A-B" item of a CPU list at *@p (advanced past it): 0 or -1. */
+static int cpu_item(const char **p, uint32_t *lo, uint32_t *hi)
 {
 	char *end;
+	unsigned long a, b;
 
 	if (**p < '0' || **p > '9')
 		return -1;
-	*lo = *hi = strtoul(*p, &end, 10);
+	a = b = strtoul(*p, &end, 10);
 	if (*end == '-') {
 		const char *q = end + 1;
 
 		if (*q < '0' || *q > '9')
 			return -1;
-		*hi = strtoul(q, &end, 10);
+		b = strtoul(q, &end, 10);
+		if (b < a)
+			return -1;
 	}
+	*lo = (uint32_t)(a > 0xffffffffUL ? 0xffffffffUL : a);
+	*hi = (uint32_t)(b > 0xffffffffUL ? 0xffffffffUL : b);
 	*p = end;
 	return 0;
 }
 
-int unit_parse_cpulist(const char *key, const char *text, uint32_t ncpus, uint16_t *cpus,
-                       uint32_t cap, uint32_t *n, char *msg, size_t msglen)
+int unit_cpu_list(const char *text, uint32_t ncpus, uint16_t *cpus, uint32_t max, char *why,
+		  size_t len)
 {
-	const char *p = text;
-	unsigned long lo, hi;
+	const char *p = skip_blanks(text);
+	uint32_t n = 0, lo, hi;
 
-	*n = 0;
-	for (;;) {
-		while (*p == ' ' || *p == '\t' || *p == ',')
-			p++;
-		if (!*p)
-			break;
-		if (cpu_range(&p, &lo, &hi) || (*p && *p != ' ' && *p != '\t' && *p != ',')) {
-			snprintf(msg, msglen, "%s = %s: not a CPU list; write e.g. 0-7 or 0,2,4", key,
-			         text);
+	while (*p) {
+		if (cpu_item(&p, &lo, &hi)) {
+			snprintf(why, len, "not a CPU list; write e.g. 0-7 or 0,2,4");
 			return -1;
 		}
-		if (lo > hi || hi >= ncpus) {
-			snprintf(msg, msglen, "%s = %s is out of range: accepted CPUs 0..%u ([host] cpus "
-			         "= %u)", key, text, ncpus - 1, ncpus);
+		if (hi >= ncpus) {
+			snprintf(why, len, "CPU %u is out of range: accepted 0..%u ([host] cpus = %u)",
+				 hi, ncpus - 1, ncpus);
 			return -1;
 		}
-		for (unsigned long c = lo; c <= hi; c++) {
-			if (*n == cap) {
-				snprintf(msg, msglen, "%s = %s: more than %u CPUs", key, text, cap);
+		for (uint32_t c = lo; c <= hi; c++) {
+			if (n == max) {
+				snprintf(why, len, "more than %u CPUs", max);
 				return -1;
 			}
-			cpus[(*n)++] = (uint16_t)c;
+			cpus[n++] = (uint16_t)c;
+		}
+		p = skip_blanks(p);
+		if (*p == ',' && *skip_blanks(p + 1) && *skip_blanks(p + 1) != ',')
+			p = skip_blanks(p + 1);
+		else if (*p) {
+			snprintf(why, len, "not a CPU list; write e.g. 0-7 or 0,2,4");
+			return -1;
 		}
 	}
-	if (*n == 0) {
-		snprintf(msg, msglen, "%s = %s: an empty CPU list; write e.g. 0-7 or 0,2,4", key, text);
+	if (n == 0) {
+		snprintf(why, len, "an empty CPU list; write e.g. 0-7 or 0,2,4");
 		return -1;
 	}
-	return 0;
+	return (int)n;
 }

@@ -71,11 +71,13 @@ char *unit_format(enum unit_kind kind, uint64_t v, char *buf, size_t len);
 int unit_parse_bool(const char *text, bool *out);
 
 /* A CPU list as /proc/irq/N/smp_affinity_list and taskset -c write it:
- * "3", "0-7", "0,2,4-6" (blanks also separate).  Writes at most @cap CPUs
- * in the order written into @cpus and their count into *@n; every CPU must
- * be below @ncpus.  On error writes "KEY = TEXT: ..." into @msg.  0 or -1. */
-int unit_parse_cpulist(const char *key, const char *text, uint32_t ncpus, uint16_t *cpus,
-                       uint32_t cap, uint32_t *n, char *msg, size_t msglen);
+ * "3", "0-7", "0,2,4-6" (blanks around the commas are ignored).  Writes
+ * the CPUs in the order written into @cpus (room for @max); every CPU must
+ * be below @ncpus.  Returns how many, or -1 with a short reason in @why
+ * (without the key: "CPU 9 is out of range: accepted 0..7 ([host] cpus =
+ * 8)"). */
+int unit_cpu_list(const char *text, uint32_t ncpus, uint16_t *cpus, uint32_t max, char *why,
+		  size_t len);
 
 /* The units of @kind for messages: "ns, us, ms, s"; "" for UNIT_COUNT. */
 const char *unit_list(enum unit_kind kind);

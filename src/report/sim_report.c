@@ -100,6 +100,11 @@ static const struct col extra_cols[] = {
 	{ "lat_samples", "lat-samples", -1, false },
 	{ "in_flight", "in-flight", -1, false },
 	{ "netperf_mbit_s", "netperf-Mbit/s", 1, false },
+	{ "served_pps", "served/s", 0, false },
+	{ "lat_p95_us", "p95us", 1, false },
+	{ "server_cpu_pct", "server-cpu%", 1, false },
+	{ "cpu_ns_per_query", "ns/query", 0, false },
+	{ "cycles_per_query", "cycles/query", 0, false },
 };
 
 #define N_EXTRA (sizeof(extra_cols) / sizeof(extra_cols[0]))
@@ -132,6 +137,11 @@ void metrics_extra_row(struct table *t, const struct results *r)
 	table_u64(t, r->lat_samples);
 	table_u64(t, r->in_flight);
 	table_dbl(t, r->netperf.conns ? r->netperf.mbit_s : NAN);
+	table_dbl(t, r->server.n_workers ? r->server.served_pps : NAN);
+	table_dbl(t, r->server.lat_p95_us);
+	table_dbl(t, r->server.n_workers ? r->server.server_cpu_pct : NAN);
+	table_dbl(t, r->server.cpu_ns_per_query);
+	table_dbl(t, r->server.cycles_per_query ? (double)r->server.cycles_per_query : NAN);
 	for (size_t i = 0; i < RESULTS_CDF_N; i++)
 		table_dbl(t, r->lat_cdf_us[i]);
 }
@@ -499,6 +509,67 @@ static struct table *series_table(const struct results *r)
 	return t;
 }
 
+/* The columns an epoll server run adds to its summary (mutilate's and
+ * memcached's figures of merit): served queries, latency avg and p95 (p99
+ * and p99.9 are summary columns already; the narrow form adds p99.9), the
+ * workers' CPU and the host's busy cycles per query (NaN when the profile
+ * gives no ghz). */
+static void server_summary_cols(struct table *t, bool wide)
+{
+	table_add_col(t, "served_pps", "served/s", 0);
+	table_add_col(t, "lat_avg_us", "avg-us", 1);
+	table_add_col(t, "lat_p95_us", "p95us", 1);
+	if (!wide)
+		table_add_col(t, "lat_p999_us", "p99.9us", 1);
+	table_add_col(t, "server_cpu_pct", "server-cpu%", 1);
+	table_add_col(t, "cycles_per_query", "cycles/query", 0);
+}
+
+static void server_summary_row(struct table *t, const struct results *r, bool wide)
+{
+	const struct server_result *v = &r->server;
+
+	table_dbl(t, v->served_pps);
+	table_dbl(t, r->lat_mean_us);
+	table_dbl(t, v->lat_p95_us);
+	if (!wide)
+		table_dbl(t, r->lat_p999_us);
+	table_dbl(t, v->server_cpu_pct);
+	table_dbl(t, v->cycles_per_query ? (double)v->cycles_per_query : NAN);
+}
+
+/* Per worker (top, and the busy-poll and IRQ-suspension counters of its
+ * epoll set), window. */
+static struct table *workers_table(const struct results *r)
+{
+	static const char *keys[] = { "worker", "cpu", "served", "served_pps", "cpu_pct",
+				      "busy_polls", "busy_poll_pkts", "suspends", "resumes",
+				      "epoll_timeouts" };
+	static const char *hdrs[] = { "worker", "cpu", "served", "served/s", "%CPU", "bp-polls",
+				      "bp-pkts", "suspends", "resumes", "timeouts" };
+	static const int prec[] = { -1, -1, -1, 0, 1, -1, -1, -1, -1, -1 };
+	struct table *t = table_new("workers", "Server workers (epoll sets, window)");
+
+	for (size_t i = 0; i < 10; i++)
+		table_add_col(t, keys[i], hdrs[i], prec[i]);
+	for (uint16_t i = 0; i < r->server.n_workers; i++) {
+		const struct worker_result *w = &r->server.w[i];
+
+		table_row(t);
+		table_str(t, w->name);
+		table_u64(t, w->cpu);
+		table_u64(t, w->served);
+		table_dbl(t, w->served_pps);
+		table_dbl(t, w->cpu_pct);
+		table_u64(t, w->busy_polls);
+		table_u64(t, w->busy_poll_pkts);
+		table_u64(t, w->suspends);
+		table_u64(t, w->resumes);
+		table_u64(t, w->epoll_timeouts);
+	}
+	return t;
+}
+
 struct report *run_report(const struct results *r, bool wide)
 {
 	struct report *rep = report_new();
@@ -511,9 +582,12 @@ struct report *run_report(const struct results *r, bool wide)
 	else
 		snprintf(title, sizeof(title), "Summary (measurement window)");
 	sum = summary_table_new("summary", title, NULL, 0, wide);
-
+	if (r->server.epoll)
+		server_summary_cols(sum, wide);
 	table_row(sum);
 	summary_row(sum, r, wide);
+	if (r->server.epoll)
+		server_summary_row(sum, r, wide);
 	report_add(rep, sum);
 	report_add(rep, netstat_table(r));
 	report_add(rep, interrupts_table(r));
@@ -524,6 +598,8 @@ struct report *run_report(const struct results *r, bool wide)
 		report_add(rep, skb_table(r));
 	report_add(rep, mpstat_table(r));
 	report_add(rep, threads_table(r));
+	if (r->server.epoll)
+		report_add(rep, workers_table(r));
 	if (r->n_series)
 		report_add(rep, series_table(r));
 	if (r->n_vm > 1)

@@ -685,6 +685,7 @@ static int queue_init(struct sim *s, struct nic *n, const struct port *pt, uint1
 	coal_init(&n->tx_coal, &tx);
 	napi_init(&n->napi, s->scn->host.napi_weight);
 	napi_set_defer(&n->napi, n->napi_cfg->defer_hard_irqs, n->napi_cfg->gro_flush_timeout_ns);
+	napi_set_irq_suspend(&n->napi, n->napi_cfg->irq_suspend_timeout_ns);
 	napi_set_threaded(&n->napi, n->napi_cfg->threaded);
 	n->napi_thread = -1;
 	adapt_init(s, n);

@@ -244,6 +244,8 @@ int results_collect(struct results *r, const struct sim *s)
 	collect_ping(r, s);
 	collect_netperf(r, s, win_ns);
 	collect_latency(r, s);
+	if (sock_collect(&r->server, s, win_ns))
+		return -ENOMEM;
 	per_second(r);
 	r->drops_total = r->drop_link + r->drop_fifo + r->drop_backlog + r->drop_qdisc +
 			 r->drop_socket;
@@ -251,7 +253,7 @@ int results_collect(struct results *r, const struct sim *s)
 		r->in_flight += nic_in_flight(&s->nic[i]);
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		r->in_flight += s->cpu[i].backlog.count;
-	r->in_flight += s->sock.q.count + s->sock.held.count;
+	r->in_flight += sock_in_flight(s);
 	r->events = s->eng.handled;
 	r->series_lost = s->series.lost;
 	if (s->vm.n) {
@@ -282,6 +284,9 @@ void results_free(struct results *r)
 	r->n_queues = 0;
 	free(r->series);
 	free(r->vm);
+	free(r->server.w);
+	r->server.w = NULL;
+	r->server.n_workers = 0;
 	r->vm = NULL;
 	r->n_vm = 0;
 	r->cpu = NULL;

@@ -14,7 +14,9 @@ static int build_threads(struct sim *s)
 	const struct scenario *scn = s->scn;
 	char name[48];
 
-	s->thr = calloc(scn->host.cpus + scn->apps.cpu_hogs + s->n_nics + 3 + 2 * scn->apps.netperf,
+	/* 3: idle poller, ping, sink (an epoll server has server-threads) */
+	s->thr = calloc(scn->host.cpus + scn->apps.cpu_hogs + s->n_nics + 3 + 2 * scn->apps.netperf +
+			(scn->apps.server == SERVER_EPOLL ? scn->apps.server_threads - 1 : 0),
 			sizeof(*s->thr));
 	if (!s->thr)
 		return -1;
@@ -189,8 +191,7 @@ void sim_free(struct sim *s)
 	free(s->series.p);
 	free(s->vm.p);
 	netperf_free(s);
-	pktq_free(&s->sock.q);
-	pktq_free(&s->sock.held);
+	sock_free(s);
 	engine_free(&s->eng);
 }
 
@@ -213,6 +214,7 @@ static void take_snapshot(struct sim *s)
 	for (uint16_t i = 0; i < s->n_threads; i++)
 		sn->thread_ns[i] = s->thr[i].cpu_ns;
 	sn->np_bytes = netperf_bytes(s);
+	sock_snapshot(s);
 	hist_reset(&s->lat);
 	s->warm = true;
 	sim_check_invariants(s);
@@ -248,6 +250,9 @@ static void dispatch(struct sim *s, const struct event *ev)
 	case EV_BALANCE:
 		sched_balance_tick(s, &s->cpu[ev->obj]);
 		return;
+	case EV_EPOLL_TIMEOUT:
+		sink_epoll_timeout(s, ev->obj, ev->gen);
+		return;
 	}
 	sim_fail(s, "unknown event kind", ev->kind, ev->obj);
 }
@@ -280,7 +285,7 @@ static int check_accounting(struct sim *s)
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		held += s->cpu[i].backlog.count;
 	held -= s->ping.queued + s->np.queued; /* loopback frames, not NIC frames */
-	held += s->sock.q.count + s->sock.held.count;
+	held += sock_in_flight(s);
 	if (in == out + held)
 		return 0;
 	snprintf(s->fatal, sizeof(s->fatal),
@@ -351,7 +356,7 @@ static bool napi_has_owner(const struct sim *s, const struct nic *n)
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		if (cpu_holds_napi(&s->cpu[i], n->id))
 			return true;
-	if (s->sock.bp_owned && s->sock.bp_napi == n->id)
+	if (sock_busy_polls(s, (uint16_t)n->id))
 		return true;
 	return (n->napi.state & NAPI_THREADED) && n->napi_thread >= 0 &&
 	       s->thr[n->napi_thread].runnable;

@@ -56,6 +56,7 @@ enum sim_event_kind {
 	EV_WATCHDOG,     /* obj = nic: e1000_watchdog, every 2 s (ITR mode 4) */
 	EV_SAMPLE,       /* run.vmstat-interval: take a vmstat sample */
 	EV_BALANCE,      /* obj = cpu: an idle CPU's periodic load balancing */
+	EV_EPOLL_TIMEOUT, /* obj = epoll worker, gen = its wait: epoll_wait timed out */
 };
 
 /* Queues a host can have: every port with every queue. */
@@ -68,8 +69,9 @@ enum sim_event_kind {
 _Static_assert(SIM_MAX_QUEUES <= IRQ_TICK, "queue ids fit below the IRQ source flags");
 
 /* Threads a host can have: ksoftirqd per CPU, cpu-hogs (<= 1024), a NAPI
- * kthread per queue, idle poller, ping, UDP sink, two per netperf (<= 256). */
-#define SIM_MAX_THREADS (SCN_MAX_CPUS + 1024 + SIM_MAX_QUEUES + 3 + 2 * 256)
+ * kthread per queue, idle poller, ping, UDP sink or epoll workers (<= 256),
+ * two per netperf (<= 256). */
+#define SIM_MAX_THREADS (SCN_MAX_CPUS + 1024 + SIM_MAX_QUEUES + 2 + SCN_MAX_WORKERS + 2 * 256)
 
 /* Counters that a warm-up snapshot subtracts. */
 struct sim_snapshot {
@@ -138,7 +140,7 @@ struct sim {
 	struct hist lat;      /* forwarding latency, ns, after warm-up */
 	struct mod_series series;
 	struct vm_series vm;  /* vmstat samples, allocated when vmstat-interval > 0 */
-	struct sock sock;
+	struct sock_set sock; /* the socket readers' sockets (sink, epoll workers) */
 	struct ping ping;
 	struct netperf np;    /* apps.netperf streams */
 	struct bsd_poll bsd;  /* FreeBSD DEVICE_POLLING state (rxpath = bsd-poll) */

@@ -367,6 +367,54 @@ static void test_prefer_busy_poll_missed(void **state)
 	assert_int_equal(n.sched_ok, 1);
 }
 
+/* Linux 6.13 "net: Suspend softirq when prefer_busy_poll is set": with an
+ * irq-suspend-timeout, a hand-back to a waiting busy poller arms the long
+ * timer, not gro_flush_timeout, and leaves defer_hard_irqs_count alone. */
+static void test_prefer_busy_poll_suspend_hand_back(void **state)
+{
+	struct napi n;
+	struct napi_poll_result r;
+
+	(void)state;
+	napi_init(&n, 64);
+	napi_set_defer(&n, 100, US(20));
+	napi_set_irq_suspend(&n, US(20000));
+	irq_schedules(&n);
+	n.state |= NAPI_PREFER_BUSY_POLL;
+	r = napi_poll_finish(&n, 64);
+	assert_int_equal(r.next, NAPI_NEXT_HANDED_BACK);
+	expect_done(r.done, false, false, US(20000));
+	assert_int_equal(n.state, 0);
+	/* work > 0 reloads the count to 100; the suspend branch skips the
+	 * decrement ("if (ret && count > 0)"). */
+	assert_int_equal(n.defer_count, 100);
+	/* Without PREFER_BUSY_POLL the suspend timeout plays no part. */
+	irq_schedules(&n);
+	expect_done(napi_complete_done(&n, 1, false), false, false, US(20));
+	assert_int_equal(n.defer_count, 99);
+}
+
+/* busy_poll_stop() since 6.13: prefer + irq-suspend-timeout arms the
+ * suspend timeout (skip_schedule) and does not reload the count. */
+static void test_busy_poll_stop_suspend(void **state)
+{
+	struct napi n;
+
+	(void)state;
+	napi_init(&n, 64);
+	napi_set_defer(&n, 100, US(20));
+	napi_set_irq_suspend(&n, US(20000));
+	assert_true(napi_busy_poll_claim(&n, true));
+	n.defer_count = 7;
+	assert_int_equal(napi_busy_poll_stop(&n, true), US(20000));
+	assert_int_equal(n.defer_count, 7);
+	assert_int_equal(n.state, NAPI_SCHED);
+	/* Without prefer the suspend timeout is not used. */
+	n.state = 0;
+	assert_true(napi_busy_poll_claim(&n, false));
+	assert_int_equal(napi_busy_poll_stop(&n, false), 0);
+}
+
 static void test_disable_pending_full_poll(void **state)
 {
 	struct napi n;
@@ -539,6 +587,8 @@ int main(void)
 		cmocka_unit_test(test_disable_pending_full_poll),
 		cmocka_unit_test(test_schedule_backlog),
 		cmocka_unit_test(test_threaded),
+		cmocka_unit_test(test_prefer_busy_poll_suspend_hand_back),
+		cmocka_unit_test(test_busy_poll_stop_suspend),
 		cmocka_unit_test(test_busy_poll_claim_and_stop),
 		cmocka_unit_test(test_busy_poll_stop_no_timer),
 		cmocka_unit_test(test_busy_poll_stop_full_hands_to_softirq),

@@ -243,6 +243,7 @@ struct gen {
 	uint64_t speed[3];
 	int64_t duration_ns;
 	double rate_sum;      /* offered frames per second, all sources */
+	uint32_t n_src;
 };
 
 static const char *const RXPATHS[] = { "classic", "isr-while", "isr-loop", "napi", "bsd-poll" };
@@ -428,6 +429,7 @@ static void draw_traffic(struct gen *g, struct draw *d)
 {
 	uint64_t n_src = pr_pct(&g->r, 5) ? 0 : pr_range(&g->r, 1, 4);
 
+	g->n_src = (uint32_t)n_src;
 	for (uint64_t j = 0; j < n_src; j++) {
 		uint32_t port = (uint32_t)pr_range(&g->r, 0, g->n_nics - 1);
 		uint64_t size = pr_pct(&g->r, 40)   ? 64
@@ -454,6 +456,33 @@ static void draw_traffic(struct gen *g, struct draw *d)
 			    pr_pct(&g->r, 10) ? 0 : pr_log(&g->r, 1, 5000000));
 		}
 		g->rate_sum += (double)rate;
+	}
+}
+
+/* An epoll server over the drawn sink: workers on CPUs of the host, the
+ * spreading, the timeout and the service-time distribution drawn too. */
+static void draw_server(struct draw *d, struct gen *g)
+{
+	static const char *const dist[] = { "fixed", "exp", "lognormal:0.7" };
+	uint64_t n = pr_range(&g->r, 1, 2 * g->cpus);
+
+	add(d, "apps.server=epoll");
+	add(d, "apps.server-threads=%" PRIu64, n);
+	if (n > g->cpus || pr_pct(&g->r, 40)) {
+		char list[256] = "";
+		size_t o = 0;
+
+		for (uint64_t i = 0; i < n && o + 8 < sizeof(list); i++)
+			o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%" PRIu64, i ? "," : "",
+					      pr_range(&g->r, 0, g->cpus - 1));
+		add(d, "apps.server-cpus=%s", list);
+	}
+	add(d, "apps.server-spread=%s", pr_pct(&g->r, 50) ? "napi" : "rr");
+	if (pr_pct(&g->r, 30))
+		add(d, "apps.epoll-timeout=%" PRIu64 "ns", pr_log(&g->r, 1000, 10000000));
+	if (pr_pct(&g->r, 50)) {
+		add(d, "apps.server-work=%" PRIu64 "ns", pr_log(&g->r, 1, 50000));
+		add(d, "apps.server-work-dist=%s", dist[pr_range(&g->r, 0, 2)]);
 	}
 }
 
@@ -500,10 +529,62 @@ static void draw_apps(struct gen *g, struct draw *d)
 		add(d, "apps.sink-batch=%" PRIu64, pr_range(&g->r, 1, 64));
 	if (pr_pct(&g->r, 30))
 		add(d, "apps.ack-every=%" PRIu64, pr_range(&g->r, 1, 4));
+	if (pr_pct(&g->r, 30))
+		draw_server(d, g);
 }
 
-/* Scenario @i of the run seeded @seed. */
-static void draw_scenario(struct draw *d, uint64_t seed, uint64_t i)
+/* Multi-queue ports, from a stream of their own so that the rest of a
+ * scenario is what it was before ports had queues: queue counts (one port
+ * of scenario 7 has 64), vector placement, indirection tables, per-queue
+ * NAPI settings, flows and their popularity. */
+static void draw_queues(const struct gen *g0, struct draw *d, uint64_t seed, uint64_t i)
+{
+	struct prng r = pr_stream(seed ^ 0x51ee5c0ffee0000ull, i);
+
+	for (uint32_t k = 0; k < g0->n_nics; k++) {
+		uint64_t n;
+
+		if (!pr_pct(&r, 50))
+			continue;
+		n = i == 7 && k == 0 ? 64 : pr_range(&r, 2, 8);
+		add(d, "nic.eth%u.combined=%" PRIu64, k, n);
+		if (pr_pct(&r, 30))
+			add(d, "nic.eth%u.irq-affinity=%s", k, pr_pct(&r, 50) ? "spread" : "0");
+		if (pr_pct(&r, 25))
+			add(d, "nic.eth%u.indir=equal %" PRIu64, k, pr_range(&r, 1, n));
+		else if (pr_pct(&r, 20)) { /* w 0 1 0 1 ...: every other queue idle */
+			char list[256];
+			int o = snprintf(list, sizeof(list), "weight %" PRIu64, pr_range(&r, 1, 4));
+
+			for (uint64_t q = 1; q < n; q++)
+				o += snprintf(list + o, sizeof(list) - (size_t)o, " %u", (unsigned)(q & 1));
+			add(d, "nic.eth%u.indir=%s", k, list);
+		}
+		if (pr_pct(&r, 15))
+			add(d, "nic.eth%u.indir-size=%" PRIu64, k, pr_range(&r, n, 512));
+		if (pr_pct(&r, 20))
+			add(d, "nic.eth%u.rx-flow-hash=sd", k);
+		if (pr_pct(&r, 20)) { /* queue 0 defers, the others do not */
+			char list[256] = "";
+
+			for (uint64_t q = 0; q < n; q++)
+				strcat(list, q ? " 0" : "3");
+			add(d, "nic.eth%u.napi_defer_hard_irqs=%s", k, list);
+			add(d, "nic.eth%u.gro_flush_timeout=%" PRIu64 "ns", k, pr_log(&r, 1000, 200000));
+		}
+	}
+	for (uint32_t j = 0; j < g0->n_src; j++) {
+		if (pr_pct(&r, 60))
+			add(d, "traffic.t%u.flows=%" PRIu64, j, pr_log(&r, 1, 20000));
+		if (pr_pct(&r, 30))
+			add(d, "traffic.t%u.flow-popularity=zipf:%" PRIu64 ".%03" PRIu64, j,
+			    pr_range(&r, 0, 3), pr_range(&r, 1, 999));
+	}
+}
+
+/* Scenario @i of the run seeded @seed; @queues: with multi-queue ports
+ * (draw_queues), else as scenarios were drawn before ports had queues. */
+static void draw_scenario(struct draw *d, uint64_t seed, uint64_t i, bool queues)
 {
 	struct gen g = { .r = pr_stream(seed, i) };
 	int64_t cap_ns;
@@ -530,6 +611,8 @@ static void draw_scenario(struct draw *d, uint64_t seed, uint64_t i)
 	add(d, "run.duration=%" PRId64 "ns", g.duration_ns);
 	if (pr_pct(&g.r, 50))
 		add(d, "run.warmup=%" PRIu64 "ns", pr_range(&g.r, 0, (uint64_t)g.duration_ns - 1));
+	if (queues)
+		draw_queues(&g, d, seed, i);
 }
 
 /* ---- running and checking ------------------------------------------------ */
@@ -738,7 +821,7 @@ static int check_identity(const struct sim *s, uint64_t *held_out, char *why, si
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		held += s->cpu[i].backlog.count;
 	held -= s->ping.queued + s->np.queued; /* loopback frames are not NIC frames */
-	held += s->sock.q.count + s->sock.held.count;
+	held += sock_in_flight(s);
 	*held_out = held;
 	/* ping: one echo outstanding at a time, each reply from a request */
 	if (s->ping.received > s->ping.echoed || s->ping.echoed > s->ping.sent ||
@@ -934,10 +1017,13 @@ static int run_once(const struct draw *d, struct outcome *o, char *why, size_t l
 		if (check_nic_queues(s, &s->nic[i], why, len) ||
 		    check_nic_counters(s, &s->nic[i], why, len))
 			goto out;
-	if (s->scn->apps.sink && (s->sock.q.count > s->sock.q.cap ||
-				  s->sock.bytes > s->scn->apps.rcvbuf)) {
-		bad(why, len, "socket: %u datagrams, %" PRIu64 " bytes > rcvbuf %u", s->sock.q.count,
-		    s->sock.bytes, s->scn->apps.rcvbuf);
+	for (uint16_t i = 0; i < s->sock.n; i++) {
+		const struct sock *k = &s->sock.w[i];
+
+		if (k->q.count <= k->q.cap && k->bytes <= s->scn->apps.rcvbuf)
+			continue;
+		bad(why, len, "socket %u: %u datagrams, %" PRIu64 " bytes > rcvbuf %u", i,
+		    k->q.count, k->bytes, s->scn->apps.rcvbuf);
 		goto out;
 	}
 	if (check_cpus(s, why, len) || check_identity(s, &held, why, len) ||
@@ -1000,7 +1086,7 @@ static void test_drawn_regressions(void **state)
 
 	(void)state;
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		draw_scenario(&d, cases[k][0], cases[k][1]);
+		draw_scenario(&d, cases[k][0], cases[k][1], false);
 		run_and_check(&d, cases[k][0], &o);
 	}
 }
@@ -1023,7 +1109,7 @@ static void test_random_scenarios(void **state)
 		      " (RXLAB_PROPERTY_SEED, RXLAB_PROPERTY_N, RXLAB_PROPERTY_ONLY)\n",
 		      seed, first, last > first ? last - 1 : first);
 	for (uint64_t i = first; i < last; i++) {
-		draw_scenario(&d, seed, i);
+		draw_scenario(&d, seed, i, true);
 		run_and_check(&d, seed, &o);
 		if (getenv("RXLAB_PROPERTY_VERBOSE"))
 			fprintf(stderr, "%s: %" PRIu64 " frames, %" PRIu64 " events\n", d.label,

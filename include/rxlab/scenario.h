@@ -123,6 +123,9 @@ struct scn_host {
 	int64_t sched_migration_cost_ns; /* sched_migration_cost: a thread that ran more
 	                              * recently is cache-hot and not moved by idle
 	                              * balancing (kernel.sched_migration_cost_ns) */
+	uint32_t sched_wake_idle;    /* sched_wake_idle = on | off: a woken thread without
+	                              * affinity goes to a CPU with no thread when its own
+	                              * is busy (select_idle_sibling()) */
 };
 
 /* [nic NAME]: one port.  Coalescing keys are ethtool -C names. */

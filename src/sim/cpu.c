@@ -198,7 +198,14 @@ bool cpu_irq(struct sim *s, struct cpu *c, uint16_t nic)
 	return false;
 }
 
-/* ---- scheduler ---- */
+/* ---- scheduler: the run queues ----
+ *
+ * Each CPU keeps its own runnable threads (struct cpu: fair, idle,
+ * nr_running, roam, members), so that picking, the sleeper-credit floor
+ * and the load a balancer compares cost O(log n) or O(1) in that CPU's
+ * threads; another CPU is seen only through its counts and the host's
+ * bitmaps (struct sched).  Everything that changes thread.runnable,
+ * thread.cpu or cpu.cur after sim_init goes through the helpers below. */
 
 int sched_add_thread(struct sim *s, const struct thread_ops *ops, enum thread_kind kind,
 		   uint16_t cpu, const char *name)
@@ -212,54 +219,275 @@ int sched_add_thread(struct sim *s, const struct thread_ops *ops, enum thread_ki
 	return s->n_threads++;
 }
 
-static int64_t min_vruntime(const struct sim *s, uint16_t cpu)
+static void bit_put(uint64_t *map, uint16_t cpu, bool on)
 {
-	int64_t m = INT64_MAX;
+	uint64_t m = UINT64_C(1) << (cpu % 64);
 
-	for (uint16_t i = 0; i < s->n_threads; i++)
-		if (s->thr[i].cpu == cpu && s->thr[i].runnable && s->thr[i].vruntime < m)
-			m = s->thr[i].vruntime;
-	return m;
+	if (on)
+		map[cpu / 64] |= m;
+	else
+		map[cpu / 64] &= ~m;
 }
 
-/* Least vruntime among the runnable threads of @cpu; idle-priority
- * threads (the FreeBSD idle poller) only when nothing else can run. */
-static int16_t pick_thread(const struct sim *s, uint16_t cpu)
+static bool thread_level_idle(const struct cpu *c)
 {
-	int16_t best = -1, idle = -1;
+	return c->cur < 0 && c->next < 0 && c->nr_running == 0 && c->idle.n == 0;
+}
+
+/* Bring @c's bit in the idle bitmap up to date (after cur, next or its
+ * queues change). */
+static void idle_bit(struct sim *s, const struct cpu *c)
+{
+	bit_put(s->sched.idle, c->id, thread_level_idle(c));
+}
+
+/* ... and both bits (after its runnable threads change). */
+static void cpu_bits(struct sim *s, const struct cpu *c)
+{
+	bit_put(s->sched.pullable, c->id, c->nr_running >= 2 && c->roam.n > 0);
+	idle_bit(s, c);
+}
+
+/* Queue runnable thread @i on its CPU (it is not that CPU's cur). */
+static void enqueue(struct sim *s, int32_t i)
+{
+	struct thread *t = &s->thr[i];
+	struct cpu *c = &s->cpu[t->cpu];
+
+	runq_insert(t->ops->idle_prio ? &c->idle : &c->fair, s->sched.pos, t->vruntime, i);
+}
+
+static void dequeue(struct sim *s, int32_t i)
+{
+	struct thread *t = &s->thr[i];
+	struct cpu *c = &s->cpu[t->cpu];
+
+	runq_erase(t->ops->idle_prio ? &c->idle : &c->fair, s->sched.pos, i);
+}
+
+/* Thread @i becomes runnable (false -> true) or stops being so, on its CPU. */
+static void set_runnable(struct sim *s, int32_t i, bool on)
+{
+	struct thread *t = &s->thr[i];
+	struct cpu *c = &s->cpu[t->cpu];
+
+	t->runnable = on;
+	if (!t->ops->idle_prio)
+		c->nr_running = (uint16_t)(c->nr_running + (on ? 1 : -1));
+	if (t->roam) {
+		if (on)
+			rq_list_add(&c->roam, s->sched.roam_link, i);
+		else
+			rq_list_del(&c->roam, s->sched.roam_link, i);
+	}
+	cpu_bits(s, c);
+}
+
+/* @c runs thread @i now (-1: none): the one it ran goes back to its queue
+ * if still runnable, and @i leaves the queue for as long as it runs. */
+static void set_cur(struct sim *s, struct cpu *c, int16_t i)
+{
+	if (c->cur >= 0 && s->thr[c->cur].runnable)
+		enqueue(s, c->cur);
+	if (i >= 0)
+		dequeue(s, i);
+	c->cur = i;
+	idle_bit(s, c);
+}
+
+/* Thread @i (not running, not queued) moves from its CPU to @dst. */
+static void move_thread(struct sim *s, int32_t i, struct cpu *dst)
+{
+	struct thread *t = &s->thr[i];
+	struct cpu *src = &s->cpu[t->cpu];
+	bool on = t->runnable;
+
+	if (on)
+		set_runnable(s, i, false);
+	rq_list_del(&src->members, s->sched.member_link, i);
+	t->cpu = dst->id;
+	rq_list_add(&dst->members, s->sched.member_link, i);
+	if (on)
+		set_runnable(s, i, true);
+	dst->sn.migrations++;
+}
+
+/* Carve each CPU's two queues out of the pool and queue the threads that
+ * sim_init made runnable (no CPU runs a thread yet). */
+static void sched_build(struct sim *s, const uint16_t *pinned)
+{
+	struct rq_ent *e = s->sched.pool;
+
+	for (uint16_t i = 0; i < s->n_cpus; i++) {
+		struct cpu *c = &s->cpu[i];
+		uint32_t cap = pinned[i] + s->n_roam;
+
+		c->fair = (struct runq){ .e = e, .cap = cap };
+		c->idle = (struct runq){ .e = e + cap, .cap = cap };
+		e += 2 * cap;
+		rq_list_init(&c->roam);
+		rq_list_init(&c->members);
+	}
+	for (int32_t i = 0; i < s->n_threads; i++) {
+		struct thread *t = &s->thr[i];
+		bool on = t->runnable;
+
+		s->sched.pos[i] = -1;
+		s->sched.roam_link[i] = s->sched.member_link[i] = (struct rq_link){ -1, -1 };
+		rq_list_add(&s->cpu[t->cpu].members, s->sched.member_link, i);
+		t->runnable = false;
+		if (on) {
+			set_runnable(s, i, true);
+			enqueue(s, i);
+		}
+	}
+	for (uint16_t i = 0; i < s->n_cpus; i++)
+		cpu_bits(s, &s->cpu[i]);
+}
+
+int sched_init(struct sim *s)
+{
+	struct sched *q = &s->sched;
+	uint32_t n = s->n_threads ? s->n_threads : 1, slots = 0;
+	uint16_t *pinned = calloc(s->n_cpus, sizeof(*pinned));
+
+	q->words = (uint16_t)((s->n_cpus + 63) / 64);
+	q->pos = malloc(n * sizeof(*q->pos));
+	q->roam_link = malloc(n * sizeof(*q->roam_link));
+	q->member_link = malloc(n * sizeof(*q->member_link));
+	q->pullable = calloc(q->words, sizeof(*q->pullable));
+	q->idle = calloc(q->words, sizeof(*q->idle));
+	q->wake_idle = s->scn->host.sched_wake_idle != 0;
+	if (!pinned || !q->pos || !q->roam_link || !q->member_link || !q->pullable || !q->idle)
+		goto err;
+	/* A CPU's queues hold at most its own pinned threads and every thread
+	 * without affinity (which may all gather on it): size each for that. */
+	for (uint16_t i = 0; i < s->n_threads; i++)
+		pinned[s->thr[i].cpu] += !s->thr[i].roam;
+	for (uint16_t c = 0; c < s->n_cpus; c++)
+		slots += 2u * (pinned[c] + s->n_roam);
+	q->pool = malloc((slots ? slots : 1) * sizeof(*q->pool));
+	if (!q->pool)
+		goto err;
+	sched_build(s, pinned);
+	free(pinned);
+	return 0;
+err:
+	free(pinned);
+	return -1;
+}
+void sched_free(struct sim *s)
+{
+	free(s->sched.pos);
+	free(s->sched.roam_link);
+	free(s->sched.member_link);
+	free(s->sched.pool);
+	free(s->sched.pullable);
+	free(s->sched.idle);
+}
+
+static bool bit_get(const uint64_t *map, uint16_t cpu)
+{
+	return map[cpu / 64] >> (cpu % 64) & 1;
+}
+
+/* One CPU's queues against a scan of the threads table. */
+static int check_cpu(const struct sim *s, const struct cpu *c, char *why, size_t len)
+{
+	uint32_t fair = 0, idle = 0, load = 0, roam = 0, members = 0;
 
 	for (uint16_t i = 0; i < s->n_threads; i++) {
 		const struct thread *t = &s->thr[i];
+		bool queued = t->runnable && c->cur != (int16_t)i;
 
-		if (t->cpu != cpu || !t->runnable)
+		if (t->cpu != c->id)
 			continue;
-		if (t->ops->idle_prio) {
-			idle = (int16_t)i;
-			continue;
+		members++;
+		load += t->runnable && !t->ops->idle_prio;
+		roam += t->runnable && t->roam;
+		fair += queued && !t->ops->idle_prio;
+		idle += queued && t->ops->idle_prio;
+		if ((s->sched.pos[i] >= 0) != queued) {
+			snprintf(why, len, "cpu %u: thread %u queued %d, runnable %d", c->id, i,
+				 s->sched.pos[i] >= 0, t->runnable);
+			return -1;
 		}
-		if (best < 0 || t->vruntime < s->thr[best].vruntime)
-			best = (int16_t)i;
 	}
-	return best >= 0 ? best : idle;
+	if (fair != c->fair.n || idle != c->idle.n || load != c->nr_running || roam != c->roam.n ||
+	    members != c->members.n ||
+	    bit_get(s->sched.pullable, c->id) != (load >= 2 && roam > 0) ||
+	    bit_get(s->sched.idle, c->id) != thread_level_idle(c)) {
+		snprintf(why, len, "cpu %u: queues %u+%u (threads %u+%u), load %u (%u), roam %u (%u)",
+			 c->id, c->fair.n, c->idle.n, fair, idle, c->nr_running, load, c->roam.n,
+			 roam);
+		return -1;
+	}
+	return 0;
 }
 
-/* Is thread @i on its CPU's thread level now (running or switched to)? */
-static bool thread_on_cpu(const struct sim *s, uint16_t i)
+int sched_check(const struct sim *s, char *why, size_t len)
 {
-	const struct cpu *c = &s->cpu[s->thr[i].cpu];
+	for (uint16_t i = 0; i < s->n_cpus; i++)
+		if (check_cpu(s, &s->cpu[i], why, len))
+			return -1;
+	return 0;
+}
 
-	return c->cur == (int16_t)i || c->next == (int16_t)i;
+/* ---- scheduler: decisions ---- */
+
+/* Least vruntime among the runnable threads of @c, idle-priority ones
+ * included: the queues' firsts and the running thread. */
+static int64_t min_vruntime(const struct sim *s, const struct cpu *c)
+{
+	const struct rq_ent *f = runq_first(&c->fair), *i = runq_first(&c->idle);
+	int64_t m = INT64_MAX;
+
+	if (f)
+		m = f->vruntime;
+	if (i && i->vruntime < m)
+		m = i->vruntime;
+	if (c->cur >= 0 && s->thr[c->cur].runnable && s->thr[c->cur].vruntime < m)
+		m = s->thr[c->cur].vruntime;
+	return m;
+}
+
+/* The first of queue @q and the running thread if it belongs there. */
+static int16_t first_of(const struct sim *s, const struct cpu *c, const struct runq *q,
+			bool idle_prio)
+{
+	const struct rq_ent *f = runq_first(q);
+	const struct thread *t = c->cur >= 0 ? &s->thr[c->cur] : NULL;
+
+	if (!t || !t->runnable || t->ops->idle_prio != idle_prio)
+		return f ? (int16_t)f->id : -1;
+	if (f && runq_before(f->vruntime, f->id, t->vruntime, c->cur))
+		return (int16_t)f->id;
+	return c->cur;
+}
+
+/* Least vruntime among the runnable threads of @c (ties: the lower thread
+ * index); idle-priority threads (the FreeBSD idle poller) only when
+ * nothing else can run, and among them too the least vruntime (the model
+ * has at most one). */
+static int16_t pick_thread(const struct sim *s, const struct cpu *c)
+{
+	int16_t best = first_of(s, c, &c->fair, false);
+
+	return best >= 0 ? best : first_of(s, c, &c->idle, true);
 }
 
 /* A CPU's queue position now: the largest vruntime of its threads, where
- * its min_vruntime stood when it last ran something. */
-static int64_t queue_ref(const struct sim *s, uint16_t cpu)
+ * its min_vruntime stood when it last ran something.  A walk of @c's own
+ * threads, done only when a thread migrates to @c. */
+static int64_t queue_ref(struct sim *s, const struct cpu *c)
 {
 	int64_t m = 0;
 
-	for (uint16_t i = 0; i < s->n_threads; i++)
-		if (s->thr[i].cpu == cpu && s->thr[i].vruntime > m)
+	for (int32_t i = c->members.head; i >= 0; i = s->sched.member_link[i].next) {
+		s->sched.visits++;
+		if (s->thr[i].vruntime > m)
 			m = s->thr[i].vruntime;
+	}
 	return m;
 }
 
@@ -286,49 +514,128 @@ void sched_balance_tick(struct sim *s, struct cpu *c)
 		sched_pick(s, c);
 }
 
-/* idle_balance(): @c has nothing to run; take a waiting thread that has no
- * CPU affinity (thread.roam) from the CPU with the most runnable threads,
- * the one that has waited longest there.  A thread that ran less than
- * host.sched_migration_cost ago is cache-hot and stays (task_hot()); the
- * CPU then looks again on the tick after it turns cold.  The thread's
- * vruntime keeps its distance from the old queue's minimum, as CFS's
- * migration does.  -1: none. */
-static int16_t idle_pull(struct sim *s, struct cpu *c)
-{
-	uint16_t load[SCN_MAX_CPUS] = { 0 };
-	int64_t hot = s->scn->host.sched_migration_cost_ns, cold = INT64_MAX;
-	int16_t best = -1;
-	int src = -1;
+/* What idle_pull has found so far: the thread, its CPU, the lowest index
+ * among that CPU's candidates, and the earliest time a cache-hot one turns
+ * cold. */
+struct pull {
+	int16_t best;
+	uint16_t src;
+	int32_t first;
+	int64_t cold;
+};
 
-	for (uint16_t i = 0; i < s->n_threads; i++)
-		if (s->thr[i].runnable && !s->thr[i].ops->idle_prio)
-			load[s->thr[i].cpu]++;
-	for (uint16_t i = 0; i < s->n_threads; i++) {
+/* idle_pull's look at one busy CPU @d: its waiting threads without
+ * affinity (not running there, not being switched to). */
+static void pull_scan(struct sim *s, const struct cpu *d, struct pull *p)
+{
+	int64_t hot = s->scn->host.sched_migration_cost_ns;
+	int32_t best = -1, first = INT32_MAX;
+
+	for (int32_t i = d->roam.head; i >= 0; i = s->sched.roam_link[i].next) {
 		const struct thread *t = &s->thr[i];
 
-		if (!t->roam || !t->runnable || t->cpu == c->id || load[t->cpu] < 2 ||
-		    thread_on_cpu(s, i))
+		s->sched.visits++;
+		if (d->cur == i || d->next == i)
 			continue;
 		if (s->eng.now - t->t_off < hot) {
-			if (t->t_off + hot < cold)
-				cold = t->t_off + hot;
+			if (t->t_off + hot < p->cold)
+				p->cold = t->t_off + hot;
 			continue;
 		}
-		if (best < 0 || load[t->cpu] > load[src] ||
-		    (load[t->cpu] == load[src] && t->cpu == src && t->vruntime < s->thr[best].vruntime)) {
-			best = (int16_t)i;
-			src = t->cpu;
-		}
+		if (i < first)
+			first = i;
+		if (best < 0 || runq_before(t->vruntime, i, s->thr[best].vruntime, best))
+			best = i;
 	}
-	if (best < 0) {
-		if (cold != INT64_MAX)
-			balance_later(s, c, cold);
+	if (best < 0)
+		return;
+	if (p->best < 0 || d->nr_running > s->cpu[p->src].nr_running ||
+	    (d->nr_running == s->cpu[p->src].nr_running && first < p->first))
+		*p = (struct pull){ .best = (int16_t)best, .src = d->id, .first = first,
+				    .cold = p->cold };
+}
+
+/* idle_balance(): @c has nothing to run; take a waiting thread that has no
+ * CPU affinity (thread.roam) from the CPU with the most runnable threads
+ * (equal loads: the CPU whose candidate comes first in the threads table),
+ * the one with the least vruntime there.  Only CPUs with two runnable
+ * threads and one of them roaming (the pullable bitmap) are looked at, and
+ * of those only their roaming threads, so pinned threads elsewhere cost
+ * nothing.  A thread that ran less than host.sched_migration_cost ago is
+ * cache-hot and stays (task_hot()); the CPU then looks again on the tick
+ * after it turns cold.  The thread's vruntime keeps its distance from the
+ * old queue's minimum, as CFS's migration does.  -1: none. */
+static int16_t idle_pull(struct sim *s, struct cpu *c)
+{
+	struct pull p = { .best = -1, .cold = INT64_MAX };
+	int64_t delta;
+
+	for (uint16_t w = 0; w < s->sched.words; w++)
+		for (uint64_t m = s->sched.pullable[w]; m; m &= m - 1) {
+			const struct cpu *d = &s->cpu[w * 64 + __builtin_ctzll(m)];
+
+			/* a less loaded CPU cannot win once a candidate is found */
+			if (d != c && (p.best < 0 || d->nr_running >= s->cpu[p.src].nr_running))
+				pull_scan(s, d, &p);
+		}
+	if (p.best < 0) {
+		if (p.cold != INT64_MAX)
+			balance_later(s, c, p.cold);
 		return -1;
 	}
-	s->thr[best].vruntime += queue_ref(s, c->id) - min_vruntime(s, (uint16_t)src);
-	s->thr[best].cpu = c->id;
-	c->sn.migrations++;
-	return best;
+	delta = queue_ref(s, c) - min_vruntime(s, &s->cpu[p.src]);
+	dequeue(s, p.best);
+	move_thread(s, p.best, c);
+	s->thr[p.best].vruntime += delta;
+	enqueue(s, p.best);
+	return p.best;
+}
+
+/* First CPU at or after @from whose bit is set in @map, or -1. */
+static int next_bit(const struct sim *s, const uint64_t *map, uint32_t from)
+{
+	for (uint32_t w = from / 64; w < s->sched.words; w++) {
+		uint64_t m = map[w] & (w == from / 64 ? ~UINT64_C(0) << (from % 64) : ~UINT64_C(0));
+
+		if (m)
+			return (int)(w * 64 + (uint32_t)__builtin_ctzll(m));
+	}
+	return -1;
+}
+
+/* Wake-up placement (select_task_rq_fair()) of sleeping thread @i, which
+ * has no CPU affinity, with host.sched_wake_idle: it stays on the CPU it
+ * last ran on if that CPU has no thread (an IRQ or softirq running there
+ * does not count, as for the kernel's idle_cpu()); otherwise it goes to
+ * the first CPU after that one that has no thread, as
+ * select_idle_sibling() scans the last-level cache from its target (the
+ * model's CPUs share one cache); with none, it stays.  The model has no
+ * wake_affine(): the waker's CPU is not a candidate of its own, and an
+ * idle CPU is taken even when the thread is cache-hot (the kernel too
+ * leaves task_hot() to the balancer).  On the new CPU the thread starts at
+ * that CPU's queue position, as a new arrival.  This is the modern rule
+ * (select_idle_sibling(), kernel/sched/fair.c, with wake_affine()'s target
+ * being the previous CPU); 2.6's wake_idle() for SD_WAKE_IDLE scanned its
+ * domain from its first CPU and kept a CPU that already had two runnable
+ * threads, which the model does not copy.  Without
+ * sched_wake_idle a woken thread always waits on its last CPU and only
+ * idle balancing (idle_pull) moves it. */
+static void wake_place(struct sim *s, int32_t i)
+{
+	struct thread *t = &s->thr[i];
+	int dst;
+	int64_t v;
+
+	if (thread_level_idle(&s->cpu[t->cpu]))
+		return;
+	dst = next_bit(s, s->sched.idle, t->cpu + 1u);
+	if (dst < 0)
+		dst = next_bit(s, s->sched.idle, 0);
+	if (dst < 0)
+		return;
+	v = queue_ref(s, &s->cpu[dst]);
+	move_thread(s, i, &s->cpu[dst]);
+	t->vruntime = v;
 }
 
 static void thread_start(struct sim *s, struct cpu *c)
@@ -348,7 +655,7 @@ static void thread_start(struct sim *s, struct cpu *c)
 
 void sched_pick(struct sim *s, struct cpu *c)
 {
-	int16_t next = pick_thread(s, c->id);
+	int16_t next = pick_thread(s, c);
 
 	if (c->cur >= 0 && next != c->cur)
 		s->thr[c->cur].t_off = s->eng.now;
@@ -359,7 +666,7 @@ void sched_pick(struct sim *s, struct cpu *c)
 		cpu_account(s, c);
 		c->lvl[LVL_THREAD].active = false;
 		c->lvl[LVL_THREAD].running = false;
-		c->cur = -1;
+		set_cur(s, c, -1);
 		return;
 	}
 	if (next == c->cur) {
@@ -367,26 +674,32 @@ void sched_pick(struct sim *s, struct cpu *c)
 		return;
 	}
 	c->cs++;
-	c->cur = -1;
+	set_cur(s, c, -1);
 	c->next = next;
+	idle_bit(s, c);
 	cpu_run(s, c, LVL_THREAD, TCH_SWITCH, s->prof->ctx_switch_ns + c->exit_ns);
 	c->exit_ns = 0;
 }
 
 void sched_wake(struct sim *s, struct thread *t)
 {
-	struct cpu *c = &s->cpu[t->cpu];
+	int32_t i = (int32_t)(t - s->thr);
+	struct cpu *c;
 	int64_t floor;
 	int16_t running;
 
 	if (t->runnable)
 		return;
-	floor = min_vruntime(s, t->cpu);
+	if (t->roam && s->sched.wake_idle)
+		wake_place(s, i);
+	c = &s->cpu[t->cpu];
+	floor = min_vruntime(s, c);
 	if (c->cur >= 0 && s->thr[c->cur].vruntime < floor)
 		floor = s->thr[c->cur].vruntime;
 	if (floor != INT64_MAX && t->vruntime < floor - SLEEPER_CREDIT_NS)
 		t->vruntime = floor - SLEEPER_CREDIT_NS;
-	t->runnable = true;
+	set_runnable(s, i, true);
+	enqueue(s, i);
 	if (cpu_top(c) < 0) {
 		c->exit_ns = s->prof->idle_exit_ns; /* the wake-up IPI ends its idle */
 		sched_pick(s, c);
@@ -411,7 +724,7 @@ void sched_wake(struct sim *s, struct thread *t)
 void sched_sleep(struct sim *s, struct cpu *c)
 {
 	cpu_account(s, c);
-	s->thr[c->cur].runnable = false;
+	set_runnable(s, c->cur, false);
 	sched_pick(s, c);
 }
 
@@ -433,34 +746,49 @@ bool sched_thread_continue(struct sim *s, struct cpu *c, bool has_work)
 	return true;
 }
 
+/* Is another thread than the running one due on @c?  Kept out of line:
+ * sched_need_resched() is asked between every two chunks of a thread and
+ * nearly always answers from the timeslice alone, which should not pay
+ * for the pick's registers. */
+__attribute__((noinline)) static bool other_due(const struct sim *s, const struct cpu *c)
+{
+	int16_t next = pick_thread(s, c);
+
+	if (c->cur < 0)
+		return next >= 0;
+	return next >= 0 && next != c->cur;
+}
+
 bool sched_need_resched(struct sim *s, struct cpu *c)
 {
-	bool others;
-	int16_t next;
-
 	if (c->resched)
 		return true;
 	if (c->cur >= 0 && s->eng.now - c->slice_start < s->scn->run.timeslice_ns)
 		return false; /* its slice is not over: nobody else is due */
-	next = pick_thread(s, c->id);
-	if (c->cur < 0)
-		return next >= 0;
-	others = next >= 0 && next != c->cur;
-	return others;
+	return other_due(s, c);
+}
+
+/* The context switch to c->next is over.  Out of line: one chunk in
+ * twenty-five is a switch, and cpu_done() runs for every chunk of every
+ * level. */
+__attribute__((noinline)) static void switch_done(struct sim *s, struct cpu *c)
+{
+	int16_t next = c->next;
+
+	c->next = -1;
+	set_cur(s, c, next);
+	if (c->resched)
+		sched_pick(s, c); /* a wake-up during the switch outranks it */
+	else
+		thread_start(s, c);
 }
 
 static void thread_chunk_done(struct sim *s, struct cpu *c)
 {
-	if (c->lvl[LVL_THREAD].what == TCH_SWITCH) {
-		c->cur = c->next;
-		c->next = -1;
-		if (c->resched)
-			sched_pick(s, c); /* a wake-up during the switch outranks it */
-		else
-			thread_start(s, c);
-		return;
-	}
-	s->thr[c->cur].ops->chunk_done(s, c);
+	if (c->lvl[LVL_THREAD].what == TCH_SWITCH)
+		switch_done(s, c);
+	else
+		s->thr[c->cur].ops->chunk_done(s, c);
 }
 
 void cpu_done(struct sim *s, struct cpu *c, uint32_t gen)

@@ -4,12 +4,14 @@
 #define RXLAB_SIM_CPU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rxlab/napi.h"
 #include "rxlab/sim.h"
 #include "rxlab/softirq.h"
 #include "sim/pkt.h"
+#include "sim/runq.h"
 
 struct sim;
 struct cpu;
@@ -78,7 +80,8 @@ struct thread {
 	uint16_t nic;         /* THR_NAPI: the port whose NAPI it polls;
 	                       * THR_NETPERF / THR_NETSERVER: its connection */
 	int64_t user_ns;      /* THR_SINK: user work owed for the batch just received */
-	bool roam;            /* no CPU affinity: an idle CPU may take it (idle_pull) */
+	bool roam;            /* no CPU affinity: an idle CPU may take it (idle_pull), and
+	                       * with host.sched_wake_idle a wake-up may place it */
 	int64_t t_off;        /* when it last left its CPU */
 	int64_t left;         /* a chunk preempted by the scheduler: ns still to run */
 	uint8_t left_what;    /* ... and its enum thread_chunk */
@@ -131,7 +134,34 @@ struct cpu {
 	int64_t balance_t;    /* pending EV_BALANCE, or 0 */
 	int64_t exit_ns;      /* idle-exit owed by the hard IRQ or switch that ends an
 	                       * idle period (taken by the hard IRQ handler / sched_pick) */
+	/* The run queue (cpu.c keeps these in step with thread.runnable and
+	 * thread.cpu).  The running thread (cur) is in neither queue: its
+	 * vruntime grows while it runs, and CFS too keeps curr out of its tree. */
+	struct runq fair;     /* runnable threads of this CPU but cur, not idle-priority */
+	struct runq idle;     /* runnable idle-priority threads but cur */
+	uint16_t nr_running;  /* runnable threads, cur included, idle-priority not: the
+	                       * load idle balancing compares */
+	struct rq_list roam;  /* runnable threads with thread.roam: what idle_pull may take */
+	struct rq_list members; /* every thread whose thread.cpu is this CPU */
 	struct softnet_counters sn;
+};
+
+/* The host's scheduler state besides the per-CPU queues: the arrays that
+ * thread the queues and lists through the threads table (indexed by
+ * thread), and two CPU bitmaps that let a decision find another CPU
+ * without looking at its threads.  Bit c of a bitmap is word c / 64, bit
+ * c % 64; there are words = ceil(cpus / 64) words. */
+struct sched {
+	int32_t *pos;              /* slot in its CPU's fair or idle queue, -1: not queued */
+	struct rq_link *roam_link; /* cpu.roam lists */
+	struct rq_link *member_link; /* cpu.members lists */
+	struct rq_ent *pool;       /* the queues' slots */
+	uint64_t *pullable;        /* nr_running >= 2 and a runnable roaming thread */
+	uint64_t *idle;            /* no thread running, switched to or runnable */
+	uint16_t words;
+	bool wake_idle;            /* host.sched_wake_idle */
+	uint64_t visits;           /* threads examined one by one (list walks): what
+	                            * tests count to show a decision's cost */
 };
 
 /* The handlers of the CPU's two interrupt levels (kernel.c provides
@@ -176,7 +206,17 @@ void cpu_done(struct sim *s, struct cpu *c, uint32_t gen);
  * Only while the host is built (sim_init). */
 int sched_add_thread(struct sim *s, const struct thread_ops *ops, enum thread_kind kind,
 		     uint16_t cpu, const char *name);
-/* Thread @t becomes runnable. */
+/* Build the run queues from the threads as sim_init left them (each on
+ * its thread.cpu, runnable or not), after the last sched_add_thread().
+ * 0, or -1 when out of memory. */
+int sched_init(struct sim *s);
+void sched_free(struct sim *s);
+/* 0 when every CPU's queues, counts and bitmaps agree with the threads
+ * table (a full scan, for invariant checks); else -1 and a description
+ * in @why. */
+int sched_check(const struct sim *s, char *why, size_t len);
+/* Thread @t becomes runnable: on its CPU, or (host.sched_wake_idle, a
+ * thread without affinity whose CPU is busy) on an idle CPU. */
 void sched_wake(struct sim *s, struct thread *t);
 bool sched_need_resched(struct sim *s, struct cpu *c);
 /* A kernel thread on @c is about to run its next step: without @has_work

@@ -163,8 +163,8 @@ int sim_init(struct sim *s, const struct scenario *scn)
 	hist_reset(&s->lat);
 	/* Pending events: one per NIC line, one per CPU, warm-up, slack. */
 	if (alloc_queues(s) || engine_init(&s->eng, 4 * (s->n_nics + scn->host.cpus) + 16) ||
-	    build_cpus(s) ||
-	    build_nics(s) || sock_init(s) || build_threads(s) || xlock_init(s) || vm_init(s)) {
+	    build_cpus(s) || build_nics(s) || sock_init(s) || build_threads(s) || sched_init(s) ||
+	    xlock_init(s) || vm_init(s)) {
 		snprintf(s->fatal, sizeof(s->fatal), "out of memory building the host");
 		return -1;
 	}
@@ -186,6 +186,7 @@ void sim_free(struct sim *s)
 	free(s->nic);
 	free(s->snap.nic);
 	free(s->irq_cpu);
+	sched_free(s);
 	free(s->thr);
 	free(s->series.p);
 	free(s->vm.p);
@@ -409,7 +410,7 @@ int sim_check_invariants(struct sim *s)
 			return bad_invariant(s, "CPU time does not add up to elapsed time",
 					     (int64_t)sum, c->acct_t);
 	}
-	return 0;
+	return sched_check(s, s->fatal, sizeof(s->fatal));
 }
 
 int sim_run(struct sim *s)

@@ -135,6 +135,7 @@ struct sim {
 	struct cpu *cpu;
 	struct source src[SCN_MAX_TRAFFIC];
 	struct thread *thr;
+	struct sched sched;   /* the scheduler's host-wide state (cpu.c) */
 	uint64_t *irq_cpu;    /* /proc/interrupts: queue q on CPU c at [q * n_cpus + c] */
 	struct hist lat;      /* forwarding latency, ns, after warm-up */
 	struct mod_series series;

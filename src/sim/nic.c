@@ -241,21 +241,22 @@ static void rx_accept(struct sim *s, struct nic *n, struct pkt *p)
  * lower bound nic_schedule() takes for it (when it would have been in). */
 #define LINK_DROPPED 0u
 
-/* The port's next offered frame as the link will resolve it. */
-struct link_frame {
-	struct source *src;
-	struct nic *q;        /* the queue RSS sends it to */
-	struct pkt p;
-	int64_t end_ps;       /* its last bit in, if it is sent */
-};
-
 /* What the link does with the port's next offered frame, without doing it:
- * false when no source has one. */
-static bool link_peek(struct sim *s, const struct port *pt, struct link_frame *f)
+ * false when no source has one.  The answer depends only on the sources
+ * and wire_free, which change only in link_commit(), so it is kept in the
+ * port until then: every queue brought up to date asks for it. */
+static bool link_peek(struct sim *s, struct port *pt, struct link_frame *f)
 {
-	struct source *src = next_source(s, pt);
+	struct source *src;
 	int64_t offer_ps, start_ps;
 
+	if (pt->peeked) {
+		*f = pt->peek;
+		return f->src != NULL;
+	}
+	pt->peeked = true;
+	pt->peek.src = NULL;
+	src = next_source(s, pt);
 	if (!src || src->next_offer == INT64_MAX)
 		return false;
 	offer_ps = src->next_offer * 1000;
@@ -270,12 +271,14 @@ static bool link_peek(struct sim *s, const struct port *pt, struct link_frame *f
 		f->p.len = LINK_DROPPED;
 		f->p.t_evt = src->next_offer;
 	}
+	pt->peek = *f;
 	return true;
 }
 
 /* Resolve the frame peeked into its queue's inq (which has room). */
 static void link_commit(struct port *pt, struct link_frame *f)
 {
+	pt->peeked = false;
 	if (f->p.len != LINK_DROPPED)
 		pt->wire_free = f->end_ps;
 	source_step(f->src);

@@ -53,6 +53,14 @@ struct source {
 	uint16_t *flow_queue; /* flow -> queue within the port (RSS), NULL: one queue */
 };
 
+/* The port's next offered frame as the link will resolve it (nic.c). */
+struct link_frame {
+	struct source *src;   /* NULL: no source has a frame to offer */
+	struct nic *q;        /* the queue RSS sends it to */
+	struct pkt p;         /* t_evt: when it reaches the port or is link-dropped */
+	int64_t end_ps;       /* its last bit in, if it is sent */
+};
+
 /* A port: what its queues share.  Its link resolves frames ahead of time
  * into each queue's inq (the link does not depend on the queues), and a
  * queue takes its own frames from there when it is brought up to date
@@ -65,6 +73,8 @@ struct port {
 	uint16_t n_src, src[SCN_MAX_TRAFFIC];
 	int64_t wire_free;    /* ingress link busy until (ps), after the frames resolved */
 	int64_t tx_free;      /* egress link busy until (ps) */
+	struct link_frame peek; /* the next frame, while peeked (until it is resolved) */
+	bool peeked;
 	uint32_t indir_size;
 	uint32_t indir[RSS_INDIR_MAX]; /* RSS indirection table: entry -> queue */
 };

@@ -179,6 +179,7 @@ static int source_init(struct sim *s, struct source *src, const struct scn_traff
 	src->speed_bps = port->speed_bps;
 	if (cfg->pattern == TRAFFIC_TRACE)
 		src->next_offer = offer_trace(src, 0);
+	/* streams 2000.. (sources are 1000..; at most SCN_MAX_TRAFFIC of each) */
 	rng_seed(&src->flow_rng, s->scn->run.seed, stream + 1000);
 	if (flowdist_init(&src->fd, cfg->flows, cfg->flow_pop == FLOWPOP_ZIPF ? FLOW_ZIPF
 					   : FLOW_UNIFORM, (double)cfg->zipf_milli / 1000.0))

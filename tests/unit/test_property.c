@@ -621,7 +621,7 @@ static void draw_scenario(struct draw *d, uint64_t seed, uint64_t i, bool queues
 struct fingerprint {
 	int64_t now;
 	uint64_t events;
-	struct nic_counters nic[SCN_MAX_NICS];
+	struct nic_counters nic[SIM_MAX_QUEUES]; /* per queue */
 	uint64_t acct[SCN_MAX_CPUS][ACCT_N];
 	uint64_t cs[SCN_MAX_CPUS];
 	struct softnet_counters sn[SCN_MAX_CPUS];
@@ -929,12 +929,12 @@ static int compare(const struct fingerprint *a, const struct fingerprint *b, cha
 	if (a->now != b->now || a->events != b->events)
 		return bad(why, len, "not deterministic: t %" PRId64 "/%" PRId64 ", events %" PRIu64
 			   "/%" PRIu64, a->now, b->now, a->events, b->events);
-	for (int i = 0; i < SCN_MAX_NICS; i++) {
+	for (int i = 0; i < SIM_MAX_QUEUES; i++) {
 		const uint64_t *x = (const uint64_t *)&a->nic[i], *y = (const uint64_t *)&b->nic[i];
 
 		for (size_t k = 0; k < sizeof(NIC_COUNTER_NAMES) / sizeof(char *); k++)
 			if (x[k] != y[k])
-				return bad(why, len, "not deterministic: eth%d %s %" PRIu64 " then %"
+				return bad(why, len, "not deterministic: queue %d %s %" PRIu64 " then %"
 					   PRIu64, i, NIC_COUNTER_NAMES[k], x[k], y[k]);
 	}
 	for (int i = 0; i < SCN_MAX_CPUS; i++)

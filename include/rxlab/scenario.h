@@ -98,6 +98,15 @@ struct scn_napi {
 	uint32_t threaded;              /* threaded (napi-set threaded): 0 or 1 */
 };
 
+/* Coalescing values of one queue, as ethtool --per-queue queue_mask M
+ * --coalesce sets them (plain ethtool -C sets every queue). */
+struct scn_qcoal {
+	int64_t rx_usecs_ns;         /* rx-usecs */
+	uint32_t rx_frames;          /* rx-frames */
+	int64_t tx_usecs_ns;         /* tx-usecs */
+	uint32_t tx_frames;          /* tx-frames */
+};
+
 /* [host]: the machine and its kernel. */
 struct scn_host {
 	char profile[64];            /* profile = NAME (built-in) or path to an INI */
@@ -178,6 +187,8 @@ struct scn_nic {
 	struct scn_napi napi[SCN_MAX_QUEUES];  /* queue i's NAPI settings (the scalar keys
 	                                 * above are queue 0's, and every queue's unless a
 	                                 * list gave per-queue values) */
+	struct scn_qcoal coal[SCN_MAX_QUEUES]; /* queue i's rx-usecs, rx-frames, tx-usecs,
+	                                 * tx-frames, the same way */
 	/* adaptive moderation */
 	enum adaptive_rx adaptive_rx;   /* adaptive-rx = off | dim | pkt-rate | policy:NAME */
 	char adaptive_policy[SCN_NAME_LEN]; /* NAME of policy:NAME (ADAPTIVE_POLICY only) */

@@ -186,12 +186,12 @@ static const struct key_spec schema[] = {
 	NUM(N, "tx-ring", tx_ring, UNIT_COUNT, 1, 65536, 256, "descriptors"),
 	NUM(N, "rx-fifo", rx_fifo_bytes, UNIT_BYTES, 2 * KIB, 64 * MIB, 48 * KIB, NULL),
 	NUM(N, "txqueuelen", txqueuelen, UNIT_COUNT, 0, 10000000, 1000, "packets"),
-	NUM(N, "rx-usecs", rx_usecs_ns, UNIT_TIME_US, 0, 10 * SEC, 0, NULL),
-	NUM(N, "rx-frames", rx_frames, UNIT_COUNT, 0, 65535, 1, "frames"),
+	PQNUM(N, "rx-usecs", rx_usecs_ns, UNIT_TIME_US, 0, 10 * SEC, 0, NULL),
+	PQNUM(N, "rx-frames", rx_frames, UNIT_COUNT, 0, 65535, 1, "frames"),
 	NUM(N, "rx-usecs-irq", rx_usecs_irq_ns, UNIT_TIME_US, 0, 10 * SEC, 0, NULL),
 	NUM(N, "rx-frames-irq", rx_frames_irq, UNIT_COUNT, 0, 65535, 0, "frames"),
-	NUM(N, "tx-usecs", tx_usecs_ns, UNIT_TIME_US, 0, 10 * SEC, 8 * US, NULL),
-	NUM(N, "tx-frames", tx_frames, UNIT_COUNT, 0, 65535, 32, "frames"),
+	PQNUM(N, "tx-usecs", tx_usecs_ns, UNIT_TIME_US, 0, 10 * SEC, 8 * US, NULL),
+	PQNUM(N, "tx-frames", tx_frames, UNIT_COUNT, 0, 65535, 32, "frames"),
 	NUM(N, "tx-usecs-irq", tx_usecs_irq_ns, UNIT_TIME_US, 0, 10 * SEC, 0, NULL),
 	NUM(N, "tx-frames-irq", tx_frames_irq, UNIT_COUNT, 0, 65535, 0, "frames"),
 	BOOL(N, "cqe-mode-rx", rx_timer, TIMER_ABSOLUTE),
@@ -1021,7 +1021,9 @@ static void underscores_to_dashes(const char *in, char *out, size_t len)
 	out[o] = '\0';
 }
 
-static int check_coalescing(struct sload *l, uint32_t i)
+/* ethtool -C values of queue @q of port @i, checked as the driver would;
+ * a message names the queue when the port's queues have their own. */
+static int check_queue_coalescing(struct sload *l, uint32_t i, uint32_t q, bool per_queue)
 {
 	static const char *const rx_keys[] = { "rx-usecs", "rx-frames", "rx-usecs-irq",
 		                               "rx-frames-irq", "cqe-mode-rx", "min-irq-interval",
@@ -1030,26 +1032,45 @@ static int check_coalescing(struct sload *l, uint32_t i)
 		                               "tx-frames-irq", "cqe-mode-tx", "min-irq-interval",
 		                               NULL };
 	const struct scn_nic *n = &l->s->nic[i];
+	const struct scn_qcoal *c = &n->coal[q];
 	const struct coal_params rx = {
-		n->rx_usecs_ns, n->rx_frames, n->rx_usecs_irq_ns, n->rx_frames_irq,
+		c->rx_usecs_ns, c->rx_frames, n->rx_usecs_irq_ns, n->rx_frames_irq,
 		(enum coal_timer_mode)n->rx_timer, 0, n->min_irq_gap_ns,
 	};
 	const struct coal_params tx = {
-		n->tx_usecs_ns, n->tx_frames, n->tx_usecs_irq_ns, n->tx_frames_irq,
+		c->tx_usecs_ns, c->tx_frames, n->tx_usecs_irq_ns, n->tx_frames_irq,
 		(enum coal_timer_mode)n->tx_timer, 0, n->min_irq_gap_ns,
 	};
 	const char *why, *src;
-	char txwhy[256];
+	char txwhy[256], queue[32] = "";
 	int line;
 
+	if (per_queue)
+		snprintf(queue, sizeof(queue), " queue %u:", q);
 	if (coal_params_check(&rx, &why)) {
 		where_keys(l->nic[i], rx_keys, &line, &src);
-		return bad(l, line, src, "[nic %s] %s", n->name, why);
+		return bad(l, line, src, "[nic %s]%s %s", n->name, queue, why);
 	}
 	if (coal_params_check(&tx, &why)) {
 		where_keys(l->nic[i], tx_keys, &line, &src);
 		rx_to_tx(why, txwhy, sizeof(txwhy));
-		return bad(l, line, src, "[nic %s] %s", n->name, txwhy);
+		return bad(l, line, src, "[nic %s]%s %s", n->name, queue, txwhy);
+	}
+	return 0;
+}
+
+static int check_coalescing(struct sload *l, uint32_t i)
+{
+	const struct scn_nic *n = &l->s->nic[i];
+	bool per_queue = false;
+
+	for (uint32_t q = 1; q < n->combined; q++)
+		per_queue |= memcmp(&n->coal[q], &n->coal[0], sizeof(n->coal[0])) != 0;
+	for (uint32_t q = 0; q < n->combined; q++) {
+		int rc = check_queue_coalescing(l, i, q, per_queue);
+
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -1099,15 +1120,21 @@ static int check_adaptive(struct sload *l, uint32_t i)
 
 /* Queues ------------------------------------------------------------------ */
 
-/* The scn_napi field each per-queue key of [nic] fills. */
+/* The per-queue field each per-queue key of [nic] fills: in scn_napi
+ * (NAPI settings) or scn_qcoal (coalescing). */
 static const struct {
 	const char *key;
+	bool coal;
 	size_t off, size;
-} napi_fields[] = {
-	{ "napi_defer_hard_irqs", FLD(struct scn_napi, defer_hard_irqs) },
-	{ "gro_flush_timeout", FLD(struct scn_napi, gro_flush_timeout_ns) },
-	{ "irq-suspend-timeout", FLD(struct scn_napi, irq_suspend_timeout_ns) },
-	{ "threaded", FLD(struct scn_napi, threaded) },
+} queue_fields[] = {
+	{ "napi_defer_hard_irqs", false, FLD(struct scn_napi, defer_hard_irqs) },
+	{ "gro_flush_timeout", false, FLD(struct scn_napi, gro_flush_timeout_ns) },
+	{ "irq-suspend-timeout", false, FLD(struct scn_napi, irq_suspend_timeout_ns) },
+	{ "threaded", false, FLD(struct scn_napi, threaded) },
+	{ "rx-usecs", true, FLD(struct scn_qcoal, rx_usecs_ns) },
+	{ "rx-frames", true, FLD(struct scn_qcoal, rx_frames) },
+	{ "tx-usecs", true, FLD(struct scn_qcoal, tx_usecs_ns) },
+	{ "tx-frames", true, FLD(struct scn_qcoal, tx_frames) },
 };
 
 static uint64_t load_num(const void *base, size_t off, size_t size)
@@ -1134,8 +1161,8 @@ static void put_num(void *base, size_t off, size_t size, uint64_t v)
 }
 
 /* One per-queue key of port @i: a list, or the scalar for every queue. */
-static int napi_list(struct sload *l, uint32_t i, const struct key_spec *k, size_t off,
-                     size_t size)
+static int queue_list(struct sload *l, uint32_t i, const struct key_spec *k, bool coal,
+                      size_t off, size_t size)
 {
 	struct scn_nic *n = &l->s->nic[i];
 	const struct ini_entry *e = ini_find(l->nic[i], k->key);
@@ -1151,15 +1178,15 @@ static int napi_list(struct sload *l, uint32_t i, const struct key_spec *k, size
 		return bad(l, e->line, e->src, "[nic %s] %s", n->name, msg);
 	put_num(n, k->off, k->size, v[0]);
 	for (uint32_t q = 0; q < n->combined; q++)
-		put_num(&n->napi[q], off, size, v[q]);
+		put_num(coal ? (void *)&n->coal[q] : (void *)&n->napi[q], off, size, v[q]);
 	return 0;
 }
 
-static int napi_lists(struct sload *l, uint32_t i)
+static int queue_lists(struct sload *l, uint32_t i)
 {
-	for (size_t f = 0; f < sizeof(napi_fields) / sizeof(napi_fields[0]); f++) {
-		int rc = napi_list(l, i, find_spec(SEC_NIC, napi_fields[f].key), napi_fields[f].off,
-		                   napi_fields[f].size);
+	for (size_t f = 0; f < sizeof(queue_fields) / sizeof(queue_fields[0]); f++) {
+		int rc = queue_list(l, i, find_spec(SEC_NIC, queue_fields[f].key), queue_fields[f].coal,
+		                    queue_fields[f].off, queue_fields[f].size);
 
 		if (rc)
 			return rc;
@@ -1183,7 +1210,7 @@ static int check_queues(struct sload *l, uint32_t i)
 		return bad(l, aff->line, aff->src, "[nic %s] %s", n->name, msg);
 	if (!aff && n->combined > 1 && !ini_find(l->nic[i], "irq-cpu"))
 		n->irq_spread = 1;
-	return napi_lists(l, i);
+	return queue_lists(l, i);
 }
 
 static int check_flows(struct sload *l)

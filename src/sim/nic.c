@@ -616,10 +616,10 @@ uint64_t nic_in_flight(const struct nic *n)
 
 /* ---- setup ---- */
 
-static struct coal_params coal_rx_params(const struct scn_nic *c)
+static struct coal_params coal_rx_params(const struct scn_nic *c, const struct scn_qcoal *q)
 {
 	struct coal_params p = {
-		.usecs_ns = c->rx_usecs_ns, .frames = c->rx_frames,
+		.usecs_ns = q->rx_usecs_ns, .frames = q->rx_frames,
 		.usecs_irq_ns = c->rx_usecs_irq_ns, .frames_irq = c->rx_frames_irq,
 		.mode = c->rx_timer == TIMER_RESTART ? COAL_TIMER_RESTART : COAL_TIMER_ABSOLUTE,
 		.min_gap_ns = c->min_irq_gap_ns,
@@ -636,12 +636,12 @@ static struct coal_params coal_rx_params(const struct scn_nic *c)
 	return p;
 }
 
-/* TX: tx-usecs / tx-frames, or e1000 TxIntDelay (TIDV, a packet timer)
+/* TX: the queue's tx-usecs / tx-frames, or e1000 TxIntDelay (TIDV, a packet timer)
  * with TxAbsIntDelay (TADV, absolute), in 1.024 us units. */
-static struct coal_params coal_tx_params(const struct scn_nic *c)
+static struct coal_params coal_tx_params(const struct scn_nic *c, const struct scn_qcoal *q)
 {
 	struct coal_params p = {
-		.usecs_ns = c->tx_usecs_ns, .frames = c->tx_frames,
+		.usecs_ns = q->tx_usecs_ns, .frames = q->tx_frames,
 		.usecs_irq_ns = c->tx_usecs_irq_ns, .frames_irq = c->tx_frames_irq,
 		.mode = c->tx_timer == TIMER_RESTART ? COAL_TIMER_RESTART : COAL_TIMER_ABSOLUTE,
 		.min_gap_ns = c->min_irq_gap_ns,
@@ -668,7 +668,8 @@ static uint16_t vector_cpu(const struct sim *s, const struct scn_nic *cfg, uint1
 static int queue_init(struct sim *s, struct nic *n, const struct port *pt, uint16_t q)
 {
 	const struct scn_nic *cfg = pt->cfg;
-	struct coal_params rx = coal_rx_params(cfg), tx = coal_tx_params(cfg);
+	struct coal_params rx = coal_rx_params(cfg, &cfg->coal[q]);
+	struct coal_params tx = coal_tx_params(cfg, &cfg->coal[q]);
 
 	n->cfg = cfg;
 	n->napi_cfg = &cfg->napi[q];

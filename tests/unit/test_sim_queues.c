@@ -2,7 +2,8 @@
  * run when RSS sends it everything equals a one-queue port's run; the
  * indirection table decides which queues get frames; each vector
  * interrupts the CPU its irq-affinity names, once per frame when every
- * frame is an interrupt; per-queue NAPI settings act on their queue only.
+ * frame is an interrupt; per-queue NAPI settings and per-queue coalescing
+ * (ethtool --per-queue) act on their queue only.
  *
  * The host: a PIII 933 forwarding 64 B frames under NAPI at 40 kpps,
  * far from saturation (about 3.5 us per frame on one CPU), with an
@@ -154,6 +155,27 @@ static void test_per_queue_napi(void **state)
 	results_free(&r);
 }
 
+/* ethtool --per-queue: queue 0 interrupts per frame, queue 1 waits for 32
+ * frames or 100 us, so at 100 kpps per queue it takes several frames per
+ * interrupt (about 10 in 100 us), and queue 0 about one. */
+static void test_per_queue_coalescing(void **state)
+{
+	const char *sets[] = { "nic.eth0.combined=2", "traffic.flows=64",
+			       "nic.eth0.rx-usecs=0 100us", "nic.eth0.rx-frames=1 32",
+			       "traffic.rate=200kpps" };
+	struct results r;
+	double per0, per1;
+
+	(void)state;
+	run(sets, 5, &r);
+	per0 = (double)r.queue[0].c.rx_ok / (double)r.queue[0].c.rx_irqs;
+	per1 = (double)r.queue[1].c.rx_ok / (double)r.queue[1].c.rx_irqs;
+	assert_true(r.queue[0].c.rx_ok > 1000 && r.queue[1].c.rx_ok > 1000);
+	assert_true(per0 < 1.5);
+	assert_true(per1 > 5);
+	results_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +183,7 @@ int main(void)
 		cmocka_unit_test(test_indirection),
 		cmocka_unit_test(test_vectors_follow_affinity),
 		cmocka_unit_test(test_per_queue_napi),
+		cmocka_unit_test(test_per_queue_coalescing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -189,6 +189,9 @@ struct scn_nic {
 	                                 * list gave per-queue values) */
 	struct scn_qcoal coal[SCN_MAX_QUEUES]; /* queue i's rx-usecs, rx-frames, tx-usecs,
 	                                 * tx-frames, the same way */
+	uint32_t rps_n;                 /* rps-cpus = CPU list: RPS map of every RX queue
+	                                 * (/sys/class/net/NAME/queues/rx-N/rps_cpus); 0 = off */
+	uint16_t rps_cpu[SCN_MAX_CPUS]; /* ... its CPUs, in increasing order */
 	/* adaptive moderation */
 	enum adaptive_rx adaptive_rx;   /* adaptive-rx = off | dim | pkt-rate | policy:NAME */
 	char adaptive_policy[SCN_NAME_LEN]; /* NAME of policy:NAME (ADAPTIVE_POLICY only) */

@@ -113,6 +113,27 @@ int queue_keys_irq_affinity(const char *text, uint32_t ncpus, struct scn_nic *n,
 	return 0;
 }
 
+int queue_keys_rps(const char *text, uint32_t ncpus, struct scn_nic *n, char *msg,
+                   size_t msglen)
+{
+	uint16_t cpus[SCN_MAX_CPUS];
+	bool in[SCN_MAX_CPUS] = { false };
+	char why[160];
+	int got = unit_cpu_list(text, ncpus, cpus, SCN_MAX_CPUS, why, sizeof(why));
+
+	if (got < 0) {
+		snprintf(msg, msglen, "rps-cpus = %s: %s", text, why);
+		return -1;
+	}
+	for (int i = 0; i < got; i++)
+		in[cpus[i]] = true;
+	n->rps_n = 0;
+	for (uint32_t c = 0; c < ncpus; c++)
+		if (in[c])
+			n->rps_cpu[n->rps_n++] = (uint16_t)c;
+	return 0;
+}
+
 /* Value @tok of queue @q: messages name it "KEY (queue Q) = TOK: ...". */
 static int list_value(const char *key, uint32_t q, const char *tok, enum unit_kind kind,
                       uint64_t min, uint64_t max, const char *noun, int is_bool, uint64_t *v,

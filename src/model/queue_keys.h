@@ -22,6 +22,12 @@ int queue_keys_indir(const char *text, struct scn_nic *n, char *msg, size_t msgl
 int queue_keys_irq_affinity(const char *text, uint32_t ncpus, struct scn_nic *n, char *msg,
                             size_t msglen);
 
+/* rps-cpus = CPU list (the CPUs of a rps_cpus mask: 0-3 for f), stored in
+ * increasing order without repeats, as the kernel's rps_map holds them;
+ * CPUs below @ncpus. */
+int queue_keys_rps(const char *text, uint32_t ncpus, struct scn_nic *n, char *msg,
+                   size_t msglen);
+
 /* @n_tok blank-separated values of @key for @combined queues: one value
  * (every queue) or exactly @combined.  Each is parsed as @kind within
  * @min..@max (@is_bool: on/off) into out[0..combined). */

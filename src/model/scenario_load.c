@@ -210,6 +210,7 @@ static const struct key_spec schema[] = {
 	LATER(N, "indir", "equal 4"),
 	ENUM(N, "rx-flow-hash", rss_l4, flow_hash_names, 1),
 	LATER(N, "irq-affinity", "spread"),
+	LATER(N, "rps-cpus", "1-3"),
 	ENUM(N, "adaptive-rx", adaptive_rx, adaptive_names, ADAPTIVE_OFF),
 	NUM(N, "dim-work-delay", dim_work_delay_ns, UNIT_TIME_NS, 0, 1 * SEC, 20 * US, NULL),
 	NUM(N, "dim-start-profile", dim_start_ix, UNIT_COUNT, 0, 4, 1, NULL),
@@ -1202,6 +1203,7 @@ static int check_queues(struct sload *l, uint32_t i)
 	struct scn_nic *n = &l->s->nic[i];
 	const struct ini_entry *ind = ini_find(l->nic[i], "indir");
 	const struct ini_entry *aff = ini_find(l->nic[i], "irq-affinity");
+	const struct ini_entry *rps = ini_find(l->nic[i], "rps-cpus");
 	char msg[512];
 
 	if (ind && queue_keys_indir(ind->value, n, msg, sizeof(msg)))
@@ -1210,6 +1212,8 @@ static int check_queues(struct sload *l, uint32_t i)
 		return bad(l, aff->line, aff->src, "[nic %s] %s", n->name, msg);
 	if (!aff && n->combined > 1 && !ini_find(l->nic[i], "irq-cpu"))
 		n->irq_spread = 1;
+	if (rps && queue_keys_rps(rps->value, l->s->host.cpus, n, msg, sizeof(msg)))
+		return bad(l, rps->line, rps->src, "[nic %s] %s", n->name, msg);
 	return queue_lists(l, i);
 }
 

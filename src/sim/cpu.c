@@ -35,7 +35,7 @@ int cpu_init(struct sim *s, struct cpu *c, uint16_t id)
 	c->next = -1;
 	c->ksoftirqd = -1;
 	c->cur_napi = 0;
-	c->irq_q = calloc(2 * (size_t)s->n_nics + 1, sizeof(*c->irq_q));
+	c->irq_q = calloc(2 * (size_t)s->n_nics + 2, sizeof(*c->irq_q));
 	c->poll_list.id = calloc(napis, sizeof(uint16_t));
 	c->local.id = calloc(napis, sizeof(uint16_t));
 	c->repoll.id = calloc(napis, sizeof(uint16_t));

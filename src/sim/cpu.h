@@ -106,7 +106,7 @@ struct cpu {
 	uint64_t cs;          /* context switches */
 	/* hard IRQs waiting while one is serviced, at most one per source (a
 	 * controller has one pending bit per line): NIC lines, NAPI timers, the tick */
-	uint16_t *irq_q;      /* room for 2 * n_nics + 1 */
+	uint16_t *irq_q;      /* room for 2 * n_nics + 2: vectors, NAPI timers, tick, IPI */
 	uint16_t n_irq_q;
 	/* softirq */
 	bool net_rx_pending;  /* NET_RX_SOFTIRQ raised */

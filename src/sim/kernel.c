@@ -228,23 +228,25 @@ static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 	return t;
 }
 
-void kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p)
+bool kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p)
 {
 	if (c->backlog.count >= s->scn->host.netdev_max_backlog) {
 		c->sn.dropped++;
 		if (s->proto[p->reply]) {
 			s->proto[p->reply]->drop(s, p);
-			return;
+			return false;
 		}
 		s->nic[p->in_nic].c.rx_drp++;
 		skb_free(s, c, p);
-		return;
+		return false;
 	}
 	pktq_push(&c->backlog, p);
 	/* enqueue_to_backlog(): test_and_set SCHED, no MISSED bit; frames that
 	 * arrive while process_backlog runs are its business (poll_settle) */
-	if (napi_schedule_backlog(&c->backlog_napi))
-		raise_net_rx(c, NAPI_BACKLOG);
+	if (!napi_schedule_backlog(&c->backlog_napi))
+		return false;
+	raise_net_rx(c, NAPI_BACKLOG);
+	return true;
 }
 
 /* ---- hard IRQ ---- */
@@ -350,13 +352,15 @@ void kern_tick(struct sim *s, struct cpu *c)
 
 static int64_t hardirq_start(struct sim *s, struct cpu *c, uint16_t irq)
 {
-	struct nic *n = &s->nic[irq & ~(IRQ_TIMER | IRQ_TICK)];
+	struct nic *n = &s->nic[irq & ~IRQ_FLAGS];
 	int64_t t0 = s->eng.now, t = t0 + c->exit_ns; /* idle-exit when it was idle */
 	uint32_t work;
 
 	c->exit_ns = 0;
 	if (irq == IRQ_TICK)
 		return t - t0 + tick_isr(s, c);
+	if (irq == IRQ_IPI) /* its handler only raised NET_RX: irq_exit runs it */
+		return t - t0 + s->prof->irq_entry_ns;
 	if (irq & IRQ_TIMER)
 		return t - t0 + timer_isr(s, c, n);
 	if (n->isr_more)
@@ -385,9 +389,9 @@ static int64_t hardirq_start(struct sim *s, struct cpu *c, uint16_t irq)
 
 static void hardirq_done(struct sim *s, struct cpu *c, uint16_t irq)
 {
-	struct nic *n = &s->nic[irq & ~(IRQ_TIMER | IRQ_TICK)];
+	struct nic *n = &s->nic[irq & ~IRQ_FLAGS];
 
-	if (!(irq & (IRQ_TIMER | IRQ_TICK))) {
+	if (!(irq & IRQ_FLAGS)) {
 		if (n->isr_more) {
 			cpu_run(s, c, LVL_HARDIRQ, irq, hardirq_start(s, c, irq));
 			return;
@@ -454,7 +458,8 @@ int64_t kern_nic_poll(struct sim *s, struct cpu *c, struct nic *n, int64_t t, ui
 			break;
 		p = nic_rx_take(n);
 		t += s->prof->rx_pkt_ns + profile_copy_ns(s->prof, p.len);
-		t = deliver(s, c, &p, t + skb_alloc(s, c, &p));
+		t += skb_alloc(s, c, &p);
+		t = rps_on(s, n) ? rps_steer(s, c, &p, t) : deliver(s, c, &p, t);
 		w++;
 	}
 	nic_rx_refill(s, n, t, w);

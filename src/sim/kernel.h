@@ -41,8 +41,9 @@ void kern_napi_timer(struct sim *s, struct nic *n, uint32_t gen);
 /* EV_TICK: the clock interrupt of @c; schedules the next one. */
 void kern_tick(struct sim *s, struct cpu *c);
 
-/* netif_rx(): queue @p on @c's backlog (or drop it) and raise NET_RX. */
-void kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p);
+/* netif_rx(): queue @p on @c's backlog (or drop it) and raise NET_RX.
+ * True when this scheduled the backlog NAPI (an RPS sender's IPI). */
+bool kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p);
 
 /* For busy polling (apps/sink.c, in the reader's context). */
 /* A driver ->poll() of at most @limit RX frames starting at @t; returns

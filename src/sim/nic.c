@@ -137,22 +137,25 @@ static void source_step(struct source *src)
 	src->next_flow = flowdist_draw(&src->fd, &src->flow_rng);
 }
 
-/* Flow -> queue of @pt for @src's flows: the Toeplitz hash of each flow's
- * 5-tuple (or address pair) through the indirection table. */
+/* Flow -> hash and queue of @pt for @src's flows: the Toeplitz hash of
+ * each flow's 5-tuple (or address pair) through the indirection table.
+ * Only a port that has a use for them keeps them: several queues, RPS. */
 static int flow_queues(struct port *pt, struct source *src)
 {
 	const struct scn_traffic *c = src->cfg;
 	struct rss_tuple tu;
 
-	if (pt->n_q == 1)
+	if (pt->n_q == 1 && pt->cfg->rps_n == 0)
 		return 0;
 	src->flow_queue = malloc(c->flows * sizeof(*src->flow_queue));
-	if (!src->flow_queue)
+	src->flow_hash = malloc(c->flows * sizeof(*src->flow_hash));
+	if (!src->flow_queue || !src->flow_hash)
 		return -1;
 	for (uint32_t f = 0; f < c->flows; f++) {
 		rss_flow_tuple(f, (uint16_t)c->dport, &tu);
-		src->flow_queue[f] = (uint16_t)rss_queue(
-			pt->indir, pt->indir_size, rss_hash_v4(rss_default_key, &tu, pt->cfg->rss_l4));
+		src->flow_hash[f] = rss_hash_v4(rss_default_key, &tu, pt->cfg->rss_l4);
+		src->flow_queue[f] = (uint16_t)rss_queue(pt->indir, pt->indir_size,
+							 src->flow_hash[f]);
 	}
 	return 0;
 }
@@ -266,7 +269,8 @@ static bool link_peek(struct sim *s, struct port *pt, struct link_frame *f)
 	f->end_ps = start_ps + src->wire_ps;
 	f->q = &s->nic[pt->first + (src->flow_queue ? src->flow_queue[src->next_flow] : 0)];
 	f->p = (struct pkt){ .t_arr = (f->end_ps + 999) / 1000, .len = src->len,
-			     .flow = src->next_flow, .in_nic = f->q->id };
+			     .flow = src->next_flow, .in_nic = f->q->id,
+			     .hash = src->flow_hash ? src->flow_hash[src->next_flow] : 0 };
 	f->p.t_evt = f->p.t_arr;
 	if (start_ps - offer_ps > pt->cfg->link_queue_ns * 1000) {
 		f->p.len = LINK_DROPPED;
@@ -750,7 +754,9 @@ void source_free(struct source *src)
 {
 	flowdist_free(&src->fd);
 	free(src->flow_queue);
+	free(src->flow_hash);
 	src->flow_queue = NULL;
+	src->flow_hash = NULL;
 }
 
 void nic_free(struct nic *n)

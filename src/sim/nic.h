@@ -51,6 +51,7 @@ struct source {
 	struct flowdist fd;
 	uint32_t next_flow;
 	uint16_t *flow_queue; /* flow -> queue within the port (RSS), NULL: one queue */
+	uint32_t *flow_hash;  /* flow -> its RSS hash, NULL with flow_queue */
 };
 
 /* The port's next offered frame as the link will resolve it (nic.c). */

@@ -16,6 +16,8 @@ struct pkt {
 	uint16_t in_nic; /* the RX queue it came in on (s->nic[] index: a port's queue) */
 	uint8_t reply;   /* enum pkt_kind */
 	uint8_t cpu;     /* CPU that allocated its sk_buff (remote-free cost) */
+	uint32_t hash;   /* the NIC's RSS hash of its flow (skb->hash; RPS steers by it),
+	                  * 0 on a one-queue port without RPS */
 };
 
 /* What a frame on a TX ring is. */

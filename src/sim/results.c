@@ -253,6 +253,7 @@ int results_collect(struct results *r, const struct sim *s)
 		r->in_flight += nic_in_flight(&s->nic[i]);
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		r->in_flight += s->cpu[i].backlog.count;
+	r->in_flight += rps_in_flight(s);
 	r->in_flight += sock_in_flight(s);
 	r->events = s->eng.handled;
 	r->series_lost = s->series.lost;

@@ -163,7 +163,7 @@ int sim_init(struct sim *s, const struct scenario *scn)
 	hist_reset(&s->lat);
 	/* Pending events: one per NIC line, one per CPU, warm-up, slack. */
 	if (alloc_queues(s) || engine_init(&s->eng, 4 * (s->n_nics + scn->host.cpus) + 16) ||
-	    build_cpus(s) || build_nics(s) || sock_init(s) || build_threads(s) || sched_init(s) ||
+	    build_cpus(s) || rps_init(s) || build_nics(s) || sock_init(s) || build_threads(s) || sched_init(s) ||
 	    xlock_init(s) || vm_init(s)) {
 		snprintf(s->fatal, sizeof(s->fatal), "out of memory building the host");
 		return -1;
@@ -174,6 +174,7 @@ int sim_init(struct sim *s, const struct scenario *scn)
 void sim_free(struct sim *s)
 {
 	xlock_free(s);
+	rps_free(s);
 	for (uint16_t i = 0; s->nic && i < s->n_nics; i++)
 		nic_free(&s->nic[i]);
 	for (uint16_t i = 0; i < s->n_src; i++)
@@ -250,6 +251,9 @@ static void dispatch(struct sim *s, const struct event *ev)
 	case EV_BALANCE:
 		sched_balance_tick(s, &s->cpu[ev->obj]);
 		return;
+	case EV_RPS:
+		rps_event(s, &s->cpu[ev->obj]);
+		return;
 	case EV_EPOLL_TIMEOUT:
 		sink_epoll_timeout(s, ev->obj, ev->gen);
 		return;
@@ -284,6 +288,7 @@ static int check_accounting(struct sim *s)
 	}
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		held += s->cpu[i].backlog.count;
+	held += rps_in_flight(s);
 	held -= s->ping.queued + s->np.queued; /* loopback frames, not NIC frames */
 	held += sock_in_flight(s);
 	if (in == out + held)

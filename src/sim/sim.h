@@ -57,6 +57,7 @@ enum sim_event_kind {
 	EV_SAMPLE,       /* run.vmstat-interval: take a vmstat sample */
 	EV_BALANCE,      /* obj = cpu: an idle CPU's periodic load balancing */
 	EV_EPOLL_TIMEOUT, /* obj = epoll worker, gen = its wait: epoll_wait timed out */
+	EV_RPS,          /* obj = cpu: RPS frames steered to it are due (rps.c) */
 };
 
 /* Queues a host can have: every port with every queue. */
@@ -66,7 +67,9 @@ enum sim_event_kind {
  * is IRQ_TIMER | k in irq queues and in chunk.what. */
 #define IRQ_TIMER 0x8000
 #define IRQ_TICK 0x4000  /* the clock interrupt (hardclock) */
-_Static_assert(SIM_MAX_QUEUES <= IRQ_TICK, "queue ids fit below the IRQ source flags");
+#define IRQ_IPI 0x2000   /* the RPS IPI that raises NET_RX (rps.c) */
+#define IRQ_FLAGS (IRQ_TIMER | IRQ_TICK | IRQ_IPI)
+_Static_assert(SIM_MAX_QUEUES <= IRQ_IPI, "queue ids fit below the IRQ source flags");
 
 /* Threads a host can have: ksoftirqd per CPU, cpu-hogs (<= 1024), a NAPI
  * kthread per queue, idle poller, ping, UDP sink or epoll workers (<= 256),
@@ -120,6 +123,7 @@ static inline void mod_series_add(struct mod_series *ms, const struct mod_point 
 #include "sim/apps/netperf.h"
 #include "sim/apps/sink.h"
 #include "sim/apps/hog.h"
+#include "sim/rps.h"
 
 struct sim {
 	const struct scenario *scn;
@@ -144,6 +148,7 @@ struct sim {
 	struct ping ping;
 	struct netperf np;    /* apps.netperf streams */
 	struct bsd_poll bsd;  /* FreeBSD DEVICE_POLLING state (rxpath = bsd-poll) */
+	struct rps_inbox *rps; /* per CPU, when a port has rps-cpus; else NULL */
 	struct sim_snapshot snap;
 	bool warm;            /* warm-up is over */
 	const volatile sig_atomic_t *stop; /* caller's flag: non-zero stops the run early */

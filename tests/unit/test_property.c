@@ -536,7 +536,7 @@ static void draw_apps(struct gen *g, struct draw *d)
 /* Multi-queue ports, from a stream of their own so that the rest of a
  * scenario is what it was before ports had queues: queue counts (one port
  * of scenario 7 has 64), vector placement, indirection tables, per-queue
- * NAPI settings, flows and their popularity. */
+ * NAPI settings, RPS over every CPU, flows and their popularity. */
 static void draw_queues(const struct gen *g0, struct draw *d, uint64_t seed, uint64_t i)
 {
 	struct prng r = pr_stream(seed ^ 0x51ee5c0ffee0000ull, i);
@@ -564,6 +564,8 @@ static void draw_queues(const struct gen *g0, struct draw *d, uint64_t seed, uin
 			add(d, "nic.eth%u.indir-size=%" PRIu64, k, pr_range(&r, n, 512));
 		if (pr_pct(&r, 20))
 			add(d, "nic.eth%u.rx-flow-hash=sd", k);
+		if (pr_pct(&r, 20))
+			add(d, "nic.eth%u.rps-cpus=0-%u", k, g0->cpus - 1);
 		if (pr_pct(&r, 20)) { /* queue 0 defers, the others do not */
 			char list[256] = "";
 
@@ -820,6 +822,7 @@ static int check_identity(const struct sim *s, uint64_t *held_out, char *why, si
 	}
 	for (uint16_t i = 0; i < s->n_cpus; i++)
 		held += s->cpu[i].backlog.count;
+	held += rps_in_flight(s);
 	held -= s->ping.queued + s->np.queued; /* loopback frames are not NIC frames */
 	held += sock_in_flight(s);
 	*held_out = held;
@@ -892,8 +895,9 @@ static int check_cpus(const struct sim *s, char *why, size_t len)
 		if (c->backlog.count > scn->host.netdev_max_backlog)
 			return bad(why, len, "cpu%u: backlog %u > netdev_max_backlog %u", i,
 				   c->backlog.count, scn->host.netdev_max_backlog);
+		/* RPS queues NIC frames on backlogs on purpose */
 		if ((scn->host.rxpath == RXPATH_NAPI || scn->host.rxpath == RXPATH_BSD_POLL) &&
-		    c->backlog.count > loopback_in_backlog(s, i))
+		    !s->rps && c->backlog.count > loopback_in_backlog(s, i))
 			return bad(why, len, "cpu%u: %u frames in the backlog on a polling path", i,
 				   c->backlog.count);
 		if (!s->n_roam && check_thread_time(s, i, i, why, len))

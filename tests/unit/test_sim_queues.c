@@ -3,7 +3,8 @@
  * indirection table decides which queues get frames; each vector
  * interrupts the CPU its irq-affinity names, once per frame when every
  * frame is an interrupt; per-queue NAPI settings and per-queue coalescing
- * (ethtool --per-queue) act on their queue only.
+ * (ethtool --per-queue) act on their queue only; RPS moves the stack's
+ * work to the CPUs of rps-cpus.
  *
  * The host: a PIII 933 forwarding 64 B frames under NAPI at 40 kpps,
  * far from saturation (about 3.5 us per frame on one CPU), with an
@@ -176,6 +177,32 @@ static void test_per_queue_coalescing(void **state)
 	results_free(&r);
 }
 
+/* RPS (rps-cpus = 1-3) on a one-queue router at 600 kpps: alone, CPU 0
+ * forwards about 384 kpps on this profile (2.6 us per frame, as the
+ * livelock scenario's NAPI peak with TX cleaned at transmit); with RPS it
+ * keeps only the driver's part and enqueue_to_backlog, and CPUs 1-3 run
+ * the forwarding from their backlogs, so every frame goes out (600 kpps
+ * within a frame of the window's edges). */
+static void test_rps(void **state)
+{
+	const char *off[] = { "traffic.rate=600kpps", "traffic.flows=256",
+			      "traffic.pattern=constant" };
+	const char *on[] = { "traffic.rate=600kpps", "traffic.flows=256", "traffic.pattern=constant",
+			     "nic.eth0.rps-cpus=1-3" };
+	struct results a, b;
+
+	(void)state;
+	run(off, 3, &a);
+	run(on, 4, &b);
+	assert_true(a.forwarded_pps < 400000);
+	assert_true(b.forwarded_pps > 599000);
+	assert_int_equal(a.cpu[1].sn.processed, 0);
+	for (uint16_t c = 1; c < 4; c++)
+		assert_true(b.cpu[c].sn.processed > 1000);
+	results_free(&a);
+	results_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +211,7 @@ int main(void)
 		cmocka_unit_test(test_vectors_follow_affinity),
 		cmocka_unit_test(test_per_queue_napi),
 		cmocka_unit_test(test_per_queue_coalescing),
+		cmocka_unit_test(test_rps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,6 +40,8 @@ enum traffic_pattern {
 	TRAFFIC_POISSON,  /* exponential gaps with mean 1/rate */
 	TRAFFIC_ONOFF,    /* constant rate during on, silence during off */
 	TRAFFIC_TRACE,    /* arrival times and frame lengths of a capture (trace = FILE) */
+	TRAFFIC_CLOSED,   /* closed loop: depth requests outstanding per flow, the next one
+	                   * client-delay after a reply left (netperf TCP_RR, mutilate) */
 };
 
 /* Arrivals of a trace (pcap, pcapng or CSV timeline), in memory.  Loaded
@@ -235,6 +237,11 @@ struct scn_traffic {
 	enum flow_popularity flow_pop; /* flow-popularity = uniform | zipf:S */
 	uint32_t zipf_milli;         /* ... S in thousandths, 1..4000 */
 	uint32_t dport;              /* dport = destination UDP/TCP port of every flow */
+	/* pattern = closed (rate is not used: the server's answers set it) */
+	uint32_t depth;              /* depth = requests outstanding per flow, 1..64 */
+	int64_t client_delay_ns;     /* client-delay = from a reply's last bit out to the
+	                              * next request offered (client host and wire) */
+	int64_t client_rto_ns;       /* client-rto = a lost request is sent again after this */
 };
 
 /* [route]: IP forwarding between ports; from[i] forwards to to[i]. */

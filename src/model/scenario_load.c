@@ -124,7 +124,8 @@ struct key_spec {
 /* Enum spellings; the index is the enum value (checked below). */
 static const char *const rxpath_names[] = { "classic", "isr-loop", "napi", "bsd-poll", "isr-while",
 					     NULL };
-static const char *const pattern_names[] = { "constant", "poisson", "on-off", "trace", NULL };
+static const char *const pattern_names[] = { "constant", "poisson", "on-off", "trace", "closed",
+					      NULL };
 static const char *const tx_clean_names[] = { "irq", "xmit", NULL };
 /* adaptive-rx also takes policy:NAME (model/policy_key.c); src/core/policy.c
  * keeps user policies off these names. */
@@ -142,7 +143,7 @@ _Static_assert(ADAPTIVE_OFF == 0 && ADAPTIVE_DIM == 1 && ADAPTIVE_PKT_RATE == 2,
 _Static_assert(RXPATH_CLASSIC == 0 && RXPATH_ISR_LOOP == 1 && RXPATH_NAPI == 2 &&
                RXPATH_BSD_POLL == 3 && RXPATH_ISR_WHILE == 4, "rxpath_names");
 _Static_assert(TRAFFIC_CONSTANT == 0 && TRAFFIC_POISSON == 1 && TRAFFIC_ONOFF == 2 &&
-               TRAFFIC_TRACE == 3,
+               TRAFFIC_TRACE == 3 && TRAFFIC_CLOSED == 4,
                "pattern_names");
 _Static_assert(TX_CLEAN_IRQ == 0 && TX_CLEAN_XMIT == 1, "tx_clean_names");
 _Static_assert(TIMER_ABSOLUTE == 0 && TIMER_RESTART == 1, "cqe-mode-* stores a bool");
@@ -244,6 +245,9 @@ static const struct key_spec schema[] = {
 	NUM(T, "flows", flows, UNIT_COUNT, 1, SCN_MAX_FLOWS, 1, "flows"),
 	LATER(T, "flow-popularity", "zipf:1"),
 	NUM(T, "dport", dport, UNIT_COUNT, 1, 65535, 9, NULL),
+	NUM(T, "depth", depth, UNIT_COUNT, 1, 64, 1, "requests per flow"),
+	NUM(T, "client-delay", client_delay_ns, UNIT_TIME_NS, 0, 1 * SEC, 10 * US, NULL),
+	NUM(T, "client-rto", client_rto_ns, UNIT_TIME_NS, 1 * US, 60 * SEC, 200 * MS, NULL),
 
 	NUM(A, "cpu-hogs", cpu_hogs, UNIT_COUNT, 0, 1024, 0, "threads"),
 	NUM(A, "hog-cpu", hog_cpu, UNIT_COUNT, 0, SCN_MAX_CPUS - 1, 0, NULL),
@@ -893,6 +897,8 @@ static int check_traffic(struct sload *l)
 			rc = check_trace(l, i);
 		else if (ini_find(l->traffic[i], "trace-speed"))
 			rc = speed_without_trace(l, i);
+		else if (t->pattern == TRAFFIC_CLOSED)
+			t->rate_pps = 0, rc = 0; /* the server's answers set the rate */
 		else
 			rc = check_required(l, SEC_TRAFFIC, l->traffic[i]);
 		if (rc)
@@ -1217,6 +1223,36 @@ static int check_queues(struct sload *l, uint32_t i)
 	return queue_lists(l, i);
 }
 
+/* pattern = closed: a server must answer on the port, which has no other
+ * source (replies find their client by the port). */
+static int check_closed(struct sload *l, uint32_t i)
+{
+	const struct scenario *sc = l->s;
+	const struct scn_traffic *t = &sc->traffic[i];
+	int line, port = scenario_nic_index(sc, t->port);
+	const char *src;
+
+	where_key(l->traffic[i], "pattern", &line, &src);
+	if (!sc->apps.sink || !sc->apps.reply_bytes)
+		return bad(l, line, src, "pattern = closed needs a server that answers: [apps] "
+		           "reply-size > 0 (and sink = on or server = epoll)");
+	for (uint32_t r = 0; r < sc->route.n; r++)
+		if (strcmp(sc->route.from[r], t->port) == 0)
+			return bad(l, line, src, "pattern = closed: port %s is routed (route %s -> %s); "
+			           "its requests must reach the server", t->port, sc->route.from[r],
+			           sc->route.to[r]);
+	for (uint32_t j = 0; j < sc->n_traffic; j++)
+		if (j != i && scenario_nic_index(sc, sc->traffic[j].port) == port)
+			return bad(l, line, src, "pattern = closed: [traffic %s] is the only source "
+			           "of port %s, but [traffic %s] sends there too", t->name, t->port,
+			           sc->traffic[j].name);
+	if ((uint64_t)t->flows * t->depth > SCN_MAX_FLOWS)
+		return bad(l, line, src, "pattern = closed: flows x depth = %llu requests "
+		           "outstanding, at most %u", (unsigned long long)t->flows * t->depth,
+		           SCN_MAX_FLOWS);
+	return 0;
+}
+
 static int check_flows(struct sload *l)
 {
 	for (uint32_t i = 0; i < l->s->n_traffic; i++) {
@@ -1224,9 +1260,14 @@ static int check_flows(struct sload *l)
 		const struct ini_entry *e = ini_find(l->traffic[i], "flow-popularity");
 		char msg[512];
 
+		if (e && t->pattern == TRAFFIC_CLOSED)
+			return bad(l, e->line, e->src, "flow-popularity applies to open-loop patterns; "
+			           "a closed-loop flow sends when its last reply is back");
 		if (e && queue_keys_flow_pop(e->value, &t->flow_pop, &t->zipf_milli, msg,
 		                             sizeof(msg)))
 			return bad(l, e->line, e->src, "%s", msg);
+		if (t->pattern == TRAFFIC_CLOSED && check_closed(l, i))
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -1343,8 +1384,6 @@ static int finish(struct sload *l)
 	if (!rc)
 		rc = check_nics(l);
 	if (!rc)
-		rc = check_flows(l);
-	if (!rc)
 		rc = check_cpu(l, l->sec_of[SEC_APPS], "hog-cpu", l->s->apps.hog_cpu);
 	if (!rc)
 		rc = check_cpu(l, l->sec_of[SEC_APPS], "sink-cpu", l->s->apps.sink_cpu);
@@ -1352,6 +1391,8 @@ static int finish(struct sload *l)
 		rc = check_cpu(l, l->sec_of[SEC_APPS], "ping-cpu", l->s->apps.ping_cpu);
 	if (!rc)
 		rc = check_server(l);
+	if (!rc)
+		rc = check_flows(l); /* after check_server: closed loops need the server */
 	if (!rc)
 		rc = check_polling(l);
 	if (!rc)

@@ -237,6 +237,7 @@ bool kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p)
 			return false;
 		}
 		s->nic[p->in_nic].c.rx_drp++;
+		nic_client_next(s, p, s->eng.now, true);
 		skb_free(s, c, p);
 		return false;
 	}

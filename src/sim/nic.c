@@ -111,8 +111,21 @@ static int64_t offer_onoff(const struct source *src, uint64_t k)
 	return c->start_ns + (int64_t)cycle * (c->on_ns + c->off_ns) + (int64_t)j * src->period_ns;
 }
 
+/* A closed-loop source's next request is the earliest it scheduled. */
+static void closed_next(struct source *src)
+{
+	if (!client_next(&src->client, &src->next_offer, &src->next_flow))
+		src->next_offer = INT64_MAX;
+}
+
 static void source_step(struct source *src)
 {
+	if (src->cfg->pattern == TRAFFIC_CLOSED) {
+		src->k++;
+		client_pop(&src->client);
+		closed_next(src);
+		return;
+	}
 	if (src->cfg->count && src->k + 1 >= src->cfg->count) {
 		src->k++;
 		src->next_offer = INT64_MAX; /* count reached: the sender stops */
@@ -132,6 +145,8 @@ static void source_step(struct source *src)
 		break;
 	case TRAFFIC_TRACE:
 		src->next_offer = offer_trace(src, ++src->k);
+		break;
+	case TRAFFIC_CLOSED: /* above */
 		break;
 	}
 	src->next_flow = flowdist_draw(&src->fd, &src->flow_rng);
@@ -171,7 +186,7 @@ static int source_init(struct sim *s, struct source *src, const struct scn_traff
 	src->off_q = 0;
 	src->off_r = 0;
 	src->wire_ps = wire_ps(cfg->frame_bytes, port->speed_bps);
-	src->period_ns = (int64_t)(1000000000u / cfg->rate_pps);
+	src->period_ns = cfg->rate_pps ? (int64_t)(1000000000u / cfg->rate_pps) : 1;
 	if (src->period_ns < 1)
 		src->period_ns = 1;
 	rng_seed(&src->rng, s->scn->run.seed, stream);
@@ -188,6 +203,13 @@ static int source_init(struct sim *s, struct source *src, const struct scn_traff
 					   : FLOW_UNIFORM, (double)cfg->zipf_milli / 1000.0))
 		return -1;
 	src->next_flow = flowdist_draw(&src->fd, &src->flow_rng);
+	if (cfg->pattern == TRAFFIC_CLOSED) {
+		if (client_init(&src->client, cfg->flows, cfg->depth, cfg->start_ns,
+				cfg->client_delay_ns, cfg->client_rto_ns))
+			return -1;
+		closed_next(src);
+		pt->closed = src;
+	}
 	return flow_queues(pt, src);
 }
 
@@ -235,6 +257,7 @@ static void rx_accept(struct sim *s, struct nic *n, struct pkt *p)
 		n->fifo_bytes += p->len;
 	} else {
 		n->c.rx_ovr++;
+		nic_client_next(s, p, p->t_arr, true);
 	}
 }
 
@@ -297,9 +320,10 @@ static void queue_take_in(struct sim *s, struct nic *q, int64_t t)
 		struct pkt p = pktq_pop(&q->inq);
 
 		q->c.entered++;
-		if (p.len == LINK_DROPPED)
+		if (p.len == LINK_DROPPED) {
 			q->c.link_drop++;
-		else
+			nic_client_next(s, &p, p.t_evt, true);
+		} else
 			rx_accept(s, q, &p);
 	}
 }
@@ -389,6 +413,27 @@ int64_t nic_rx_next_ready(struct sim *s, struct nic *n)
 
 /* ---- TX ---- */
 
+static void nic_schedule(struct sim *s, struct nic *n);
+
+void nic_client_next(struct sim *s, const struct pkt *p, int64_t t, bool lost)
+{
+	struct port *pt = &s->port[s->nic[p->in_nic].port];
+	struct source *src = pt->closed;
+	struct nic *q;
+
+	if (!src || (p->reply != PKT_DATA && p->reply != PKT_REPLY))
+		return;
+	client_push(&src->client, t + (lost ? src->client.rto_ns : src->client.delay_ns), p->flow);
+	closed_next(src);
+	pt->peeked = false;
+	/* the flow's queue may now have an earlier next frame than its line
+	 * was told (a request resolved later than this one keeps its time:
+	 * the link took it first) */
+	q = &s->nic[pt->first + (src->flow_queue ? src->flow_queue[p->flow] : 0)];
+	if (!q->masked)
+		nic_schedule(s, q);
+}
+
 /* Onto @n's TX ring; the frame leaves when the port's egress link, which
  * its queues share, is free. */
 static void tx_place(struct sim *s, struct nic *n, struct pkt *p, int64_t t)
@@ -400,6 +445,8 @@ static void tx_place(struct sim *s, struct nic *n, struct pkt *p, int64_t t)
 		t_ps = pt->tx_free;
 	pt->tx_free = t_ps + wire_ps(p->len, n->cfg->speed_bps);
 	p->t_evt = (pt->tx_free + 999) / 1000;
+	if (p->reply == PKT_REPLY)
+		nic_client_next(s, p, p->t_evt, false);
 	pktq_push(&n->txr, p);
 }
 
@@ -451,7 +498,6 @@ uint32_t nic_tx_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t, ui
 	return k;
 }
 
-static void nic_schedule(struct sim *s, struct nic *n);
 
 void nic_xmit(struct sim *s, struct nic *n, const struct pkt *p, int64_t t)
 {
@@ -465,6 +511,7 @@ void nic_xmit(struct sim *s, struct nic *n, const struct pkt *p, int64_t t)
 		pktq_push(&n->qdisc, &q);
 	} else {
 		n->c.tx_drp++;
+		nic_client_next(s, &q, t, true);
 	}
 	if (!n->masked && n->cfg->tx_clean == TX_CLEAN_IRQ)
 		nic_schedule(s, n);
@@ -753,6 +800,7 @@ void nic_start(struct sim *s, struct nic *n)
 void source_free(struct source *src)
 {
 	flowdist_free(&src->fd);
+	client_free(&src->client);
 	free(src->flow_queue);
 	free(src->flow_hash);
 	src->flow_queue = NULL;

@@ -25,6 +25,7 @@
 #include "rxlab/rss.h"
 #include "rxlab/scenario.h"
 #include "rxlab/sim.h"
+#include "sim/client.h"
 #include "sim/pkt.h"
 
 struct sim;
@@ -52,6 +53,7 @@ struct source {
 	uint32_t next_flow;
 	uint16_t *flow_queue; /* flow -> queue within the port (RSS), NULL: one queue */
 	uint32_t *flow_hash;  /* flow -> its RSS hash, NULL with flow_queue */
+	struct client client; /* pattern = closed: the requests it will send */
 };
 
 /* The port's next offered frame as the link will resolve it (nic.c). */
@@ -72,6 +74,7 @@ struct port {
 	uint16_t id;
 	uint16_t first, n_q;  /* its queues: s->nic[first .. first + n_q) */
 	uint16_t n_src, src[SCN_MAX_TRAFFIC];
+	struct source *closed; /* its closed-loop source (then its only one), else NULL */
 	int64_t wire_free;    /* ingress link busy until (ps), after the frames resolved */
 	int64_t tx_free;      /* egress link busy until (ps) */
 	struct link_frame peek; /* the next frame, while peeked (until it is resolved) */
@@ -183,6 +186,11 @@ void nic_ack(struct sim *s, struct nic *n, int64_t t);
 void nic_unmask(struct sim *s, struct nic *n, int64_t t);
 /* EV_NIC_WAKE */
 void nic_wake(struct sim *s, struct nic *n, uint32_t gen);
+/* pattern = closed: the client of @p's flow learns at @t that its reply
+ * left (@lost false: the next request goes client-delay later) or that
+ * the request or its reply was lost (client-rto later).  Nothing for a
+ * port without a closed-loop source. */
+void nic_client_next(struct sim *s, const struct pkt *p, int64_t t, bool lost);
 /* Frames held in this port's queues (for the accounting check). */
 uint64_t nic_in_flight(const struct nic *n);
 

@@ -64,6 +64,7 @@ void sock_enqueue(struct sim *s, struct pkt *p, int64_t t)
 
 	if (k->bytes + sock_truesize(p) > a->rcvbuf || k->q.count == k->q.cap) {
 		s->nic[p->in_nic].c.sock_drop++;
+		nic_client_next(s, p, t, true);
 		return;
 	}
 	p->t_evt = t;

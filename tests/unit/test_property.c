@@ -536,7 +536,8 @@ static void draw_apps(struct gen *g, struct draw *d)
 /* Multi-queue ports, from a stream of their own so that the rest of a
  * scenario is what it was before ports had queues: queue counts (one port
  * of scenario 7 has 64), vector placement, indirection tables, per-queue
- * NAPI settings, RPS over every CPU, flows and their popularity. */
+ * NAPI settings, RPS over every CPU, flows and their popularity, a
+ * closed-loop client on a port of its own, wake-up placement on idle CPUs. */
 static void draw_queues(const struct gen *g0, struct draw *d, uint64_t seed, uint64_t i)
 {
 	struct prng r = pr_stream(seed ^ 0x51ee5c0ffee0000ull, i);
@@ -575,6 +576,20 @@ static void draw_queues(const struct gen *g0, struct draw *d, uint64_t seed, uin
 			add(d, "nic.eth%u.gro_flush_timeout=%" PRIu64 "ns", k, pr_log(&r, 1000, 200000));
 		}
 	}
+	if (pr_pct(&r, 15)) { /* a closed-loop client on a port of its own */
+		add(d, "nic.ethc.combined=%" PRIu64, pr_range(&r, 1, 4));
+		add(d, "nic.ethc.speed=%s", pr_pct(&r, 50) ? "1Gbit" : "10Gbit");
+		add(d, "traffic.closed.port=ethc");
+		add(d, "traffic.closed.pattern=closed");
+		add(d, "traffic.closed.flows=%" PRIu64, pr_log(&r, 1, 64));
+		add(d, "traffic.closed.depth=%" PRIu64, pr_range(&r, 1, 8));
+		add(d, "traffic.closed.client-delay=%" PRIu64 "ns", pr_log(&r, 1, 100000));
+		add(d, "traffic.closed.client-rto=%" PRIu64 "ns", pr_log(&r, 1000, 10000000));
+		add(d, "apps.sink=on");
+		add(d, "apps.reply-size=%" PRIu64, pr_range(&r, 64, 1500));
+	}
+	if (pr_pct(&r, 20))
+		add(d, "host.sched_wake_idle=on");
 	for (uint32_t j = 0; j < g0->n_src; j++) {
 		if (pr_pct(&r, 60))
 			add(d, "traffic.t%u.flows=%" PRIu64, j, pr_log(&r, 1, 20000));

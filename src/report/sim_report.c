@@ -218,19 +218,27 @@ static bool multi_queue(const struct results *r)
 	return r->n_queues > r->n_nics;
 }
 
+/* Add @n columns of @cols to @t. */
+static void add_cols(struct table *t, const struct col *cols, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		table_add_col(t, cols[i].key, cols[i].header, cols[i].prec);
+}
+
 /* Per queue (ethtool -S rx_queue_N_* style counters, window): how RSS
  * spread the frames and what each vector and NAPI did with them. */
 static struct table *queues_table(const struct results *r)
 {
-	static const char *keys[] = { "queue", "irq_cpu", "rx_ok", "rx_ovr", "rx_pps", "irqs_per_s",
-				      "pkts_per_irq", "polls_per_s", "pkts_per_poll", "tx_ok" };
-	static const char *hdrs[] = { "queue", "irq-cpu", "RX-OK", "RX-OVR", "rx/s", "irq/s",
-				      "pkt/irq", "poll/s", "pkt/poll", "TX-OK" };
-	static const int prec[] = { -1, -1, -1, -1, 0, 0, 2, 0, 2, -1 };
+	static const struct col cols[] = {
+		{ "queue", "queue", -1, true },         { "irq_cpu", "irq-cpu", -1, true },
+		{ "rx_ok", "RX-OK", -1, true },         { "rx_ovr", "RX-OVR", -1, true },
+		{ "rx_pps", "rx/s", 0, true },          { "irqs_per_s", "irq/s", 0, true },
+		{ "pkts_per_irq", "pkt/irq", 2, true }, { "polls_per_s", "poll/s", 0, true },
+		{ "pkts_per_poll", "pkt/poll", 2, true }, { "tx_ok", "TX-OK", -1, true },
+	};
 	struct table *t = table_new("queues", "Queues (per RX/TX queue pair and its vector, window)");
 
-	for (size_t i = 0; i < 10; i++)
-		table_add_col(t, keys[i], hdrs[i], prec[i]);
+	add_cols(t, cols, sizeof(cols) / sizeof(cols[0]));
 	for (uint16_t i = 0; i < r->n_queues; i++) {
 		const struct nic_counters *c = &r->queue[i].c;
 
@@ -542,16 +550,16 @@ static void server_summary_row(struct table *t, const struct results *r, bool wi
  * epoll set), window. */
 static struct table *workers_table(const struct results *r)
 {
-	static const char *keys[] = { "worker", "cpu", "served", "served_pps", "cpu_pct",
-				      "busy_polls", "busy_poll_pkts", "suspends", "resumes",
-				      "epoll_timeouts" };
-	static const char *hdrs[] = { "worker", "cpu", "served", "served/s", "%CPU", "bp-polls",
-				      "bp-pkts", "suspends", "resumes", "timeouts" };
-	static const int prec[] = { -1, -1, -1, 0, 1, -1, -1, -1, -1, -1 };
+	static const struct col cols[] = {
+		{ "worker", "worker", -1, true },        { "cpu", "cpu", -1, true },
+		{ "served", "served", -1, true },        { "served_pps", "served/s", 0, true },
+		{ "cpu_pct", "%CPU", 1, true },          { "busy_polls", "bp-polls", -1, true },
+		{ "busy_poll_pkts", "bp-pkts", -1, true }, { "suspends", "suspends", -1, true },
+		{ "resumes", "resumes", -1, true },      { "epoll_timeouts", "timeouts", -1, true },
+	};
 	struct table *t = table_new("workers", "Server workers (epoll sets, window)");
 
-	for (size_t i = 0; i < 10; i++)
-		table_add_col(t, keys[i], hdrs[i], prec[i]);
+	add_cols(t, cols, sizeof(cols) / sizeof(cols[0]));
 	for (uint16_t i = 0; i < r->server.n_workers; i++) {
 		const struct worker_result *w = &r->server.w[i];
 

@@ -10,7 +10,12 @@
 #ifndef RXLAB_RXLAB_PROFILE_H
 #define RXLAB_RXLAB_PROFILE_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+/* Idle states a profile may list (intel_idle's tables have at most 6 with
+ * POLL; cpuidle allows CPUIDLE_STATE_MAX = 10). */
+#define PROFILE_MAX_CSTATES 10
 
 struct profile {
 	char name[64];
@@ -43,7 +48,28 @@ struct profile {
 	int64_t ctx_switch_ns;    /* ctx-switch: one context switch */
 	int64_t idle_exit_ns;     /* idle-exit: an idle CPU leaving its idle state for an
 	                           * interrupt or a wake-up from another CPU (cpuidle exit,
-	                           * on a virtual machine the halt exit) */
+	                           * on a virtual machine the halt exit), CPU time; with a
+	                           * [cstates] table it is 0 and each state has its own */
+	int64_t sched_wake_ns;    /* sched-wake (optional, default 0): a thread woken from
+	                           * another CPU becomes runnable there this long after the
+	                           * wake-up (the IPI of ttwu_queue_wakelist and the target's
+	                           * scheduler getting to it); latency, not CPU time */
+	/* GRO (optional, default 0). */
+	int64_t gro_pkt_ns;       /* gro-pkt: dev_gro_receive() per segment (hash bucket,
+	                           * flow match, merge); the merged skb then pays the stack
+	                           * (local-deliver) once */
+	/* [cstates]: the CPU's idle states, shallowest first, as cpuidle's sysfs
+	 * lists them (stateK/name, latency, residency).  Without the section the
+	 * table is one state, "C1", with exit latency idle-exit and residency 0:
+	 * every wake-up of an idle CPU pays idle-exit, as before the table. */
+	struct profile_cstate {
+		char name[16];
+		int64_t exit_ns;      /* exit latency (sysfs latency, us there) */
+		int64_t residency_ns; /* target residency (sysfs residency) */
+		uint32_t power_mw;    /* power while in the state, mW; 0 = not known */
+	} cstate[PROFILE_MAX_CSTATES];
+	uint8_t n_cstates;        /* 1..PROFILE_MAX_CSTATES */
+	bool cstates_given;       /* the table came from [cstates] (reports show residency) */
 	/* Added by the loader (src/model/profile_load.c): [profile] description,
 	 * one line saying which machine this is; "" if the file gives none. */
 	char description[128];

@@ -1,8 +1,19 @@
 /* profile_load.c - read a hardware cost profile (see profile_load.h).
  *
  * The [cost] keys are one table: INI key, unit kind and field.  Every key
- * is required: a profile that silently fell back to some default cost
- * would produce plausible-looking, wrong figures.
+ * of the original table is required: a profile that silently fell back to
+ * some default cost would produce plausible-looking, wrong figures.  Keys
+ * of mechanisms added later (sched-wake, gro-pkt) are optional and default
+ * to 0, which leaves the mechanism's cost out, so that profiles written
+ * before them (and by other hosts' live calibrate) still load and mean
+ * what they meant.
+ *
+ * [cstates] lists the CPU's idle states, shallowest first, one per line:
+ *   NAME = EXIT-LATENCY TARGET-RESIDENCY [POWER]
+ *   C1E = 4us 4us
+ *   C6  = 170us 600us 1200mW
+ * as cpuidle's sysfs gives them (stateK/name, latency, residency).  With
+ * it, idle-exit must be left out or 0 (each state has its own exit).
  */
 #include "model/profile_load.h"
 
@@ -29,9 +40,11 @@ struct cost_key {
 	const char *key;
 	enum unit_kind kind; /* UNIT_TIME_NS or UNIT_TIME_PS */
 	size_t off;          /* int64_t field in struct profile */
+	bool optional;       /* may be left out (0) */
 };
 
-#define COST(k, kind, m) { k, kind, offsetof(struct profile, m) }
+#define COST(k, kind, m) { k, kind, offsetof(struct profile, m), false }
+#define COST_OPT(k, kind, m) { k, kind, offsetof(struct profile, m), true }
 static const struct cost_key costs[] = {
 	COST("irq-entry", UNIT_TIME_NS, irq_entry_ns),
 	COST("isr", UNIT_TIME_NS, isr_ns),
@@ -53,6 +66,8 @@ static const struct cost_key costs[] = {
 	COST("idle-exit", UNIT_TIME_NS, idle_exit_ns),
 	COST("local-deliver", UNIT_TIME_NS, local_deliver_ns),
 	COST("syscall", UNIT_TIME_NS, syscall_ns),
+	COST_OPT("sched-wake", UNIT_TIME_NS, sched_wake_ns),
+	COST_OPT("gro-pkt", UNIT_TIME_NS, gro_pkt_ns),
 };
 #define N_COSTS (sizeof(costs) / sizeof(costs[0]))
 
@@ -60,12 +75,12 @@ static const char *const cost_names[] = {
 	"irq-entry", "isr", "reg-read", "rx-pkt", "netif-rx", "backlog-pkt", "napi-poll",
 	"softirq-entry", "dma-fixed", "dma-per-byte", "fwd-pkt", "copy-per-byte",
 	"tx-clean-pkt", "skb-alloc", "remote-free", "xmit-locked", "ctx-switch", "idle-exit",
-	"local-deliver", "syscall", NULL,
+	"local-deliver", "syscall", "sched-wake", "gro-pkt", NULL,
 };
 _Static_assert(sizeof(cost_names) / sizeof(cost_names[0]) == N_COSTS + 1,
                "cost_names[] must list every key of costs[]");
 static const char *const profile_keys[] = { "name", "description", "ghz", NULL };
-static const char *const sections[] = { "profile", "cost", NULL };
+static const char *const sections[] = { "profile", "cost", "cstates", NULL };
 
 /* One load: the document and where messages go. */
 struct pload {
@@ -196,22 +211,128 @@ static int read_cost_section(struct pload *l, const struct ini_section *s)
 	return 0;
 }
 
+/* POWER of a [cstates] line: a whole number of mW or W ("900mW", "2W"). */
+static int read_power(struct pload *l, const struct ini_entry *e, const char *t, uint32_t *mw)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(t, &end, 10);
+	if (t[0] >= '0' && t[0] <= '9' && errno == 0 && v <= 1000000) {
+		if (strcmp(end, "mW") == 0)
+			return (*mw = (uint32_t)v), 0;
+		if (strcmp(end, "W") == 0 && v <= 1000)
+			return (*mw = (uint32_t)v * 1000), 0;
+	}
+	return bad(l, e->line, "%s = %s: power '%s' is not a whole number of mW or W "
+	           "(accepted 0mW..1000W, e.g. 1200mW)", e->key, e->value, t);
+}
+
+/* One time field of a [cstates] line, 0..1 s. */
+static int read_state_time(struct pload *l, const struct ini_entry *e, const char *what,
+			   const char *t, int64_t *ns)
+{
+	char key[64], msg[384];
+	uint64_t v;
+
+	snprintf(key, sizeof(key), "%s %s", e->key, what);
+	if (unit_parse_key(UNIT_TIME_NS, key, t, 0, 1000000000ULL, NULL, &v, msg, sizeof(msg)))
+		return bad(l, e->line, "%s (a line of [cstates] is NAME = EXIT-LATENCY "
+		           "TARGET-RESIDENCY [POWER], e.g. C6 = 170us 600us)", msg);
+	*ns = (int64_t)v;
+	return 0;
+}
+
+/* "NAME = EXIT RESIDENCY [POWER]": split on blanks into at most 3 fields. */
+static int read_cstate(struct pload *l, const struct ini_entry *e, struct profile_cstate *st)
+{
+	char buf[128], *f[4] = { 0 }, *save = NULL;
+	int n = 0, rc;
+
+	if (strlen(e->key) >= sizeof(st->name))
+		return bad(l, e->line, "state name '%s' is too long (at most %zu characters)",
+		           e->key, sizeof(st->name) - 1);
+	snprintf(buf, sizeof(buf), "%s", e->value);
+	for (char *t = strtok_r(buf, " \t", &save); t && n < 4; t = strtok_r(NULL, " \t", &save))
+		f[n++] = t;
+	if (n < 2 || n > 3)
+		return bad(l, e->line, "%s = %s: a line of [cstates] is NAME = EXIT-LATENCY "
+		           "TARGET-RESIDENCY [POWER], e.g. C6 = 170us 600us", e->key, e->value);
+	snprintf(st->name, sizeof(st->name), "%s", e->key);
+	rc = read_state_time(l, e, "exit latency", f[0], &st->exit_ns);
+	if (rc == 0)
+		rc = read_state_time(l, e, "target residency", f[1], &st->residency_ns);
+	if (rc == 0 && n == 3)
+		rc = read_power(l, e, f[2], &st->power_mw);
+	return rc;
+}
+
+/* [cstates]: the states in file order, shallowest first; each at least as
+ * deep as the one before (exit latency and residency do not decrease). */
+static int read_cstates_section(struct pload *l, const struct ini_section *s)
+{
+	struct profile *p = l->p;
+
+	if (s->n_ent == 0 || s->n_ent > PROFILE_MAX_CSTATES)
+		return bad(l, s->line, "[cstates] lists %zu states: accepted 1..%d", s->n_ent,
+		           PROFILE_MAX_CSTATES);
+	for (size_t i = 0; i < s->n_ent; i++) {
+		struct profile_cstate *st = &p->cstate[i];
+		int rc = read_cstate(l, s->ent[i], st);
+
+		if (rc)
+			return rc;
+		if (i && (st->exit_ns < st[-1].exit_ns || st->residency_ns < st[-1].residency_ns))
+			return bad(l, s->ent[i]->line, "state %s is shallower than %s before it: list "
+			           "[cstates] shallowest first (exit latency and target residency "
+			           "must not decrease)", st->name, st[-1].name);
+	}
+	p->n_cstates = (uint8_t)s->n_ent;
+	p->cstates_given = true;
+	return 0;
+}
+
 static int read_section(struct pload *l, const struct ini_section *s)
 {
 	const char *near;
 
-	if (strcmp(s->kind, "profile") != 0 && strcmp(s->kind, "cost") != 0) {
+	if (strcmp(s->kind, "profile") != 0 && strcmp(s->kind, "cost") != 0 &&
+	    strcmp(s->kind, "cstates") != 0) {
 		near = ini_suggest(s->kind, sections);
 		if (near)
 			return bad(l, s->line, "unknown section [%s]; did you mean [%s]?", s->kind, near);
-		return bad(l, s->line, "unknown section [%s]; a profile has [profile] and [cost]",
-		           s->kind);
+		return bad(l, s->line, "unknown section [%s]; a profile has [profile], [cost] and "
+		           "[cstates]", s->kind);
 	}
 	if (s->name[0])
 		return bad(l, s->line, "section [%s] takes no name (found '%s')", s->kind, s->name);
 	if (strcmp(s->kind, "profile") == 0)
 		return read_profile_section(l, s);
+	if (strcmp(s->kind, "cstates") == 0)
+		return read_cstates_section(l, s);
 	return read_cost_section(l, s);
+}
+
+/* idle-exit and [cstates] are two ways of saying one thing: without the
+ * table, idle-exit is a one-state table (C1, residency 0); with it,
+ * idle-exit may only be 0 (or left out). */
+static int check_cstates(struct pload *l, const struct ini_section *s)
+{
+	struct profile *p = l->p;
+	const struct ini_entry *e = s ? ini_find(s, "idle-exit") : NULL;
+
+	if (p->cstates_given) {
+		if (p->idle_exit_ns)
+			return bad(l, e ? e->line : 0, "idle-exit = %s and [cstates] both give the "
+			           "exit latency of an idle CPU: leave idle-exit out (each state "
+			           "has its own)", e ? e->value : "?");
+		return 0;
+	}
+	p->n_cstates = 1;
+	snprintf(p->cstate[0].name, sizeof(p->cstate[0].name), "C1");
+	p->cstate[0].exit_ns = p->idle_exit_ns;
+	return 0;
 }
 
 /* xmit-locked is the part of fwd-pkt done under the xmit lock. */
@@ -227,7 +348,8 @@ static int check_xmit_locked(struct pload *l, const struct ini_section *s)
 	           e ? e->value : "?", l->p->fwd_pkt_ns);
 }
 
-/* Every cost is required: name all that are missing at once. */
+/* Every cost of the original table is required (idle-exit too, unless
+ * [cstates] gives the states): name all that are missing at once. */
 static int check_complete(struct pload *l)
 {
 	const struct ini_section *s = ini_find_section(&l->d, "cost", "");
@@ -235,14 +357,15 @@ static int check_complete(struct pload *l)
 	size_t n = 0;
 
 	for (size_t k = 0; k < N_COSTS; k++) {
-		if (l->seen[k])
+		if (l->seen[k] || costs[k].optional ||
+		    (l->p->cstates_given && strcmp(costs[k].key, "idle-exit") == 0))
 			continue;
 		if (n++)
 			strncat(list, ", ", sizeof(list) - strlen(list) - 1);
 		strncat(list, costs[k].key, sizeof(list) - strlen(list) - 1);
 	}
 	if (n == 0)
-		return check_xmit_locked(l, s);
+		return check_xmit_locked(l, s) ? -EINVAL : check_cstates(l, s);
 	if (!s)
 		return bad(l, 0, "no [cost] section; a profile sets every cost: %s", list);
 	return bad(l, s->line, "[cost] is missing %s: %s (every cost is required)",

@@ -100,6 +100,14 @@ struct scn_napi {
 	uint32_t threaded;              /* threaded (napi-set threaded): 0 or 1 */
 };
 
+/* threaded-cpus: the CPU affinity of a port's NAPI kthreads. */
+enum threaded_cpus {
+	THREADED_CPUS_IRQ,  /* pinned to the CPU of the queue's IRQ (napi.rst's advice) */
+	THREADED_CPUS_ALL,  /* no affinity, as kthread_run() leaves it: the scheduler's
+	                     * balancing moves them */
+	THREADED_CPUS_LIST, /* queue i's kthread pinned to threaded_cpu[i] (taskset -pc) */
+};
+
 /* Coalescing values of one queue, as ethtool --per-queue queue_mask M
  * --coalesce sets them (plain ethtool -C sets every queue). */
 struct scn_qcoal {
@@ -186,6 +194,10 @@ struct scn_nic {
 	uint32_t irq_affinity_n;        /* irq-affinity = CPU list: how many CPUs (0: none
 	                                 * given, irq-cpu applies to every queue) */
 	uint16_t irq_affinity[SCN_MAX_QUEUES]; /* ... queue i's CPU, i < irq_affinity_n */
+	enum threaded_cpus threaded_cpus; /* threaded-cpus = irq | all | CPU list: where
+	                                 * the NAPI kthreads may run */
+	uint16_t threaded_cpu[SCN_MAX_QUEUES]; /* THREADED_CPUS_LIST: queue i's kthread's
+	                                 * CPU, i < combined */
 	struct scn_napi napi[SCN_MAX_QUEUES];  /* queue i's NAPI settings (the scalar keys
 	                                 * above are queue 0's, and every queue's unless a
 	                                 * list gave per-queue values) */

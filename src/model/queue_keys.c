@@ -113,6 +113,37 @@ int queue_keys_irq_affinity(const char *text, uint32_t ncpus, struct scn_nic *n,
 	return 0;
 }
 
+int queue_keys_threaded_cpus(const char *text, uint32_t ncpus, struct scn_nic *n, char *msg,
+                              size_t msglen)
+{
+	char why[160];
+	int got;
+
+	n->threaded_cpus = THREADED_CPUS_IRQ;
+	if (strcmp(text, "irq") == 0)
+		return 0;
+	if (strcmp(text, "all") == 0) {
+		n->threaded_cpus = THREADED_CPUS_ALL;
+		return 0;
+	}
+	got = unit_cpu_list(text, ncpus, n->threaded_cpu, SCN_MAX_QUEUES, why, sizeof(why));
+	if (got < 0) {
+		snprintf(msg, msglen, "threaded-cpus = %s: %s (or irq: each kthread on its queue's "
+		         "IRQ CPU; all: no affinity)", text, why);
+		return -1;
+	}
+	if ((uint32_t)got != 1 && (uint32_t)got != n->combined) {
+		snprintf(msg, msglen, "threaded-cpus = %s: %d CPUs for combined = %u queues; give "
+		         "one CPU per queue in queue order, one CPU for all, irq or all", text, got,
+		         n->combined);
+		return -1;
+	}
+	for (uint32_t i = (uint32_t)got; i < n->combined; i++)
+		n->threaded_cpu[i] = n->threaded_cpu[0];
+	n->threaded_cpus = THREADED_CPUS_LIST;
+	return 0;
+}
+
 int queue_keys_rps(const char *text, uint32_t ncpus, struct scn_nic *n, char *msg,
                    size_t msglen)
 {

@@ -22,6 +22,12 @@ int queue_keys_indir(const char *text, struct scn_nic *n, char *msg, size_t msgl
 int queue_keys_irq_affinity(const char *text, uint32_t ncpus, struct scn_nic *n, char *msg,
                             size_t msglen);
 
+/* threaded-cpus = irq | all | CPU list in queue order (one CPU per queue, or
+ * one CPU for every queue; CPUs below @ncpus): the affinity of the port's
+ * NAPI kthreads into n->threaded_cpus and n->threaded_cpu[0..combined). */
+int queue_keys_threaded_cpus(const char *text, uint32_t ncpus, struct scn_nic *n, char *msg,
+                              size_t msglen);
+
 /* rps-cpus = CPU list (the CPUs of a rps_cpus mask: 0-3 for f), stored in
  * increasing order without repeats, as the kernel's rps_map holds them;
  * CPUs below @ncpus. */

@@ -212,6 +212,7 @@ static const struct key_spec schema[] = {
 	ENUM(N, "rx-flow-hash", rss_l4, flow_hash_names, 1),
 	LATER(N, "irq-affinity", "spread"),
 	LATER(N, "rps-cpus", "1-3"),
+	LATER(N, "threaded-cpus", "all"),
 	ENUM(N, "adaptive-rx", adaptive_rx, adaptive_names, ADAPTIVE_OFF),
 	NUM(N, "dim-work-delay", dim_work_delay_ns, UNIT_TIME_NS, 0, 1 * SEC, 20 * US, NULL),
 	NUM(N, "dim-start-profile", dim_start_ix, UNIT_COUNT, 0, 4, 1, NULL),
@@ -1210,6 +1211,7 @@ static int check_queues(struct sload *l, uint32_t i)
 	const struct ini_entry *ind = ini_find(l->nic[i], "indir");
 	const struct ini_entry *aff = ini_find(l->nic[i], "irq-affinity");
 	const struct ini_entry *rps = ini_find(l->nic[i], "rps-cpus");
+	const struct ini_entry *thr = ini_find(l->nic[i], "threaded-cpus");
 	char msg[512];
 
 	if (ind && queue_keys_indir(ind->value, n, msg, sizeof(msg)))
@@ -1220,6 +1222,8 @@ static int check_queues(struct sload *l, uint32_t i)
 		n->irq_spread = 1;
 	if (rps && queue_keys_rps(rps->value, l->s->host.cpus, n, msg, sizeof(msg)))
 		return bad(l, rps->line, rps->src, "[nic %s] %s", n->name, msg);
+	if (thr && queue_keys_threaded_cpus(thr->value, l->s->host.cpus, n, msg, sizeof(msg)))
+		return bad(l, thr->line, thr->src, "[nic %s] %s", n->name, msg);
 	return queue_lists(l, i);
 }
 

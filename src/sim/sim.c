@@ -17,6 +17,7 @@
 static void add_napi_thread(struct sim *s, struct nic *n)
 {
 	const struct scn_nic *cfg = n->cfg;
+	bool busy = n->napi_cfg->threaded == NAPI_THREADED_BUSY;
 	uint16_t cpu = n->irq_cpu;
 	char name[48];
 	struct thread *t;
@@ -24,7 +25,8 @@ static void add_napi_thread(struct sim *s, struct nic *n)
 	if (cfg->threaded_cpus == THREADED_CPUS_LIST)
 		cpu = cfg->threaded_cpu[n->qid];
 	snprintf(name, sizeof(name), "napi/%s-%u", cfg->name, n->id + 1);
-	n->napi_thread = (int16_t)sched_add_thread(s, &kern_napi_thread_ops, THR_NAPI, cpu, name);
+	n->napi_thread = (int16_t)sched_add_thread(s, busy ? &kern_napi_busy_thread_ops
+							  : &kern_napi_thread_ops, THR_NAPI, cpu, name);
 	t = &s->thr[n->napi_thread];
 	t->nic = n->id;
 	t->roam = cfg->threaded_cpus == THREADED_CPUS_ALL;
@@ -231,6 +233,8 @@ static void take_snapshot(struct sim *s)
 	}
 	for (uint16_t i = 0; i < s->n_threads; i++)
 		sn->thread_ns[i] = s->thr[i].cpu_ns;
+	for (uint16_t i = 0; i < s->n_threads; i++)
+		sn->spin_ns[i] = s->thr[i].spin_ns;
 	sn->np_bytes = netperf_bytes(s);
 	sock_snapshot(s);
 	hist_reset(&s->lat);

@@ -194,6 +194,7 @@ struct thread_result {
 	char name[48];                  /* "ksoftirqd/0", "cpu-hog/1", "sink", ... */
 	double pct;                     /* % of one CPU over the window (top) */
 	int64_t cpu_ns;                 /* CPU time, whole run (top's TIME) */
+	uint16_t cpu;                   /* the CPU it is on at the end (ps's PSR) */
 	bool busy_poll;                 /* a NAPI kthread with threaded = busy-poll: all
 	                                 * of its CPU is busy polling (system time) */
 	double spin_pct;                /* busy_poll: % of one CPU over the window in

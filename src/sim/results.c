@@ -181,6 +181,7 @@ static void collect_threads(struct results *r, const struct sim *s, double win_n
 
 		snprintf(t->name, sizeof(t->name), "%s", s->thr[i].name);
 		t->cpu_ns = s->thr[i].cpu_ns;
+		t->cpu = s->thr[i].cpu;
 		t->pct = 100.0 * (double)(s->thr[i].cpu_ns - s->snap.thread_ns[i]) / win_ns;
 		if (s->thr[i].kind == THR_KSOFTIRQD)
 			r->ksoftirqd_pct += t->pct;

@@ -82,6 +82,13 @@ struct thread {
 	int64_t user_ns;      /* THR_SINK: user work owed for the batch just received */
 	int64_t spin_ns;      /* busy-polling THR_NAPI: ns of polls that found nothing
 	                       * (kernel.c, as each such chunk is armed) */
+	uint8_t rt_prio;      /* 0: SCHED_OTHER (the CFS-like fair class); 1..99: SCHED_FIFO
+	                       * at that priority (chrt -f): picked before every fair
+	                       * thread, preempts a fair one at once on wake-up, never
+	                       * preempted by a fair thread or its timeslice, only by a
+	                       * higher priority; equal priorities by thread index.
+	                       * Set while the host is built (before sched_init).  No
+	                       * RT throttling (sched_rt_runtime_us) is modelled. */
 	bool roam;            /* no CPU affinity: an idle CPU may take it (idle_pull), and
 	                       * with host.sched_wake_idle a wake-up may place it */
 	int64_t t_off;        /* when it last left its CPU */
@@ -139,9 +146,12 @@ struct cpu {
 	/* The run queue (cpu.c keeps these in step with thread.runnable and
 	 * thread.cpu).  The running thread (cur) is in neither queue: its
 	 * vruntime grows while it runs, and CFS too keeps curr out of its tree. */
+	struct runq rt;       /* runnable SCHED_FIFO threads of this CPU but cur, keyed by
+	                       * -rt_prio (highest priority first) */
 	struct runq fair;     /* runnable threads of this CPU but cur, not idle-priority */
 	struct runq idle;     /* runnable idle-priority threads but cur */
-	uint16_t nr_running;  /* runnable threads, cur included, idle-priority not: the
+	uint16_t nr_running;  /* runnable threads, cur included (SCHED_FIFO ones too),
+	                       * idle-priority not: the
 	                       * load idle balancing compares */
 	struct rq_list roam;  /* runnable threads with thread.roam: what idle_pull may take */
 	struct rq_list members; /* every thread whose thread.cpu is this CPU */

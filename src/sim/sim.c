@@ -30,6 +30,7 @@ static void add_napi_thread(struct sim *s, struct nic *n)
 	t = &s->thr[n->napi_thread];
 	t->nic = n->id;
 	t->roam = cfg->threaded_cpus == THREADED_CPUS_ALL;
+	t->rt_prio = (uint8_t)cfg->threaded_prio; /* chrt -f -p N PID; 0: kthread_run's */
 	s->n_roam += t->roam;
 }
 

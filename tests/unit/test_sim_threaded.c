@@ -1,7 +1,8 @@
 /* test_sim_threaded.c - NAPI kthreads through the public API: threaded =
  * busy-poll (Linux 6.19) takes one interrupt and then polls for good, its
  * kthread never sleeping and its CPU all system time; threaded-cpus = all
- * lets the scheduler move the kthreads, irq and a CPU list pin them.
+ * lets the scheduler move the kthreads, irq and a CPU list pin them;
+ * threaded-prio (SCHED_FIFO) makes a kthread preempt a cpu-hog at once.
  *
  * The host: a PIII 933 forwarding 64 B frames under NAPI (eth0 -> eth1,
  * eth1 cleaning TX at transmit time, so that eth1 never interrupts).
@@ -174,12 +175,75 @@ static void test_unpinned_migrate(void **state)
 	results_free(&r);
 }
 
+/* threaded = on at 100 kpps (Poisson) on one CPU shared with a cpu-hog.
+ * SCHED_OTHER: the kthread uses about 28% of the CPU, so its vruntime is
+ * no longer a wake-up granularity (1 ms) behind the hog's and a wake-up
+ * does not preempt: frames wait for the hog's timeslice, p99 above 1 ms.
+ * threaded-prio = 50 (SCHED_FIFO): every wake-up preempts the hog at once,
+ * so a frame's latency is what it is without the hog, plus at most one
+ * context switch (ctx-switch = 3 us on this profile): the switch back to
+ * the hog, which a wake-up that comes during it waits for. */
+static void test_fifo_preempts_hog(void **state)
+{
+	const char *other[] = { "host.cpus=1", "apps.cpu-hogs=1", "nic.eth0.threaded=on",
+				"traffic.pattern=poisson", "traffic.rate=100kpps",
+				"nic.eth0.threaded-prio=0" };
+	struct results r, f, alone;
+
+	(void)state;
+	run(other, 6, &r);
+	other[5] = "nic.eth0.threaded-prio=50";
+	run(other, 6, &f);
+	other[1] = "apps.cpu-hogs=0";
+	run(other, 6, &alone);
+	assert_true(r.lat_p99_us > 1000.0);
+	assert_true(f.lat_max_us <= alone.lat_max_us + 3.0 + 0.1); /* + histogram bucket */
+	assert_true(f.lat_p99_us < 20.0);
+	assert_true(thread(&f, "hog/0")->pct > 10.0); /* the hog still gets the rest */
+	results_free(&r);
+	results_free(&f);
+	results_free(&alone);
+}
+
+/* threaded = busy-poll on one CPU with a cpu-hog.  SCHED_OTHER: the two
+ * always-runnable threads share the CPU by timeslices (4 ms), about half
+ * each, and a frame that arrives during the hog's slice waits for it (p99
+ * near 4 ms).  SCHED_FIFO 50: once the first frame woke it the kthread
+ * never gives the CPU back (no fair thread preempts it, cond_resched()
+ * finds nobody higher): the hog gets nothing in the window and every
+ * frame's latency is exactly the hog-free run's. */
+static void test_fifo_busy_poll_owns_cpu(void **state)
+{
+	const char *other[] = { "host.cpus=1", "apps.cpu-hogs=1", "nic.eth0.threaded=busy-poll",
+				"nic.eth0.threaded-prio=0" };
+	struct results r, f, alone;
+
+	(void)state;
+	run(other, 4, &r);
+	other[3] = "nic.eth0.threaded-prio=50";
+	run(other, 4, &f);
+	other[1] = "apps.cpu-hogs=0";
+	run(other, 4, &alone);
+	assert_near(thread(&r, "hog/0")->pct, 50.0, 5.0);
+	assert_true(r.lat_p99_us > 3000.0);
+	assert_near(thread(&f, "hog/0")->pct, 0.0, 1e-9);
+	assert_near(thread(&f, "napi/eth0-1")->pct, 100.0, 1e-9);
+	assert_int_equal(f.cpu[0].cs, 0);
+	assert_near(f.lat_max_us, alone.lat_max_us, 1e-9);
+	assert_near(f.lat_p50_us, alone.lat_p50_us, 1e-9);
+	results_free(&r);
+	results_free(&f);
+	results_free(&alone);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_busy_poll_never_sleeps),
 		cmocka_unit_test(test_busy_poll_spin),
 		cmocka_unit_test(test_unpinned_migrate),
+		cmocka_unit_test(test_fifo_preempts_hog),
+		cmocka_unit_test(test_fifo_busy_poll_owns_cpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -731,19 +731,39 @@ static void napi_thread_run(struct sim *s, struct cpu *c)
  *
  * A poll that finds nothing is followed by polls that find nothing until a
  * frame can be in memory (nic_rx_next_ready(), as the FreeBSD idle poller
- * of idle_poll_run() waits): that stretch is one chunk, charged to the
- * kthread as system time, instead of one event per empty poll.  The frame
+ * of idle_poll_run() waits): that stretch, up to the end of the timeslice
+ * (busy_spin_until()), is one chunk, charged to the kthread as system time
+ * and counted in its spin_ns, instead of one event per empty poll.  The frame
  * is found by the poll that starts at that instant, one napi-poll after it
  * is ready; the kernel's loop finds it 0..napi-poll after (its phase is
  * arbitrary).  TX completions wait for the next poll meanwhile (the IRQ is
  * masked).  GRO's per-loop flush (gro_flush_normal()) is GRO's business,
  * in the poll. */
+/* How far an idle busy poller on @c spins before it looks again: to @ready
+ * (when a frame can be in memory), but not past the run's end nor past its
+ * timeslice, so that cond_resched() lets a fair thread that is due have
+ * the CPU on time (the scheduler looks only between chunks). */
+static int64_t busy_spin_until(struct sim *s, const struct cpu *c, int64_t ready)
+{
+	int64_t slice = s->scn->run.timeslice_ns, cap = c->slice_start + slice;
+
+	if (cap <= s->eng.now)
+		cap = s->eng.now + slice;
+	if (cap > s->scn->run.duration_ns)
+		cap = s->scn->run.duration_ns;
+	return ready < cap ? ready : cap;
+}
+
 static void napi_busy_thread_run(struct sim *s, struct cpu *c)
 {
-	struct nic *n = &s->nic[s->thr[c->cur].nic];
+	struct thread *t = &s->thr[c->cur];
+	struct nic *n = &s->nic[t->nic];
 	int64_t now = s->eng.now, end, next;
 	bool busy;
 
+	/* the empty poll that ended (or was preempted): the CPU it got */
+	t->spin_ns = kern_spin_ns(t);
+	t->spinning = false;
 	/* napi_thread_wait() returns at once while SCHED_THREADED is set */
 	if (!sched_thread_continue(s, c, n->napi.state & NAPI_SCHED_THREADED))
 		return;
@@ -751,12 +771,11 @@ static void napi_busy_thread_run(struct sim *s, struct cpu *c)
 	end = kern_nic_poll(s, c, n, now, n->napi.weight, &c->thr_work);
 	c->sn.processed += c->thr_work;
 	if (busy && c->thr_work == 0) {
-		next = nic_rx_next_ready(s, n);
-		if (next > s->scn->run.duration_ns) /* nothing more will come: spin to the end */
-			next = s->scn->run.duration_ns;
+		next = busy_spin_until(s, c, nic_rx_next_ready(s, n));
 		if (next > end)
 			end = next;
-		s->thr[c->cur].spin_ns += end > now ? end - now : 1;
+		t->spinning = true;
+		t->spin_from = t->cpu_ns;
 	}
 	cpu_run(s, c, LVL_THREAD, TCH_POLL, end > now ? end - now : 1);
 }

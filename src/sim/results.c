@@ -189,7 +189,7 @@ static void collect_threads(struct results *r, const struct sim *s, double win_n
 		t->spin_pct = NAN;
 		if (!t->busy_poll)
 			continue;
-		t->spin_pct = 100.0 * (double)(s->thr[i].spin_ns - s->snap.spin_ns[i]) / win_ns;
+		t->spin_pct = 100.0 * (double)(kern_spin_ns(&s->thr[i]) - s->snap.spin_ns[i]) / win_ns;
 		r->busy_poll_pct += t->pct;
 		r->busy_poll = true;
 	}

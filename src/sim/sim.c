@@ -235,7 +235,7 @@ static void take_snapshot(struct sim *s)
 	for (uint16_t i = 0; i < s->n_threads; i++)
 		sn->thread_ns[i] = s->thr[i].cpu_ns;
 	for (uint16_t i = 0; i < s->n_threads; i++)
-		sn->spin_ns[i] = s->thr[i].spin_ns;
+		sn->spin_ns[i] = kern_spin_ns(&s->thr[i]);
 	sn->np_bytes = netperf_bytes(s);
 	sock_snapshot(s);
 	hist_reset(&s->lat);

@@ -36,6 +36,7 @@ int cpu_init(struct sim *s, struct cpu *c, uint16_t id)
 	c->next = -1;
 	c->ksoftirqd = -1;
 	c->cur_napi = 0;
+	idle_init(s, c);
 	c->irq_q = calloc(2 * (size_t)s->n_nics + 2, sizeof(*c->irq_q));
 	c->poll_list.id = calloc(napis, sizeof(uint16_t));
 	c->local.id = calloc(napis, sizeof(uint16_t));
@@ -73,6 +74,12 @@ void cpu_account(struct sim *s, struct cpu *c)
 
 	if (dt <= 0)
 		return;
+	if (c->wake_until > c->acct_t) { /* still leaving an idle state: idle */
+		int64_t e = (c->wake_until < s->eng.now ? c->wake_until : s->eng.now) - c->acct_t;
+
+		c->acct[ACCT_IDLE] += (uint64_t)e;
+		dt -= e;
+	}
 	c->acct_t = s->eng.now;
 	switch (top) {
 	case LVL_HARDIRQ:
@@ -193,7 +200,8 @@ bool cpu_irq(struct sim *s, struct cpu *c, uint16_t nic)
 		return false;
 	}
 	if (cpu_top(c) < 0)
-		c->exit_ns = s->prof->idle_exit_ns; /* leaving the idle state first */
+		c->exit_ns = idle_leave(s, c); /* leaving the idle state first */
+	s->ctx_cpu = (int16_t)c->id;
 	cpu_push(s, c, LVL_HARDIRQ);
 	cpu_run(s, c, LVL_HARDIRQ, nic, s->lvl_ops->isr(s, c, nic));
 	return false;
@@ -690,8 +698,12 @@ void sched_pick(struct sim *s, struct cpu *c)
 		c->lvl[LVL_THREAD].active = false;
 		c->lvl[LVL_THREAD].running = false;
 		set_cur(s, c, -1);
+		if (cpu_top(c) < 0)
+			idle_enter(s, c);
 		return;
 	}
+	if (c->cstate >= 0) /* the tick's balancing found work for an idle CPU */
+		c->exit_ns += idle_leave(s, c);
 	if (next == c->cur) {
 		thread_start(s, c);
 		return;
@@ -715,19 +727,15 @@ static bool wake_preempts(const struct thread *t, const struct thread *running)
 	return running->ops->idle_prio || t->vruntime + WAKEUP_GRAN_NS < running->vruntime;
 }
 
-void sched_wake(struct sim *s, struct thread *t)
+/* Thread @t becomes runnable on its CPU now: the sleeper-credit floor,
+ * the queue, and the preemption check of that CPU. */
+static void wake_now(struct sim *s, struct thread *t)
 {
 	int32_t i = (int32_t)(t - s->thr);
-	struct cpu *c;
-	int64_t floor;
+	struct cpu *c = &s->cpu[t->cpu];
+	int64_t floor = min_vruntime(s, c);
 	int16_t running;
 
-	if (t->runnable)
-		return;
-	if (t->roam && s->sched.wake_idle)
-		wake_place(s, i);
-	c = &s->cpu[t->cpu];
-	floor = min_vruntime(s, c);
 	if (c->cur >= 0 && s->thr[c->cur].vruntime < floor)
 		floor = s->thr[c->cur].vruntime;
 	if (floor != INT64_MAX && t->vruntime < floor - SLEEPER_CREDIT_NS)
@@ -735,7 +743,7 @@ void sched_wake(struct sim *s, struct thread *t)
 	set_runnable(s, i, true);
 	enqueue(s, i);
 	if (cpu_top(c) < 0) {
-		c->exit_ns = s->prof->idle_exit_ns; /* the wake-up IPI ends its idle */
+		c->exit_ns = idle_leave(s, c); /* the wake-up IPI ends its idle */
 		sched_pick(s, c);
 		return;
 	}
@@ -752,6 +760,33 @@ void sched_wake(struct sim *s, struct thread *t)
 		preempt_thread(s, c);
 		sched_pick(s, c);
 	}
+}
+
+/* try_to_wake_up(): the waker places @t (select_task_rq), then the wake-up
+ * reaches @t's CPU.  From another CPU (the waker's work is s->ctx_cpu) it
+ * takes the profile's sched-wake to get there (ttwu_queue_wakelist()'s
+ * IPI and the target's scheduler getting to it): meanwhile @t is waking,
+ * neither sleeping nor runnable, and a second wake-up is the same one. */
+void sched_wake(struct sim *s, struct thread *t)
+{
+	if (t->runnable || t->waking)
+		return;
+	if (t->roam && s->sched.wake_idle)
+		wake_place(s, (int32_t)(t - s->thr));
+	if (s->prof->sched_wake_ns > 0 && s->ctx_cpu >= 0 && s->ctx_cpu != (int16_t)t->cpu) {
+		t->waking = true;
+		sim_at(s, s->eng.now + s->prof->sched_wake_ns, EV_WAKE, (uint16_t)(t - s->thr), 0);
+		return;
+	}
+	wake_now(s, t);
+}
+
+void sched_wake_arrive(struct sim *s, struct thread *t)
+{
+	t->waking = false;
+	s->ctx_cpu = (int16_t)t->cpu;
+	if (!t->runnable)
+		wake_now(s, t);
 }
 
 void sched_sleep(struct sim *s, struct cpu *c)

@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rxlab/cpuidle.h"
 #include "rxlab/napi.h"
+#include "rxlab/profile.h"
 #include "rxlab/sim.h"
 #include "rxlab/softirq.h"
 #include "sim/pkt.h"
@@ -84,6 +86,8 @@ struct thread {
 	                       * nothing, those ended (kern_spin_ns() adds the current one) */
 	int64_t spin_from;    /* ... its cpu_ns when the current one began, if spinning */
 	bool spinning;
+	bool waking;          /* a wake-up from another CPU is on its way (sched-wake):
+	                       * EV_WAKE makes it runnable */
 	uint8_t rt_prio;      /* 0: SCHED_OTHER (the CFS-like fair class); 1..99: SCHED_FIFO
 	                       * at that priority (chrt -f): picked before every fair
 	                       * thread, preempts a fair one at once on wake-up, never
@@ -143,8 +147,18 @@ struct cpu {
 	int64_t slice_start;
 	bool resched;         /* a woken thread should preempt the current one */
 	int64_t balance_t;    /* pending EV_BALANCE, or 0 */
-	int64_t exit_ns;      /* idle-exit owed by the hard IRQ or switch that ends an
+	int64_t exit_ns;      /* exit latency owed by the hard IRQ or switch that ends an
 	                       * idle period (taken by the hard IRQ handler / sched_pick) */
+	/* idle states (idle.c) */
+	int8_t cstate;        /* state the CPU is idle in (profile.cstate[]), -1: not idle */
+	int64_t idle_begin;   /* when the idle period began (the governor's measure) */
+	int64_t idle_acct_t;  /* residency counted up to here */
+	int64_t wake_until;   /* [cstates]: the exit latency of the last wake-up runs
+	                       * until here, counted as idle (cpuidle counts it in the
+	                       * state's time); without the table idle-exit is CPU time */
+	struct cpuidle gov;   /* the idle governor's state */
+	uint64_t cstate_ns[PROFILE_MAX_CSTATES];    /* residency per state, ns */
+	uint64_t cstate_usage[PROFILE_MAX_CSTATES]; /* entries per state */
 	/* The run queue (cpu.c keeps these in step with thread.runnable and
 	 * thread.cpu).  The running thread (cur) is in neither queue: its
 	 * vruntime grows while it runs, and CFS too keeps curr out of its tree. */
@@ -193,6 +207,21 @@ struct level_ops {
 	void (*softirq_step)(struct sim *s, struct cpu *c);
 };
 
+/* ---- idle states (idle.c) ---- */
+
+/* Set up @c's governor from the profile and host.idle / host.max-cstate. */
+void idle_init(struct sim *s, struct cpu *c);
+/* @c has nothing to run at any level: it enters the state its governor
+ * picks (nothing when it is idle already). */
+void idle_enter(struct sim *s, struct cpu *c);
+/* @c is woken (an interrupt, an IPI, a thread made runnable): ends its idle
+ * period and returns the exit latency it owes before any work, ns; 0 when
+ * it was not idle.  Exactly once per wake-up. */
+int64_t idle_leave(struct sim *s, struct cpu *c);
+/* Count the residency of an idle period still open up to now (snapshots
+ * and the end of the run). */
+void idle_settle(struct sim *s, struct cpu *c);
+
 /* Set up CPU @id with room for the IRQ sources and NAPIs of the host's
  * s->n_nics queues.  0, or -1 out of memory (cpu_free() releases it). */
 int cpu_init(struct sim *s, struct cpu *c, uint16_t id);
@@ -232,6 +261,8 @@ int sched_check(const struct sim *s, char *why, size_t len);
 /* Thread @t becomes runnable: on its CPU, or (host.sched_wake_idle, a
  * thread without affinity whose CPU is busy) on an idle CPU. */
 void sched_wake(struct sim *s, struct thread *t);
+/* EV_WAKE: the wake-up of @t from another CPU reaches its CPU. */
+void sched_wake_arrive(struct sim *s, struct thread *t);
 bool sched_need_resched(struct sim *s, struct cpu *c);
 /* A kernel thread on @c is about to run its next step: without @has_work
  * it sleeps, and if another thread should run it yields; either way the

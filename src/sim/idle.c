@@ -44,6 +44,7 @@ void idle_init(struct sim *s, struct cpu *c)
 		s->idle_tab[0] = (struct cpuidle_state){ s->prof->idle_exit_ns, 0 };
 	if (n == 0)
 		n = 1;
+	s->idle_simple = n == 1 && !s->prof->cstates_given && !polling(s);
 	cpuidle_init(&c->gov, (enum cpuidle_gov)s->scn->host.idle_gov, (uint8_t)n);
 	c->cstate = -1;
 }

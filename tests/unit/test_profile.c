@@ -68,7 +68,11 @@ static void test_modern_profiles(void **state)
 	assert_int_equal(prof.rx_pkt_ns + prof.skb_alloc_ns, 260);
 	assert_int_equal(prof.fwd_pkt_ns, 400);
 	assert_int_equal(prof.tx_clean_pkt_ns, 60);
-	assert_int_equal(prof.idle_exit_ns, 1000); /* icx_cstates C1 */
+	assert_int_equal(prof.idle_exit_ns, 0); /* the states have their exits: */
+	assert_int_equal(prof.n_cstates, 4);    /* POLL + icx_cstates */
+	assert_string_equal(prof.cstate[3].name, "C6");
+	assert_int_equal(prof.cstate[3].exit_ns, 170000);
+	assert_int_equal(prof.cstate[3].residency_ns, 600000);
 	assert_int_equal(prof.dma_ps_per_byte, 40);
 
 	assert_int_equal(profile_load(&prof, "epyc-7742-ice", err, sizeof(err)), 0);

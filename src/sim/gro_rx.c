@@ -199,8 +199,10 @@ int64_t gro_rx_poll_end(struct sim *s, struct cpu *c, struct nic *n, int64_t t, 
 	}
 	if (work >= budget) /* __napi_poll(): "gro_flush_normal(&n->gro, HZ >= 1000)" */
 		old = s->scn->host.hz >= 1000;
-	else
-		old = complete_timeout(&n->napi, work, g->pending) != 0;
+	else /* the kthread's completion (kernel.c napi_thread_poll_done) does not
+	      * pass gro_pending yet: predict what it will decide */
+		old = complete_timeout(&n->napi, work,
+				       g->pending && !(n->napi.state & NAPI_THREADED)) != 0;
 	gro_flush(&g->t, old, jiffy_of(s, t), &g->ev);
 	return apply(s, c, n, NULL, t);
 }

@@ -191,9 +191,10 @@ int64_t gro_rx_poll_end(struct sim *s, struct cpu *c, struct nic *n, int64_t t, 
 	bool old;
 
 	g->pending = g->t.held_skbs > 0;
-	if (work < budget && (n->napi.state & NAPI_IN_BUSY_POLL)) {
-		/* napi_complete_done() returns before flushing; napi_busy_loop()
-		 * calls gro_normal_list() after each poll */
+	if (n->napi.state & NAPI_IN_BUSY_POLL) {
+		/* napi_busy_loop() calls ->poll() itself, not __napi_poll(), and
+		 * napi_complete_done() returns before flushing: only the
+		 * "gro_normal_list(&napi->gro)" after each poll */
 		gro_normal_list(&g->t, &g->ev);
 		return apply(s, c, n, NULL, t);
 	}

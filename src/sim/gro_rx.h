@@ -46,9 +46,10 @@ int64_t gro_rx_receive(struct sim *s, struct cpu *c, struct nic *n, struct pkt *
  * the GRO flush of __napi_poll() (budget used: only skbs older than this
  * jiffy when HZ >= 1000, else all) or of napi_complete_done() (only old
  * ones when it will use a timeout - gro_flush_timeout with GRO holding
- * packets or a deferral count left, or irq-suspend-timeout - else all;
- * none while a busy poller owns the NAPI, whose loop only hands up the
- * normal list), then the normal list.  Returns the time after. */
+ * packets or a deferral count left, or irq-suspend-timeout - else all),
+ * then the normal list; while a busy poller owns the NAPI (IN_BUSY_POLL)
+ * only the normal list, as napi_busy_loop() does after each poll.
+ * Returns the time after. */
 int64_t gro_rx_poll_end(struct sim *s, struct cpu *c, struct nic *n, int64_t t, uint32_t work,
 			uint32_t budget);
 

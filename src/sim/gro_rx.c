@@ -155,8 +155,13 @@ int64_t gro_rx_receive(struct sim *s, struct cpu *c, struct nic *n, struct pkt *
 	t += s->prof->gro_pkt_ns;
 	n->c.gro_segs++;
 	o = gro_receive(&g->t, &seg, jiffy_of(s, t), &g->ev);
-	if (o.res != GRO_NORMAL)
+	if (o.res != GRO_NORMAL) {
+		if (o.slot >= GRO_SLOT_N || g->slot_n[o.slot] >= g->max_segs) {
+			sim_fail(s, "GRO slot overflow", o.slot, g->max_segs);
+			return t;
+		}
 		g->slot_pkt[(size_t)o.slot * g->max_segs + g->slot_n[o.slot]++] = *p;
+	}
 	return apply(s, c, n, p, t);
 }
 

@@ -190,6 +190,9 @@ struct queue_result {
 
 struct cpu_result {
 	double pct[ACCT_N];             /* % of the window in each bucket; they add up to 100 */
+	double cstate_pct[PROFILE_MAX_CSTATES]; /* % of the window in each idle state
+	                                 * (results.cstate_name[]), exit latency included */
+	uint64_t cstate_usage[PROFILE_MAX_CSTATES]; /* entries into each state, window */
 	struct softnet_counters sn;     /* window, except migrations: 0 here (see netperf) */
 	uint64_t cs;                    /* context switches, window */
 };
@@ -266,6 +269,11 @@ struct results {
 	struct nic_result nic[SCN_MAX_NICS]; /* n_nics entries, scenario order: the sums
 	                                 * of their queues */
 	uint16_t n_queues;              /* queues of all ports */
+	/* Idle states (the profile's [cstates], or POLL with host.idle = poll):
+	 * cstates_table says whether the report shows them. */
+	bool cstates_table;
+	uint8_t n_cstates;              /* states usable (max-cstate applied) */
+	char cstate_name[PROFILE_MAX_CSTATES][16];
 	struct queue_result *queue;     /* n_queues entries, port by port, owned */
 	uint64_t *queue_irq_cpu;        /* interrupts of queue q on CPU c, whole run, at
 	                                 * [q * n_cpus + c], owned */

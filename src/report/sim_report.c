@@ -290,6 +290,37 @@ static struct table *gro_table(const struct results *r)
 	return t;
 }
 
+/* Idle-state residency per CPU, as `cpupower monitor -m Idle_Stats` and
+ * turbostat show it: Busy% (C0) and the % of the window in each state. */
+static struct table *cstates_table(const struct results *r)
+{
+	struct table *t = table_new("cpuidle", "CPU idle states (cpupower monitor, % of window)");
+	char key[40], hdr[32];
+
+	table_add_col(t, "cpu", "CPU", -1);
+	table_add_col(t, "busy_pct", "Busy%", 2);
+	for (uint8_t k = 0; k < r->n_cstates; k++) {
+		snprintf(key, sizeof(key), "%s_pct", r->cstate_name[k]);
+		snprintf(hdr, sizeof(hdr), "%s%%", r->cstate_name[k]);
+		table_add_col(t, key, hdr, 2);
+	}
+	for (uint8_t k = 0; k < r->n_cstates; k++) {
+		snprintf(key, sizeof(key), "%s_usage", r->cstate_name[k]);
+		snprintf(hdr, sizeof(hdr), "%s-usage", r->cstate_name[k]);
+		table_add_col(t, key, hdr, -1);
+	}
+	for (uint16_t i = 0; i < r->n_cpus; i++) {
+		table_row(t);
+		table_u64(t, i);
+		table_dbl(t, 100.0 - r->cpu[i].pct[ACCT_IDLE]);
+		for (uint8_t k = 0; k < r->n_cstates; k++)
+			table_dbl(t, r->cpu[i].cstate_pct[k]);
+		for (uint8_t k = 0; k < r->n_cstates; k++)
+			table_u64(t, r->cpu[i].cstate_usage[k]);
+	}
+	return t;
+}
+
 /* /proc/net/softnet_stat, decimal, window. */
 static struct table *softnet_table(const struct results *r)
 {
@@ -640,6 +671,8 @@ struct report *run_report(const struct results *r, bool wide)
 	if (r->skb_table)
 		report_add(rep, skb_table(r));
 	report_add(rep, mpstat_table(r));
+	if (r->cstates_table)
+		report_add(rep, cstates_table(r));
 	report_add(rep, threads_table(r));
 	if (r->server.epoll)
 		report_add(rep, workers_table(r));

@@ -181,8 +181,6 @@ struct scn_nic {
 	                                 * IRQ is re-armed; 0 = off */
 	int64_t gro_flush_timeout_ns;   /* gro_flush_timeout: deferral timer (ns) */
 	uint32_t threaded;              /* threaded = 1: a kthread polls, not softirq */
-	uint32_t gro;                   /* gro = on | off (ethtool -K NAME gro): GRO in the
-	                                 * NAPI poll of every queue of the port */
 	/* queues (ethtool -L), RSS (ethtool -X / -N) and interrupt placement */
 	uint32_t combined;              /* combined = 1..64 queue pairs, each with its RX and
 	                                 * TX ring, coalescing engine, NAPI and vector */
@@ -192,6 +190,8 @@ struct scn_nic {
 	                                 * equal) */
 	uint32_t indir_weight[SCN_MAX_QUEUES]; /* ... the weights, in queue order */
 	uint32_t rss_l4;                /* rx-flow-hash = sdfn (addresses and ports) | sd */
+	uint32_t gro;                   /* gro = on | off (ethtool -K NAME gro): GRO in the
+	                                 * NAPI poll of every queue of the port */
 	uint32_t irq_spread;            /* irq-affinity = spread: queue i on CPU i % cpus */
 	uint32_t irq_affinity_n;        /* irq-affinity = CPU list: how many CPUs (0: none
 	                                 * given, irq-cpu applies to every queue) */

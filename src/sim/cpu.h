@@ -82,6 +82,10 @@ struct thread {
 	uint16_t nic;         /* THR_NAPI: the port whose NAPI it polls;
 	                       * THR_NETPERF / THR_NETSERVER: its connection */
 	int64_t user_ns;      /* THR_SINK: user work owed for the batch just received */
+	int64_t spin_ns;      /* busy-polling THR_NAPI: CPU ns of its polls that found
+	                       * nothing, those ended (kern_spin_ns() adds the current one) */
+	int64_t spin_from;    /* ... its cpu_ns when the current one began, if spinning */
+	bool spinning;
 	bool waking;          /* a wake-up from another CPU is on its way (sched-wake):
 	                       * EV_WAKE makes it runnable */
 	uint8_t rt_prio;      /* 0: SCHED_OTHER (the CFS-like fair class); 1..99: SCHED_FIFO

@@ -19,6 +19,12 @@ static const struct cpuidle_state ICX[] = {
 	{ 0, 0 }, { 1 * US, 1 * US }, { 4 * US, 4 * US }, { 170 * US, 600 * US },
 };
 
+/* Select with a tick that never limits: 1 s ticks, the next 1 s away. */
+static uint8_t sel(struct cpuidle *g, int64_t sleep_len)
+{
+	return cpuidle_select(g, ICX, sleep_len, SEC, SEC);
+}
+
 static void fill(struct cpuidle *g, const uint32_t *us)
 {
 	for (int i = 0; i < CPUIDLE_INTERVALS; i++)
@@ -35,10 +41,10 @@ static void test_menu_sleep_length(void **state)
 	(void)state;
 	cpuidle_init(&g, CPUIDLE_MENU, 4);
 	assert_int_equal(cpuidle_typical_interval(&g), UINT32_MAX);
-	assert_int_equal(cpuidle_select(&g, ICX, SEC), 3);
-	assert_int_equal(cpuidle_select(&g, ICX, 300 * US), 2);
-	assert_int_equal(cpuidle_select(&g, ICX, 3 * US), 1);
-	assert_int_equal(cpuidle_select(&g, ICX, 500), 0);
+	assert_int_equal(sel(&g, SEC), 3);
+	assert_int_equal(sel(&g, 300 * US), 2);
+	assert_int_equal(sel(&g, 3 * US), 1);
+	assert_int_equal(sel(&g, 500), 0);
 }
 
 /* Eight idle periods of 100 us: variance 0, typical 100 us, below the
@@ -52,7 +58,7 @@ static void test_menu_typical(void **state)
 	cpuidle_init(&g, CPUIDLE_MENU, 4);
 	fill(&g, h);
 	assert_int_equal(cpuidle_typical_interval(&g), 100);
-	assert_int_equal(cpuidle_select(&g, ICX, SEC), 2);
+	assert_int_equal(sel(&g, SEC), 2);
 }
 
 /* Seven of 50 us and one of 10 ms: with all eight the variance is huge;
@@ -86,16 +92,16 @@ static void test_menu_correction(void **state)
 
 	(void)state;
 	cpuidle_init(&g, CPUIDLE_MENU, 4);
-	assert_int_equal(cpuidle_select(&g, ICX, SEC), 3);
+	assert_int_equal(sel(&g, SEC), 3);
 	cpuidle_reflect(&g, ICX, 100 * US);
 	assert_int_equal(g.correction[5], 7168);
 	assert_int_equal(g.intervals[0], 100);
 	for (int i = 0; i < 39; i++) {
-		cpuidle_select(&g, ICX, SEC);
+		sel(&g, SEC);
 		cpuidle_reflect(&g, ICX, 100 * US);
 	}
 	assert_in_range(g.correction[5], 30, 45);
-	assert_int_equal(cpuidle_select(&g, ICX, SEC), 2);
+	assert_int_equal(sel(&g, SEC), 2);
 }
 
 /* teo with no history: the sleep length's state (1 s: C6).  Four wake-ups
@@ -110,14 +116,14 @@ static void test_teo_intercepts(void **state)
 
 	(void)state;
 	cpuidle_init(&g, CPUIDLE_TEO, 4);
-	assert_int_equal(cpuidle_select(&g, ICX, SEC), 3);
+	assert_int_equal(sel(&g, SEC), 3);
 	for (int i = 0; i < 4; i++) {
-		cpuidle_select(&g, ICX, SEC);
+		sel(&g, SEC);
 		cpuidle_reflect(&g, ICX, 2 * US);
 	}
 	assert_int_equal(g.intercepts[1], 3390);
 	assert_int_equal(g.hits[3], 0);
-	assert_int_equal(cpuidle_select(&g, ICX, SEC), 1);
+	assert_int_equal(sel(&g, SEC), 1);
 }
 
 /* teo: wake-ups by the timer (after the whole sleep length of 1 ms, which
@@ -130,11 +136,11 @@ static void test_teo_hits(void **state)
 	(void)state;
 	cpuidle_init(&g, CPUIDLE_TEO, 4);
 	for (int i = 0; i < 3; i++) {
-		assert_int_equal(cpuidle_select(&g, ICX, 1000 * US), 3);
+		assert_int_equal(sel(&g, 1000 * US), 3);
 		cpuidle_reflect(&g, ICX, 1000 * US);
 	}
 	assert_int_equal(g.hits[3], 2704);
-	assert_int_equal(cpuidle_select(&g, ICX, 1000 * US), 3);
+	assert_int_equal(sel(&g, 1000 * US), 3);
 }
 
 /* max-cstate: a governor over the first 2 states never goes deeper than
@@ -145,11 +151,42 @@ static void test_limits(void **state)
 
 	(void)state;
 	cpuidle_init(&g, CPUIDLE_MENU, 2);
-	assert_int_equal(cpuidle_select(&g, ICX, SEC), 1);
+	assert_int_equal(sel(&g, SEC), 1);
 	cpuidle_init(&g, CPUIDLE_TEO, 2);
-	assert_int_equal(cpuidle_select(&g, ICX, SEC), 1);
+	assert_int_equal(sel(&g, SEC), 1);
 	cpuidle_init(&g, CPUIDLE_POLL, 4);
-	assert_int_equal(cpuidle_select(&g, ICX, SEC), 0);
+	assert_int_equal(sel(&g, SEC), 0);
+}
+
+/* menu, no history, sleep length 1 s: C6 with the tick stopped.  With
+ * HZ = 1000 (tick 1 ms) the prediction is still 1 s (no correction yet)
+ * and the tick stops: C6.  After one period of 100 us the history is not
+ * consistent (one interval) but the correction factor is 7/8: 875 ms, C6.
+ * With eight periods of 100 us the prediction is 100 us, under a tick:
+ * the tick stays, and C1E (4 us) fits 300 us to the tick as well as 100 us.
+ * Eight periods of 700 us predict 700 us: C6 by residency (600 us), but
+ * under a tick, so the tick stays and 300 us to it allow only C1E; with
+ * the tick 700 us away C6 again.
+ * If teo picks C6 (residency 600 us, under a 1 ms tick) with the next tick
+ * 300 us away, the tick stays and C1E is taken instead. */
+static void test_keep_tick(void **state)
+{
+	static const uint32_t h[] = { 100, 100, 100, 100, 100, 100, 100, 100 };
+	struct cpuidle g;
+
+	(void)state;
+	cpuidle_init(&g, CPUIDLE_MENU, 4);
+	assert_int_equal(cpuidle_select(&g, ICX, SEC, 1000 * US, 300 * US), 3);
+	fill(&g, h);
+	assert_int_equal(cpuidle_select(&g, ICX, SEC, 1000 * US, 300 * US), 2);
+	for (int i = 0; i < CPUIDLE_INTERVALS; i++)
+		g.intervals[i] = 700;
+	assert_int_equal(cpuidle_select(&g, ICX, SEC, 1000 * US, 300 * US), 2);
+	assert_int_equal(cpuidle_select(&g, ICX, SEC, 1000 * US, 700 * US), 3);
+	cpuidle_init(&g, CPUIDLE_TEO, 4);
+	assert_int_equal(cpuidle_select(&g, ICX, SEC, 1000 * US, 300 * US), 2);
+	assert_int_equal(cpuidle_select(&g, ICX, SEC, 1000 * US, 700 * US), 3);
+	assert_int_equal(cpuidle_select(&g, ICX, SEC, 500 * US, 300 * US), 3);
 }
 
 int main(void)
@@ -158,7 +195,7 @@ int main(void)
 		cmocka_unit_test(test_menu_sleep_length), cmocka_unit_test(test_menu_typical),
 		cmocka_unit_test(test_menu_outliers),     cmocka_unit_test(test_menu_correction),
 		cmocka_unit_test(test_teo_intercepts),    cmocka_unit_test(test_teo_hits),
-		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_limits),            cmocka_unit_test(test_keep_tick),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -196,19 +196,21 @@ int64_t gro_rx_poll_end(struct sim *s, struct cpu *c, struct nic *n, int64_t t, 
 	bool old;
 
 	g->pending = g->t.held_skbs > 0;
-	if (n->napi.state & NAPI_IN_BUSY_POLL) {
+	if ((n->napi.state & NAPI_IN_BUSY_POLL) && !(n->napi.state & NAPI_THREADED_BUSY_POLL)) {
 		/* napi_busy_loop() calls ->poll() itself, not __napi_poll(), and
 		 * napi_complete_done() returns before flushing: only the
 		 * "gro_normal_list(&napi->gro)" after each poll */
 		gro_normal_list(&g->t, &g->ev);
 		return apply(s, c, n, NULL, t);
 	}
-	if (work >= budget) /* __napi_poll(): "gro_flush_normal(&n->gro, HZ >= 1000)" */
+	/* __napi_poll() with the budget used: "gro_flush_normal(&n->gro, HZ >=
+	 * 1000)"; a busy-polling kthread (threaded = busy-poll) does the same
+	 * after every poll in napi_threaded_poll_loop(), its napi_complete_done()
+	 * returning before any flush */
+	if (work >= budget || (n->napi.state & NAPI_THREADED_BUSY_POLL))
 		old = s->scn->host.hz >= 1000;
-	else /* the kthread's completion (kernel.c napi_thread_poll_done) does not
-	      * pass gro_pending yet: predict what it will decide */
-		old = complete_timeout(&n->napi, work,
-				       g->pending && !(n->napi.state & NAPI_THREADED)) != 0;
+	else
+		old = complete_timeout(&n->napi, work, g->pending) != 0;
 	gro_flush(&g->t, old, jiffy_of(s, t), &g->ev);
 	return apply(s, c, n, NULL, t);
 }

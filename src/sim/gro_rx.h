@@ -48,7 +48,9 @@ int64_t gro_rx_receive(struct sim *s, struct cpu *c, struct nic *n, struct pkt *
  * ones when it will use a timeout - gro_flush_timeout with GRO holding
  * packets or a deferral count left, or irq-suspend-timeout - else all),
  * then the normal list; while a busy poller owns the NAPI (IN_BUSY_POLL)
- * only the normal list, as napi_busy_loop() does after each poll.
+ * only the normal list, as napi_busy_loop() does after each poll; a
+ * busy-polling kthread (threaded = busy-poll) flushes as a full budget
+ * does, after every poll (napi_threaded_poll_loop()).
  * Returns the time after. */
 int64_t gro_rx_poll_end(struct sim *s, struct cpu *c, struct nic *n, int64_t t, uint32_t work,
 			uint32_t budget);

@@ -826,8 +826,8 @@ static void napi_thread_settle(struct sim *s, struct cpu *c)
 	if (work >= n->napi.weight)
 		napi_poll_finish(&n->napi, work);
 	else
-		napi_apply_done(s, c, n, n->id, napi_complete_done(&n->napi, work, false),
-				RESCHED_NONE);
+		napi_apply_done(s, c, n, n->id,
+				napi_complete_done(&n->napi, work, gro_rx_pending(n)), RESCHED_NONE);
 }
 
 static void napi_thread_poll_done(struct sim *s, struct cpu *c)

@@ -215,6 +215,18 @@ int64_t gro_rx_poll_end(struct sim *s, struct cpu *c, struct nic *n, int64_t t, 
 	return apply(s, c, n, NULL, t);
 }
 
+int64_t gro_rx_spin_until(const struct sim *s, const struct nic *n, int64_t now, int64_t ready)
+{
+	int64_t hz = s->scn->host.hz, j, at;
+
+	if (!n->gro || !n->gro->t.held_skbs)
+		return ready;
+	/* the start of the next jiffy: the least t with t * hz / 1e9 >= j + 1 */
+	j = jiffy_of(s, now) + 1;
+	at = (j * 1000000000 + hz - 1) / hz;
+	return at < ready ? at : ready;
+}
+
 bool gro_rx_pending(const struct nic *n)
 {
 	return n->gro && n->gro->pending;

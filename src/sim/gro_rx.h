@@ -55,6 +55,12 @@ int64_t gro_rx_receive(struct sim *s, struct cpu *c, struct nic *n, struct pkt *
 int64_t gro_rx_poll_end(struct sim *s, struct cpu *c, struct nic *n, int64_t t, uint32_t work,
 			uint32_t budget);
 
+/* The first instant at or after @now when a poll of @n would flush a held
+ * skb that the last one kept (it turns old when the jiffy changes), or
+ * @ready if that is earlier (no skb held: @ready).  A busy poller that
+ * spins over polls that find nothing wakes then. */
+int64_t gro_rx_spin_until(const struct sim *s, const struct nic *n, int64_t now, int64_t ready);
+
 /* napi_complete_done()'s gro_pending for @n (false without GRO). */
 bool gro_rx_pending(const struct nic *n);
 

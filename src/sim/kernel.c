@@ -806,7 +806,7 @@ static void napi_busy_thread_run(struct sim *s, struct cpu *c)
 	end = kern_nic_poll(s, c, n, now, n->napi.weight, &c->thr_work);
 	c->sn.processed += c->thr_work;
 	if (busy && c->thr_work == 0) {
-		next = busy_spin_until(s, c, nic_rx_next_ready(s, n));
+		next = busy_spin_until(s, c, gro_rx_spin_until(s, n, end, nic_rx_next_ready(s, n)));
 		if (next > end)
 			end = next;
 		t->spinning = true;

@@ -152,12 +152,45 @@ static void test_flush_timeout_waits_for_timer(void **state)
 	results_free(&c);
 }
 
+/* Threaded NAPI, 10 segments read by a sink on CPU 1.  threaded = 1 with
+ * gro_flush_timeout = 50us: the kthread's completion holds the skb as
+ * softirq's does, until the watchdog's poll (at least 50 us).  threaded =
+ * busy-poll: the kthread never completes (IN_BUSY_POLL) and flushes only
+ * skbs older than the current jiffy after each poll, so the skb of jiffy 1
+ * (all 10 segments arrive between 1.0012 and 1.0124 ms) goes up at the
+ * first poll of jiffy 2, at 2 ms: every segment waits 2 - 1.0124 = 0.988
+ * ms or more, and not much past 2 - 1.0012 = 0.999 ms. */
+static void test_threaded_flushes(void **state)
+{
+	const char *timer[] = { "host.cpus=2", "apps.sink-cpu=1", "nic.eth0.gro=on",
+				"nic.eth0.rx-frames=10", "traffic.count=10", "apps.sink=on",
+				"nic.eth0.threaded=1", "nic.eth0.gro_flush_timeout=50us" };
+	const char *busy[] = { "host.cpus=2", "apps.sink-cpu=1", "nic.eth0.gro=on",
+			       "nic.eth0.rx-frames=10", "traffic.count=10", "apps.sink=on",
+			       "nic.eth0.threaded=busy-poll" };
+	struct results a, b;
+
+	(void)state;
+	run(timer, 8, &a);
+	run(busy, 7, &b);
+	assert_int_equal(a.lat_samples, 10);
+	assert_true(a.lat_cdf_us[0] >= 50.0);
+	assert_true(a.lat_max_us < 50.0 + 30.0);
+	assert_int_equal(b.lat_samples, 10);
+	assert_int_equal(b.nic[0].c.gro_skbs, 1);
+	assert_true(b.lat_cdf_us[0] >= 988.0);
+	assert_true(b.lat_max_us < 999.0 + 30.0);
+	results_free(&a);
+	results_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stream_skbs_and_cpu),
 		cmocka_unit_test(test_stream_acks),
 		cmocka_unit_test(test_flush_timeout_waits_for_timer),
+		cmocka_unit_test(test_threaded_flushes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -126,6 +126,10 @@ struct nic_counters {
 	uint64_t tx_cleaned;  /* TX descriptors cleaned */
 	uint64_t polls;       /* NAPI poll calls */
 	uint64_t poll_pkts;   /* RX frames handled in those polls */
+	/* GRO (gro = on; 0 otherwise) */
+	uint64_t gro_segs;    /* frames into napi_gro_receive() */
+	uint64_t gro_skbs;    /* skbs out of GRO to the stack (merged or GRO_NORMAL) */
+	uint64_t gro_skb_segs;/* frames in those skbs */
 };
 
 /* Where a CPU's time went (top's buckets). */
@@ -269,6 +273,7 @@ struct results {
 	uint64_t drop_link, drop_fifo, drop_backlog, drop_qdisc, drop_socket, drops_total;
 	uint64_t time_squeeze;          /* net_rx_action out of budget or time, window */
 	bool skb_table;                 /* any sk_buff recycling, remote frees or lock spins */
+	bool gro;                       /* a port has gro = on: the GRO table is reported */
 	uint64_t in_flight;             /* frames still queued at the end */
 	uint64_t events;                /* engine events handled, whole run */
 	uint16_t n_nics, n_cpus, n_threads;

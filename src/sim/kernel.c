@@ -24,6 +24,7 @@
  */
 #include <string.h>
 
+#include "sim/gro_rx.h"
 #include "sim/policy.h"
 #include "sim/sim.h"
 
@@ -126,7 +127,7 @@ static void napi_apply_done(struct sim *s, struct cpu *c, struct nic *dev, uint1
 
 void kern_napi_settle(struct sim *s, struct cpu *c, struct nic *n, uint32_t work)
 {
-	napi_apply_done(s, c, n, n->id, napi_complete_done(&n->napi, work, false),
+	napi_apply_done(s, c, n, n->id, napi_complete_done(&n->napi, work, gro_rx_pending(n)),
 			RESCHED_KICK);
 }
 
@@ -184,14 +185,20 @@ static int64_t xmit_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t
 
 /* TCP's delayed ACK: one ACK frame out of the port for every ack-every
  * frames delivered from it (tcp_ack_snd_check from the receive path).
- * Returns the time after sending it. */
+ * @p is the last of @segs frames the stack took at once (a GRO skb of
+ * @segs segments): they count as @segs, and one ACK covers them all, as
+ * __tcp_ack_snd_check() sends one ACK when more than one full segment is
+ * unacknowledged.  Returns the time after sending it. */
 static int64_t send_ack(struct sim *s, struct cpu *c, struct nic *n, const struct pkt *p,
-			int64_t t)
+			uint32_t segs, int64_t t)
 {
 	struct pkt ack = { .t_arr = p->t_arr, .len = s->scn->apps.ack_bytes, .in_nic = n->id,
 			   .reply = PKT_ACK };
 
-	if (!s->scn->apps.ack_every || ++n->ack_count < s->scn->apps.ack_every)
+	if (!s->scn->apps.ack_every)
+		return t;
+	n->ack_count += segs;
+	if (n->ack_count < s->scn->apps.ack_every)
 		return t;
 	n->ack_count = 0;
 	n->c.acks_gen++;
@@ -218,7 +225,7 @@ static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 			sock_enqueue(s, p, t);
 		else
 			in->c.delivered++;
-		return send_ack(s, c, in, p, t);
+		return send_ack(s, c, in, p, 1, t);
 	}
 	out = &s->nic[in->out];
 	t += s->prof->fwd_pkt_ns - locked + profile_copy_ns(s->prof, p->len);
@@ -227,6 +234,31 @@ static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 	xlock_release(s, c, out, at, t);
 	nic_xmit(s, out, p, t);
 	return t;
+}
+
+int64_t kern_rx_frame(struct sim *s, struct cpu *c, struct nic *n, struct pkt *p, int64_t t)
+{
+	return rps_on(s, n) ? rps_steer(s, c, p, t) : deliver(s, c, p, t);
+}
+
+int64_t kern_deliver_skb(struct sim *s, struct cpu *c, struct pktq *q, uint32_t segs, int64_t t)
+{
+	struct pkt p = pktq_pop(q);
+	struct nic *in = &s->nic[p.in_nic];
+
+	if (segs == 1)
+		return deliver(s, c, &p, t);
+	t += s->prof->local_deliver_ns; /* once for the merged skb */
+	for (uint32_t k = 0;; k++) {
+		if (s->scn->apps.sink)
+			sock_enqueue(s, &p, t);
+		else
+			in->c.delivered++;
+		if (k + 1 == segs)
+			break;
+		p = pktq_pop(q);
+	}
+	return send_ack(s, c, in, &p, segs, t);
 }
 
 bool kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p)
@@ -461,9 +493,11 @@ int64_t kern_nic_poll(struct sim *s, struct cpu *c, struct nic *n, int64_t t, ui
 		p = nic_rx_take(n);
 		t += s->prof->rx_pkt_ns + profile_copy_ns(s->prof, p.len);
 		t += skb_alloc(s, c, &p);
-		t = rps_on(s, n) ? rps_steer(s, c, &p, t) : deliver(s, c, &p, t);
+		t = n->gro ? gro_rx_receive(s, c, n, &p, t) : kern_rx_frame(s, c, n, &p, t);
 		w++;
 	}
+	if (n->gro)
+		t = gro_rx_poll_end(s, c, n, t, w, limit);
 	nic_rx_refill(s, n, t, w);
 	n->c.polls++;
 	n->c.poll_pkts += w;
@@ -556,8 +590,8 @@ static void poll_settle(struct sim *s, struct cpu *c, struct napi *n, struct nic
 			raise_net_rx(c, c->cur_napi);
 		return;
 	}
-	napi_apply_done(s, c, dev, c->cur_napi, napi_complete_done(n, work, false),
-			RESCHED_POLL_LIST);
+	napi_apply_done(s, c, dev, c->cur_napi,
+			napi_complete_done(n, work, dev && gro_rx_pending(dev)), RESCHED_POLL_LIST);
 }
 
 static void poll_done(struct sim *s, struct cpu *c)
@@ -772,7 +806,7 @@ static void napi_busy_thread_run(struct sim *s, struct cpu *c)
 	end = kern_nic_poll(s, c, n, now, n->napi.weight, &c->thr_work);
 	c->sn.processed += c->thr_work;
 	if (busy && c->thr_work == 0) {
-		next = busy_spin_until(s, c, nic_rx_next_ready(s, n));
+		next = busy_spin_until(s, c, gro_rx_spin_until(s, n, end, nic_rx_next_ready(s, n)));
 		if (next > end)
 			end = next;
 		t->spinning = true;
@@ -792,8 +826,8 @@ static void napi_thread_settle(struct sim *s, struct cpu *c)
 	if (work >= n->napi.weight)
 		napi_poll_finish(&n->napi, work);
 	else
-		napi_apply_done(s, c, n, n->id, napi_complete_done(&n->napi, work, false),
-				RESCHED_NONE);
+		napi_apply_done(s, c, n, n->id,
+				napi_complete_done(&n->napi, work, gro_rx_pending(n)), RESCHED_NONE);
 }
 
 static void napi_thread_poll_done(struct sim *s, struct cpu *c)

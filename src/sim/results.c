@@ -75,8 +75,10 @@ static void collect_nics(struct results *r, const struct sim *s)
 
 	r->n_nics = s->n_ports;
 	r->n_queues = s->n_nics;
-	for (uint16_t i = 0; i < s->n_ports; i++)
+	for (uint16_t i = 0; i < s->n_ports; i++) {
 		snprintf(r->nic[i].name, sizeof(r->nic[i].name), "%s", s->port[i].cfg->name);
+		r->gro |= s->port[i].cfg->gro != 0;
+	}
 	for (uint16_t i = 0; i < s->n_nics; i++)
 		collect_queue(r, s, i);
 	for (uint16_t i = 0; i < s->n_ports; i++) {

@@ -679,7 +679,7 @@ struct fingerprint {
 static const char *const NIC_COUNTER_NAMES[] = {
 	"entered", "link_drop", "rx_ok", "rx_ovr", "rx_drp", "rx_taken", "rx_bytes", "tx_ok",
 	"tx_drp", "delivered", "sock_drop", "tx_replies", "tx_bytes", "tx_acks", "acks_gen", "irqs", "rx_irqs",
-	"tx_irqs", "tx_cleaned", "polls", "poll_pkts",
+	"tx_irqs", "tx_cleaned", "polls", "poll_pkts", "gro_segs", "gro_skbs", "gro_skb_segs",
 };
 _Static_assert(sizeof(struct nic_counters) == sizeof(NIC_COUNTER_NAMES) / sizeof(char *) * 8,
 	       "NIC_COUNTER_NAMES must list struct nic_counters in order");

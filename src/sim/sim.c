@@ -386,7 +386,8 @@ static bool cpu_holds_napi(const struct cpu *c, uint16_t id)
 
 /* Someone will poll @n's NAPI: a CPU's net_rx_action, the busy poller that
  * claimed it, or its kthread (runnable: napi_threaded_poll() polls while
- * SCHED is held).  An armed hrtimer is no owner: napi_watchdog() does
+ * SCHED is held; or waking: the wake-up from another CPU is on its way,
+ * sched-wake).  An armed hrtimer is no owner: napi_watchdog() does
  * nothing while SCHED is set. */
 static bool napi_has_owner(const struct sim *s, const struct nic *n)
 {
@@ -396,7 +397,7 @@ static bool napi_has_owner(const struct sim *s, const struct nic *n)
 	if (sock_busy_polls(s, (uint16_t)n->id))
 		return true;
 	return (n->napi.state & NAPI_THREADED) && n->napi_thread >= 0 &&
-	       s->thr[n->napi_thread].runnable;
+	       (s->thr[n->napi_thread].runnable || s->thr[n->napi_thread].waking);
 }
 
 /* A NAPI that holds SCHED with no owner is never polled again, and its

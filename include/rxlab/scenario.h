@@ -97,7 +97,16 @@ struct scn_napi {
 	uint32_t defer_hard_irqs;       /* napi_defer_hard_irqs (napi-set defer-hard-irqs) */
 	int64_t gro_flush_timeout_ns;   /* gro_flush_timeout (napi-set gro-flush-timeout) */
 	int64_t irq_suspend_timeout_ns; /* irq-suspend-timeout (napi-set irq-suspend-timeout) */
-	uint32_t threaded;              /* threaded (napi-set threaded): 0 or 1 */
+	uint32_t threaded;              /* threaded (napi-set threaded): 0 disabled, 1
+	                                 * enabled, 2 busy-poll (enum napi_threaded) */
+};
+
+/* threaded-cpus: the CPU affinity of a port's NAPI kthreads. */
+enum threaded_cpus {
+	THREADED_CPUS_IRQ,  /* pinned to the CPU of the queue's IRQ (napi.rst's advice) */
+	THREADED_CPUS_ALL,  /* no affinity, as kthread_run() leaves it: the scheduler's
+	                     * balancing moves them */
+	THREADED_CPUS_LIST, /* queue i's kthread pinned to threaded_cpu[i] (taskset -pc) */
 };
 
 /* Coalescing values of one queue, as ethtool --per-queue queue_mask M
@@ -172,7 +181,10 @@ struct scn_nic {
 	uint32_t napi_defer_hard_irqs;  /* napi_defer_hard_irqs: empty polls before the
 	                                 * IRQ is re-armed; 0 = off */
 	int64_t gro_flush_timeout_ns;   /* gro_flush_timeout: deferral timer (ns) */
-	uint32_t threaded;              /* threaded = 1: a kthread polls, not softirq */
+	uint32_t threaded;              /* threaded = 1: a kthread polls, not softirq; 2:
+	                                 * it busy polls (queue 0's; see napi[]) */
+	uint32_t threaded_prio;         /* threaded-prio: the kthreads' policy, 0 =
+	                                 * SCHED_OTHER nice 0, 1..99 = SCHED_FIFO priority */
 	/* queues (ethtool -L), RSS (ethtool -X / -N) and interrupt placement */
 	uint32_t combined;              /* combined = 1..64 queue pairs, each with its RX and
 	                                 * TX ring, coalescing engine, NAPI and vector */
@@ -186,6 +198,10 @@ struct scn_nic {
 	uint32_t irq_affinity_n;        /* irq-affinity = CPU list: how many CPUs (0: none
 	                                 * given, irq-cpu applies to every queue) */
 	uint16_t irq_affinity[SCN_MAX_QUEUES]; /* ... queue i's CPU, i < irq_affinity_n */
+	enum threaded_cpus threaded_cpus; /* threaded-cpus = irq | all | CPU list: where
+	                                 * the NAPI kthreads may run */
+	uint16_t threaded_cpu[SCN_MAX_QUEUES]; /* THREADED_CPUS_LIST: queue i's kthread's
+	                                 * CPU, i < combined */
 	struct scn_napi napi[SCN_MAX_QUEUES];  /* queue i's NAPI settings (the scalar keys
 	                                 * above are queue 0's, and every queue's unless a
 	                                 * list gave per-queue values) */

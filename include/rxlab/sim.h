@@ -194,6 +194,10 @@ struct thread_result {
 	char name[48];                  /* "ksoftirqd/0", "cpu-hog/1", "sink", ... */
 	double pct;                     /* % of one CPU over the window (top) */
 	int64_t cpu_ns;                 /* CPU time, whole run (top's TIME) */
+	bool busy_poll;                 /* a NAPI kthread with threaded = busy-poll: all
+	                                 * of its CPU is busy polling (system time) */
+	double spin_pct;                /* busy_poll: % of one CPU over the window in
+	                                 * polls that found nothing; NaN otherwise */
 };
 
 /* ping -f over loopback (apps.ping), whole run, iputils' summary. */
@@ -246,6 +250,12 @@ struct results {
 	double pkts_per_poll;           /* RX frames per poll call */
 	double cpu_pct[ACCT_N];         /* cpu[i].pct averaged over CPUs */
 	double ksoftirqd_pct;           /* % of one CPU, summed over ksoftirqd threads */
+	double busy_poll_pct;           /* % of one CPU, summed over busy-polling NAPI
+	                                 * kthreads (threaded = busy-poll); 0 without */
+	bool busy_poll;                 /* some NAPI has threaded = busy-poll */
+	uint64_t migrations;            /* threads moved between CPUs by the scheduler
+	                                 * (idle balancing, wake-up placement), all CPUs,
+	                                 * whole run */
 	double cs_per_s;                /* context switches, all CPUs */
 	double lat_p50_us, lat_p99_us, lat_p999_us, lat_max_us, lat_mean_us; /* NaN: none */
 	uint64_t lat_samples;           /* frames with a latency */

@@ -59,6 +59,7 @@ enum key_type {
 	KT_ENUM, /* one of names[], stored as its index */
 	KT_STR,  /* a string that must fit the char array */
 	KT_LATER,/* read in finish(), which knows the other keys (irq-affinity, indir) */
+	KT_THREADED, /* threaded: 0/1/2, disabled/enabled/busy-poll, on/off */
 };
 
 struct key_spec {
@@ -101,6 +102,9 @@ struct key_spec {
 #define PQBOOL_(sec, st, key, m, d) \
 	{ sec, key, KT_BOOL, UNIT_COUNT, 0, 1, d, NULL, NULL, NULL, false, FLD(st, m), NULL, 0, \
 	  true }
+#define PQTHR_(sec, st, key, m, d) \
+	{ sec, key, KT_THREADED, UNIT_COUNT, 0, 2, d, NULL, NULL, NULL, false, FLD(st, m), NULL, 0, \
+	  true }
 /* One level of indirection so that "H" (section id, struct) splits into two
  * arguments before the macros above count them. */
 #define NUM(...) NUM_(__VA_ARGS__)
@@ -112,6 +116,7 @@ struct key_spec {
 #define LATER(...) LATER_(__VA_ARGS__)
 #define PQNUM(...) PQNUM_(__VA_ARGS__)
 #define PQBOOL(...) PQBOOL_(__VA_ARGS__)
+#define PQTHR(...) PQTHR_(__VA_ARGS__)
 
 #define US 1000ULL
 #define MS 1000000ULL
@@ -205,13 +210,16 @@ static const struct key_spec schema[] = {
 	NUM(N, "link-queue", link_queue_ns, UNIT_TIME_NS, 0, 10 * SEC, 1 * MS, NULL),
 	PQNUM(N, "napi_defer_hard_irqs", napi_defer_hard_irqs, UNIT_COUNT, 0, INT32_MAX, 0, NULL),
 	PQNUM(N, "gro_flush_timeout", gro_flush_timeout_ns, UNIT_TIME_NS, 0, 10 * SEC, 0, NULL),
-	PQBOOL(N, "threaded", threaded, 0),
+	PQTHR(N, "threaded", threaded, 0),
+	NUM(N, "threaded-prio", threaded_prio, UNIT_COUNT, 0, 99, 0,
+	    "(0 = SCHED_OTHER, 1..99 = SCHED_FIFO priority)"),
 	NUM(N, "combined", combined, UNIT_COUNT, 1, SCN_MAX_QUEUES, 1, "queues"),
 	NUM(N, "indir-size", indir_size, UNIT_COUNT, 1, 512, 128, "entries"),
 	LATER(N, "indir", "equal 4"),
 	ENUM(N, "rx-flow-hash", rss_l4, flow_hash_names, 1),
 	LATER(N, "irq-affinity", "spread"),
 	LATER(N, "rps-cpus", "1-3"),
+	LATER(N, "threaded-cpus", "all"),
 	ENUM(N, "adaptive-rx", adaptive_rx, adaptive_names, ADAPTIVE_OFF),
 	NUM(N, "dim-work-delay", dim_work_delay_ns, UNIT_TIME_NS, 0, 1 * SEC, 20 * US, NULL),
 	NUM(N, "dim-start-profile", dim_start_ix, UNIT_COUNT, 0, 4, 1, NULL),
@@ -477,6 +485,11 @@ static int parse_value(struct sload *l, const struct ini_entry *e, const struct 
 		return 0;
 	case KT_ENUM:
 		return parse_enum(l, e, k, base);
+	case KT_THREADED:
+		if (queue_keys_threaded(k->key, e->value, &v, msg, sizeof(msg)))
+			return bad(l, e->line, e->src, "%s", msg);
+		store_num(base, k, v);
+		return 0;
 	case KT_STR:
 		if (strlen(e->value) >= k->size)
 			return bad(l, e->line, e->src, "%s = %s: too long (at most %zu characters)",
@@ -1181,7 +1194,8 @@ static int queue_list(struct sload *l, uint32_t i, const struct key_spec *k, boo
 		v[q] = v[0];
 	if (e && strpbrk(e->value, " \t") &&
 	    queue_keys_list(k->key, e->value, n->combined, k->unit, k->min, k->max, k->noun,
-	                    k->type == KT_BOOL, v, msg, sizeof(msg)))
+	                    k->type == KT_BOOL ? QVAL_BOOL
+	                    : k->type == KT_THREADED ? QVAL_THREADED : QVAL_UNIT, v, msg, sizeof(msg)))
 		return bad(l, e->line, e->src, "[nic %s] %s", n->name, msg);
 	put_num(n, k->off, k->size, v[0]);
 	for (uint32_t q = 0; q < n->combined; q++)
@@ -1210,6 +1224,7 @@ static int check_queues(struct sload *l, uint32_t i)
 	const struct ini_entry *ind = ini_find(l->nic[i], "indir");
 	const struct ini_entry *aff = ini_find(l->nic[i], "irq-affinity");
 	const struct ini_entry *rps = ini_find(l->nic[i], "rps-cpus");
+	const struct ini_entry *thr = ini_find(l->nic[i], "threaded-cpus");
 	char msg[512];
 
 	if (ind && queue_keys_indir(ind->value, n, msg, sizeof(msg)))
@@ -1220,6 +1235,8 @@ static int check_queues(struct sload *l, uint32_t i)
 		n->irq_spread = 1;
 	if (rps && queue_keys_rps(rps->value, l->s->host.cpus, n, msg, sizeof(msg)))
 		return bad(l, rps->line, rps->src, "[nic %s] %s", n->name, msg);
+	if (thr && queue_keys_threaded_cpus(thr->value, l->s->host.cpus, n, msg, sizeof(msg)))
+		return bad(l, thr->line, thr->src, "[nic %s] %s", n->name, msg);
 	return queue_lists(l, i);
 }
 

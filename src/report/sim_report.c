@@ -437,11 +437,21 @@ static struct table *threads_table(const struct results *r)
 	table_add_col(t, "command", "COMMAND", -1);
 	table_add_col(t, "cpu_pct", "%CPU", 1);
 	table_add_col(t, "time_ms", "TIME(ms)", 1);
+	/* threaded = busy-poll: which threads' CPU is busy polling, and how
+	 * much of it found nothing (only then: other outputs unchanged) */
+	if (r->busy_poll) {
+		table_add_col(t, "busy_poll", "BUSY-POLL", -1);
+		table_add_col(t, "spin_pct", "SPIN%", 1);
+	}
 	for (uint16_t i = 0; i < r->n_threads; i++) {
 		table_row(t);
 		table_str(t, r->thr[i].name);
 		table_dbl(t, r->thr[i].pct);
 		table_dbl(t, (double)r->thr[i].cpu_ns / 1e6);
+		if (r->busy_poll) {
+			table_str(t, r->thr[i].busy_poll ? "yes" : NULL);
+			table_dbl(t, r->thr[i].spin_pct);
+		}
 	}
 	return t;
 }

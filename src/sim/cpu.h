@@ -80,6 +80,8 @@ struct thread {
 	uint16_t nic;         /* THR_NAPI: the port whose NAPI it polls;
 	                       * THR_NETPERF / THR_NETSERVER: its connection */
 	int64_t user_ns;      /* THR_SINK: user work owed for the batch just received */
+	int64_t spin_ns;      /* busy-polling THR_NAPI: ns of polls that found nothing
+	                       * (kernel.c, as each such chunk is armed) */
 	bool roam;            /* no CPU affinity: an idle CPU may take it (idle_pull), and
 	                       * with host.sched_wake_idle a wake-up may place it */
 	int64_t t_off;        /* when it last left its CPU */

@@ -720,7 +720,51 @@ static void napi_thread_run(struct sim *s, struct cpu *c)
 	cpu_run(s, c, LVL_THREAD, TCH_POLL, end - now);
 }
 
-static void napi_thread_poll_done(struct sim *s, struct cpu *c)
+/* threaded = busy-poll (Linux 6.19, commit c18d4b190a46; net/core/dev.c
+ * napi_threaded_poll() and napi_threaded_poll_loop(busy_poll)): once its
+ * NAPI is scheduled the kthread owns it for good.  Each loop iteration
+ * claims it (napi_thread_busy_poll(): IN_BUSY_POLL), polls one weight at
+ * napi-poll plus the per-frame costs, and calls cond_resched()
+ * (sched_thread_continue() with work always there): the driver's
+ * napi_complete_done() returns false, so the IRQ stays masked and the
+ * kthread never sleeps - its CPU is 100% system time.
+ *
+ * A poll that finds nothing is followed by polls that find nothing until a
+ * frame can be in memory (nic_rx_next_ready(), as the FreeBSD idle poller
+ * of idle_poll_run() waits): that stretch is one chunk, charged to the
+ * kthread as system time, instead of one event per empty poll.  The frame
+ * is found by the poll that starts at that instant, one napi-poll after it
+ * is ready; the kernel's loop finds it 0..napi-poll after (its phase is
+ * arbitrary).  TX completions wait for the next poll meanwhile (the IRQ is
+ * masked).  GRO's per-loop flush (gro_flush_normal()) is GRO's business,
+ * in the poll. */
+static void napi_busy_thread_run(struct sim *s, struct cpu *c)
+{
+	struct nic *n = &s->nic[s->thr[c->cur].nic];
+	int64_t now = s->eng.now, end, next;
+	bool busy;
+
+	/* napi_thread_wait() returns at once while SCHED_THREADED is set */
+	if (!sched_thread_continue(s, c, n->napi.state & NAPI_SCHED_THREADED))
+		return;
+	busy = napi_thread_busy_poll(&n->napi);
+	end = kern_nic_poll(s, c, n, now, n->napi.weight, &c->thr_work);
+	c->sn.processed += c->thr_work;
+	if (busy && c->thr_work == 0) {
+		next = nic_rx_next_ready(s, n);
+		if (next > s->scn->run.duration_ns) /* nothing more will come: spin to the end */
+			next = s->scn->run.duration_ns;
+		if (next > end)
+			end = next;
+		s->thr[c->cur].spin_ns += end > now ? end - now : 1;
+	}
+	cpu_run(s, c, LVL_THREAD, TCH_POLL, end > now ? end - now : 1);
+}
+
+/* The kthread's poll ended: __napi_poll() and the driver's completion (a
+ * busy-polling kthread's napi_complete_done() decides nothing while
+ * IN_BUSY_POLL is set). */
+static void napi_thread_settle(struct sim *s, struct cpu *c)
 {
 	struct nic *n = &s->nic[s->thr[c->cur].nic];
 	uint32_t work = c->thr_work;
@@ -730,7 +774,18 @@ static void napi_thread_poll_done(struct sim *s, struct cpu *c)
 	else
 		napi_apply_done(s, c, n, n->id, napi_complete_done(&n->napi, work, false),
 				RESCHED_NONE);
+}
+
+static void napi_thread_poll_done(struct sim *s, struct cpu *c)
+{
+	napi_thread_settle(s, c);
 	napi_thread_run(s, c);
+}
+
+static void napi_busy_thread_poll_done(struct sim *s, struct cpu *c)
+{
+	napi_thread_settle(s, c);
+	napi_busy_thread_run(s, c);
 }
 
 /* ---- what the CPU model calls ---- */
@@ -743,6 +798,16 @@ const struct thread_ops kern_ksoftirqd_ops = {
 const struct thread_ops kern_napi_thread_ops = {
 	.start = napi_thread_run, .chunk_done = napi_thread_poll_done, .run_acct = ACCT_SYSTEM,
 	.resume_left = true,
+};
+
+/* Not resume_left: a chunk the scheduler preempts (a wake-up on its CPU)
+ * is not finished later.  A wait for the next frame has nothing left to
+ * do - resumed, it would wait past the frame's arrival - and a poll's
+ * frames were taken when it started; the CPU it had left is not charged
+ * (at most one poll's).  Preempted, the kthread polls afresh. */
+const struct thread_ops kern_napi_busy_thread_ops = {
+	.start = napi_busy_thread_run, .chunk_done = napi_busy_thread_poll_done,
+	.run_acct = ACCT_SYSTEM,
 };
 
 const struct thread_ops kern_idle_poll_ops = {

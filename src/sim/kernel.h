@@ -32,6 +32,8 @@ extern const struct level_ops kern_level_ops;
 /* ksoftirqd/N, the threaded-NAPI kthread of a port (thread.nic), and the
  * FreeBSD idle poller (kern.polling.idle_poll). */
 extern const struct thread_ops kern_ksoftirqd_ops, kern_napi_thread_ops, kern_idle_poll_ops;
+/* The kthread of a NAPI with threaded = busy-poll (kernel.c). */
+extern const struct thread_ops kern_napi_busy_thread_ops;
 /* irq_exit(): run softirqs inline if pending and not already in one. */
 void kern_irq_exit(struct sim *s, struct cpu *c);
 /* Begin a handle_softirqs() run at the softirq level (already pushed). */

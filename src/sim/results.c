@@ -184,7 +184,16 @@ static void collect_threads(struct results *r, const struct sim *s, double win_n
 		t->pct = 100.0 * (double)(s->thr[i].cpu_ns - s->snap.thread_ns[i]) / win_ns;
 		if (s->thr[i].kind == THR_KSOFTIRQD)
 			r->ksoftirqd_pct += t->pct;
+		t->busy_poll = s->thr[i].ops == &kern_napi_busy_thread_ops;
+		t->spin_pct = NAN;
+		if (!t->busy_poll)
+			continue;
+		t->spin_pct = 100.0 * (double)(s->thr[i].spin_ns - s->snap.spin_ns[i]) / win_ns;
+		r->busy_poll_pct += t->pct;
+		r->busy_poll = true;
 	}
+	for (uint16_t i = 0; i < s->n_cpus; i++)
+		r->migrations += s->cpu[i].sn.migrations;
 }
 
 const double results_cdf_q[RESULTS_CDF_N] = {

@@ -83,6 +83,7 @@ struct sim_snapshot {
 	uint64_t cs[SCN_MAX_CPUS];
 	struct softnet_counters sn[SCN_MAX_CPUS];
 	int64_t thread_ns[SIM_MAX_THREADS];
+	int64_t spin_ns[SIM_MAX_THREADS]; /* thread.spin_ns */
 	uint64_t np_bytes;    /* bytes read by all netservers */
 	int64_t t;
 };

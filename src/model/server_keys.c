@@ -12,6 +12,7 @@
  * SIGMA the standard deviation of its logarithm).
  */
 #include "model/server_keys.h"
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,11 @@ static int resolve_cpus(struct scn_apps *a, uint32_t cpus, char *why, size_t len
 		for (uint32_t i = 0; i < a->server_threads; i++)
 			a->server_cpu[i] = (uint16_t)(i % cpus);
 		return 0;
+	}
+	if (isalpha((unsigned char)a->server_cpus[0])) {
+		snprintf(why, len, "server-cpus = %s: accepted a CPU list (e.g. 0-7 or 0,2,4) or all "
+			 "(no CPU affinity)", a->server_cpus);
+		return -1;
 	}
 	if (a->server_cpus[0] == '\0') {
 		if (a->server_threads > cpus) {

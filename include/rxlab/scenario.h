@@ -42,6 +42,8 @@ enum traffic_pattern {
 	TRAFFIC_TRACE,    /* arrival times and frame lengths of a capture (trace = FILE) */
 	TRAFFIC_CLOSED,   /* closed loop: depth requests outstanding per flow, the next one
 	                   * client-delay after a reply left (netperf TCP_RR, mutilate) */
+	TRAFFIC_STREAM,   /* TCP bulk sender: full-sized segments at rate, stream-burst
+	                   * segments of one flow at a time, flows round robin */
 };
 
 /* Arrivals of a trace (pcap, pcapng or CSV timeline), in memory.  Loaded
@@ -129,6 +131,7 @@ struct scn_host {
 	uint32_t netdev_max_backlog; /* net.core.netdev_max_backlog, default 1000 */
 	uint32_t dev_weight;         /* net.core.dev_weight, default 64 */
 	uint32_t napi_weight;        /* driver NAPI weight, default 64 (NAPI_POLL_WEIGHT) */
+	uint32_t gro_normal_batch;   /* net.core.gro_normal_batch, segments, default 8 */
 	/* FreeBSD kern.polling.* sysctls, rxpath = bsd-poll */
 	uint32_t bsd_burst_max;      /* kern.polling.burst_max, 10..1000, default 150 */
 	uint32_t bsd_each_burst;     /* kern.polling.each_burst, default 5 */
@@ -146,6 +149,11 @@ struct scn_host {
 	uint32_t sched_wake_idle;    /* sched_wake_idle = on | off: a woken thread without
 	                              * affinity goes to a CPU with no thread when its own
 	                              * is busy (select_idle_sibling()) */
+	uint32_t idle_gov;           /* idle = menu | teo | poll (enum cpuidle_gov): the
+	                              * cpuidle governor, or idle=poll */
+	uint32_t max_cstate;         /* max-cstate = N: states deeper than stateN of the
+	                              * profile's table are disabled (intel_idle.max_cstate,
+	                              * processor.max_cstate); 9 = no limit */
 };
 
 /* [nic NAME]: one port.  Coalescing keys are ethtool -C names. */
@@ -194,6 +202,8 @@ struct scn_nic {
 	                                 * equal) */
 	uint32_t indir_weight[SCN_MAX_QUEUES]; /* ... the weights, in queue order */
 	uint32_t rss_l4;                /* rx-flow-hash = sdfn (addresses and ports) | sd */
+	uint32_t gro;                   /* gro = on | off (ethtool -K NAME gro): GRO in the
+	                                 * NAPI poll of every queue of the port */
 	uint32_t irq_spread;            /* irq-affinity = spread: queue i on CPU i % cpus */
 	uint32_t irq_affinity_n;        /* irq-affinity = CPU list: how many CPUs (0: none
 	                                 * given, irq-cpu applies to every queue) */
@@ -231,6 +241,13 @@ struct scn_nic {
 	uint32_t tx_abs_int_delay;      /* TxAbsIntDelay (TADV), units of 1.024 us */
 };
 
+/* A TCP segment of pattern = stream on the wire: Ethernet header 14, IPv4
+ * 20, TCP with the timestamp option 32, FCS 4; the rest of frame-size is
+ * payload (the MSS: 1518 -> 1448). */
+#define SCN_TCP_HDR 52       /* IPv4 + TCP header bytes (GRO's skb->len - payload) */
+#define SCN_TCP_OVERHEAD 70  /* frame bytes that are not TCP payload */
+#define SCN_STREAM_MIN_FRAME 128 /* smallest frame-size of a stream (MSS 58) */
+
 /* [traffic NAME]: one source of frames into a port. */
 struct scn_traffic {
 	char name[SCN_NAME_LEN];
@@ -253,6 +270,9 @@ struct scn_traffic {
 	enum flow_popularity flow_pop; /* flow-popularity = uniform | zipf:S */
 	uint32_t zipf_milli;         /* ... S in thousandths, 1..4000 */
 	uint32_t dport;              /* dport = destination UDP/TCP port of every flow */
+	/* pattern = stream: TCP segments, MSS = frame-size - SCN_TCP_OVERHEAD */
+	uint32_t stream_burst;       /* stream-burst = segments a flow sends back to back
+	                              * before the next flow's turn (a TSO burst), 1..65535 */
 	/* pattern = closed (rate is not used: the server's answers set it) */
 	uint32_t depth;              /* depth = requests outstanding per flow, 1..64 */
 	int64_t client_delay_ns;     /* client-delay = from a reply's last bit out to the

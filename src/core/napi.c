@@ -281,11 +281,12 @@ void napi_set_threaded(struct napi *n, enum napi_threaded mode)
 bool napi_thread_busy_poll(struct napi *n)
 {
 	/* napi_threaded_poll() after napi_thread_wait() (commit c18d4b190a46,
-	 * Samiullah Khawaja, Linux 6.19): busy poll when THREADED_BUSY_POLL
-	 * is set, "do not busy poll if napi is disabled"; the kthread then
-	 * owns the NAPI as a busy poller does (IN_BUSY_POLL), which is what
-	 * makes napi_complete_done() return false (see
-	 * shared/reference/modern-host.md 4.2). */
+	 * Samiullah Khawaja, Linux 6.19): want_busy_poll is THREADED_BUSY_POLL
+	 * without DISABLE, and "assign_bit(NAPI_STATE_IN_BUSY_POLL, ...,
+	 * want_busy_poll)" when it changed; IN_BUSY_POLL is what makes
+	 * napi_complete_done() return false (shared/reference/modern-host.md
+	 * 4.2; the stable fix "keep last_qs" of YiFei Zhu shows the merged
+	 * loop). */
 	bool busy = (n->state & NAPI_THREADED_BUSY_POLL) && !(n->state & NAPI_DISABLE);
 
 	if (busy)

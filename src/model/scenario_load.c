@@ -38,6 +38,7 @@
 #include "rxlab/adaptive.h"
 #include "rxlab/bsd_poll.h"
 #include "rxlab/coalesce.h"
+#include "rxlab/cpuidle.h"
 #include "rxlab/itr.h"
 
 enum sect_id { SEC_HOST, SEC_NIC, SEC_TRAFFIC, SEC_ROUTE, SEC_APPS, SEC_RUN, N_SECT };
@@ -130,7 +131,7 @@ struct key_spec {
 static const char *const rxpath_names[] = { "classic", "isr-loop", "napi", "bsd-poll", "isr-while",
 					     NULL };
 static const char *const pattern_names[] = { "constant", "poisson", "on-off", "trace", "closed",
-					      NULL };
+					      "stream", NULL };
 static const char *const tx_clean_names[] = { "irq", "xmit", NULL };
 /* adaptive-rx also takes policy:NAME (model/policy_key.c); src/core/policy.c
  * keeps user policies off these names. */
@@ -138,6 +139,8 @@ static const char *const adaptive_names[] = { "off", "dim", "pkt-rate", NULL };
 static const char *const driver_names[] = { "generic", "e1000", NULL };
 static const char *const server_names[] = { "none", "epoll", NULL };
 static const char *const spread_names[] = { "napi", "rr", NULL };
+static const char *const idle_names[] = { "menu", "teo", "poll", NULL };
+_Static_assert(CPUIDLE_MENU == 0 && CPUIDLE_TEO == 1 && CPUIDLE_POLL == 2, "idle_names");
 _Static_assert(SERVER_NONE == 0 && SERVER_EPOLL == 1 && SPREAD_NAPI == 0 && SPREAD_RR == 1,
                "server_names, spread_names");
 /* rx-flow-hash: ethtool -N DEV rx-flow-hash udp4|tcp4 sd | sdfn */
@@ -148,7 +151,7 @@ _Static_assert(ADAPTIVE_OFF == 0 && ADAPTIVE_DIM == 1 && ADAPTIVE_PKT_RATE == 2,
 _Static_assert(RXPATH_CLASSIC == 0 && RXPATH_ISR_LOOP == 1 && RXPATH_NAPI == 2 &&
                RXPATH_BSD_POLL == 3 && RXPATH_ISR_WHILE == 4, "rxpath_names");
 _Static_assert(TRAFFIC_CONSTANT == 0 && TRAFFIC_POISSON == 1 && TRAFFIC_ONOFF == 2 &&
-               TRAFFIC_TRACE == 3 && TRAFFIC_CLOSED == 4,
+               TRAFFIC_TRACE == 3 && TRAFFIC_CLOSED == 4 && TRAFFIC_STREAM == 5,
                "pattern_names");
 _Static_assert(TX_CLEAN_IRQ == 0 && TX_CLEAN_XMIT == 1, "tx_clean_names");
 _Static_assert(TIMER_ABSOLUTE == 0 && TIMER_RESTART == 1, "cqe-mode-* stores a bool");
@@ -176,6 +179,7 @@ static const struct key_spec schema[] = {
 	NUM(H, "netdev_max_backlog", netdev_max_backlog, UNIT_COUNT, 1, 10000000, 1000, "packets"),
 	NUM(H, "dev_weight", dev_weight, UNIT_COUNT, 1, 65536, 64, "packets"),
 	NUM(H, "napi_weight", napi_weight, UNIT_COUNT, 1, 64, 64, "packets"),
+	NUM(H, "gro_normal_batch", gro_normal_batch, UNIT_COUNT, 1, 4096, 8, "segments"),
 	NUM(H, "kern.polling.burst_max", bsd_burst_max, UNIT_COUNT, 10, 1000, 150, "packets"),
 	NUM(H, "kern.polling.each_burst", bsd_each_burst, UNIT_COUNT, 1, 1000, 5, "packets"),
 	NUM(H, "kern.polling.user_frac", bsd_user_frac, UNIT_COUNT, 0, 99, 50, "%"),
@@ -186,6 +190,9 @@ static const struct key_spec schema[] = {
 	NUM(H, "sched_migration_cost", sched_migration_cost_ns, UNIT_TIME_NS, 0, 10 * SEC,
 	    500 * US, NULL),
 	BOOL(H, "sched_wake_idle", sched_wake_idle, 0),
+	ENUM(H, "idle", idle_gov, idle_names, CPUIDLE_MENU),
+	NUM(H, "max-cstate", max_cstate, UNIT_COUNT, 0, PROFILE_MAX_CSTATES - 1,
+	    PROFILE_MAX_CSTATES - 1, NULL),
 
 	NUM(N, "speed", speed_bps, UNIT_BPS, 1 * MBIT, 800 * GBIT, 1 * GBIT, NULL),
 	NUM(N, "rx-ring", rx_ring, UNIT_COUNT, 1, 65536, 256, "descriptors"),
@@ -217,6 +224,7 @@ static const struct key_spec schema[] = {
 	NUM(N, "indir-size", indir_size, UNIT_COUNT, 1, 512, 128, "entries"),
 	LATER(N, "indir", "equal 4"),
 	ENUM(N, "rx-flow-hash", rss_l4, flow_hash_names, 1),
+	BOOL(N, "gro", gro, 0),
 	LATER(N, "irq-affinity", "spread"),
 	LATER(N, "rps-cpus", "1-3"),
 	LATER(N, "threaded-cpus", "all"),
@@ -253,6 +261,7 @@ static const struct key_spec schema[] = {
 	NUM(T, "flows", flows, UNIT_COUNT, 1, SCN_MAX_FLOWS, 1, "flows"),
 	LATER(T, "flow-popularity", "zipf:1"),
 	NUM(T, "dport", dport, UNIT_COUNT, 1, 65535, 9, NULL),
+	NUM(T, "stream-burst", stream_burst, UNIT_COUNT, 1, 65535, 44, "segments"),
 	NUM(T, "depth", depth, UNIT_COUNT, 1, 64, 1, "requests per flow"),
 	NUM(T, "client-delay", client_delay_ns, UNIT_TIME_NS, 0, 1 * SEC, 10 * US, NULL),
 	NUM(T, "client-rto", client_rto_ns, UNIT_TIME_NS, 1 * US, 60 * SEC, 200 * MS, NULL),
@@ -1270,6 +1279,30 @@ static int check_closed(struct sload *l, uint32_t i)
 	return 0;
 }
 
+/* pattern = stream: segments need room for the headers (SCN_TCP_OVERHEAD)
+ * and some payload; stream-burst means nothing to another pattern. */
+static int check_stream(struct sload *l, uint32_t i)
+{
+	const struct scn_traffic *t = &l->s->traffic[i];
+	const struct ini_entry *e = ini_find(l->traffic[i], "stream-burst");
+	int line;
+	const char *src;
+
+	if (t->pattern != TRAFFIC_STREAM) {
+		if (e)
+			return bad(l, e->line, e->src, "stream-burst applies to pattern = stream "
+			           "(this source is %s)", pattern_names[t->pattern]);
+		return 0;
+	}
+	if (t->frame_bytes >= SCN_STREAM_MIN_FRAME)
+		return 0;
+	where_key(l->traffic[i], "frame-size", &line, &src);
+	return bad(l, line, src, "pattern = stream: frame-size = %u is too small for a TCP "
+	           "segment; accepted %u..9216 bytes (MSS = frame-size - %u: Ethernet 14, IPv4 20, "
+	           "TCP with timestamps 32, FCS 4)", t->frame_bytes, SCN_STREAM_MIN_FRAME,
+	           SCN_TCP_OVERHEAD);
+}
+
 static int check_flows(struct sload *l)
 {
 	for (uint32_t i = 0; i < l->s->n_traffic; i++) {
@@ -1285,14 +1318,32 @@ static int check_flows(struct sload *l)
 			return bad(l, e->line, e->src, "%s", msg);
 		if (t->pattern == TRAFFIC_CLOSED && check_closed(l, i))
 			return -EINVAL;
+		if (check_stream(l, i))
+			return -EINVAL;
 	}
 	return 0;
+}
+
+/* gro = on: GRO runs in NAPI polls (napi_gro_receive from the driver's
+ * poll); the other receive paths never call it. */
+static int check_gro(struct sload *l, uint32_t i)
+{
+	const struct ini_entry *e = ini_find(l->nic[i], "gro");
+
+	if (!l->s->nic[i].gro || l->s->host.rxpath == RXPATH_NAPI)
+		return 0;
+	return bad(l, e ? e->line : 0, e ? e->src : NULL, "[nic %s] gro = on needs [host] rxpath "
+	           "= napi (GRO runs in the driver's NAPI poll; rxpath is %s)", l->s->nic[i].name,
+	           rxpath_names[l->s->host.rxpath]);
 }
 
 static int check_nics(struct sload *l)
 {
 	for (uint32_t i = 0; i < l->s->n_nics; i++) {
 		int rc = check_cpu(l, l->nic[i], "irq-cpu", l->s->nic[i].irq_cpu);
+
+		if (!rc)
+			rc = check_gro(l, i);
 
 		if (!rc)
 			rc = check_queues(l, i);

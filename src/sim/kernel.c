@@ -24,6 +24,7 @@
  */
 #include <string.h>
 
+#include "sim/gro_rx.h"
 #include "sim/policy.h"
 #include "sim/sim.h"
 
@@ -83,6 +84,7 @@ static void napi_timer_arm(struct sim *s, struct nic *n, int64_t rel_ns)
 	n->timers_armed++;
 	n->timers_cancelled += n->timer_armed; /* hrtimer_start() restarts an armed timer */
 	n->timer_armed = true;
+	n->timer_at = s->eng.now + rel_ns;
 	n->timer_gen++;
 	sim_at(s, s->eng.now + rel_ns, EV_NAPI_TIMER, n->id, n->timer_gen);
 }
@@ -125,7 +127,7 @@ static void napi_apply_done(struct sim *s, struct cpu *c, struct nic *dev, uint1
 
 void kern_napi_settle(struct sim *s, struct cpu *c, struct nic *n, uint32_t work)
 {
-	napi_apply_done(s, c, n, n->id, napi_complete_done(&n->napi, work, false),
+	napi_apply_done(s, c, n, n->id, napi_complete_done(&n->napi, work, gro_rx_pending(n)),
 			RESCHED_KICK);
 }
 
@@ -183,14 +185,20 @@ static int64_t xmit_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t
 
 /* TCP's delayed ACK: one ACK frame out of the port for every ack-every
  * frames delivered from it (tcp_ack_snd_check from the receive path).
- * Returns the time after sending it. */
+ * @p is the last of @segs frames the stack took at once (a GRO skb of
+ * @segs segments): they count as @segs, and one ACK covers them all, as
+ * __tcp_ack_snd_check() sends one ACK when more than one full segment is
+ * unacknowledged.  Returns the time after sending it. */
 static int64_t send_ack(struct sim *s, struct cpu *c, struct nic *n, const struct pkt *p,
-			int64_t t)
+			uint32_t segs, int64_t t)
 {
 	struct pkt ack = { .t_arr = p->t_arr, .len = s->scn->apps.ack_bytes, .in_nic = n->id,
 			   .reply = PKT_ACK };
 
-	if (!s->scn->apps.ack_every || ++n->ack_count < s->scn->apps.ack_every)
+	if (!s->scn->apps.ack_every)
+		return t;
+	n->ack_count += segs;
+	if (n->ack_count < s->scn->apps.ack_every)
 		return t;
 	n->ack_count = 0;
 	n->c.acks_gen++;
@@ -217,7 +225,7 @@ static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 			sock_enqueue(s, p, t);
 		else
 			in->c.delivered++;
-		return send_ack(s, c, in, p, t);
+		return send_ack(s, c, in, p, 1, t);
 	}
 	out = &s->nic[in->out];
 	t += s->prof->fwd_pkt_ns - locked + profile_copy_ns(s->prof, p->len);
@@ -226,6 +234,31 @@ static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 	xlock_release(s, c, out, at, t);
 	nic_xmit(s, out, p, t);
 	return t;
+}
+
+int64_t kern_rx_frame(struct sim *s, struct cpu *c, struct nic *n, struct pkt *p, int64_t t)
+{
+	return rps_on(s, n) ? rps_steer(s, c, p, t) : deliver(s, c, p, t);
+}
+
+int64_t kern_deliver_skb(struct sim *s, struct cpu *c, struct pktq *q, uint32_t segs, int64_t t)
+{
+	struct pkt p = pktq_pop(q);
+	struct nic *in = &s->nic[p.in_nic];
+
+	if (segs == 1)
+		return deliver(s, c, &p, t);
+	t += s->prof->local_deliver_ns; /* once for the merged skb */
+	for (uint32_t k = 0;; k++) {
+		if (s->scn->apps.sink)
+			sock_enqueue(s, &p, t);
+		else
+			in->c.delivered++;
+		if (k + 1 == segs)
+			break;
+		p = pktq_pop(q);
+	}
+	return send_ack(s, c, in, &p, segs, t);
 }
 
 bool kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p)
@@ -460,9 +493,11 @@ int64_t kern_nic_poll(struct sim *s, struct cpu *c, struct nic *n, int64_t t, ui
 		p = nic_rx_take(n);
 		t += s->prof->rx_pkt_ns + profile_copy_ns(s->prof, p.len);
 		t += skb_alloc(s, c, &p);
-		t = rps_on(s, n) ? rps_steer(s, c, &p, t) : deliver(s, c, &p, t);
+		t = n->gro ? gro_rx_receive(s, c, n, &p, t) : kern_rx_frame(s, c, n, &p, t);
 		w++;
 	}
+	if (n->gro)
+		t = gro_rx_poll_end(s, c, n, t, w, limit);
 	nic_rx_refill(s, n, t, w);
 	n->c.polls++;
 	n->c.poll_pkts += w;
@@ -555,8 +590,8 @@ static void poll_settle(struct sim *s, struct cpu *c, struct napi *n, struct nic
 			raise_net_rx(c, c->cur_napi);
 		return;
 	}
-	napi_apply_done(s, c, dev, c->cur_napi, napi_complete_done(n, work, false),
-			RESCHED_POLL_LIST);
+	napi_apply_done(s, c, dev, c->cur_napi,
+			napi_complete_done(n, work, dev && gro_rx_pending(dev)), RESCHED_POLL_LIST);
 }
 
 static void poll_done(struct sim *s, struct cpu *c)
@@ -731,19 +766,39 @@ static void napi_thread_run(struct sim *s, struct cpu *c)
  *
  * A poll that finds nothing is followed by polls that find nothing until a
  * frame can be in memory (nic_rx_next_ready(), as the FreeBSD idle poller
- * of idle_poll_run() waits): that stretch is one chunk, charged to the
- * kthread as system time, instead of one event per empty poll.  The frame
+ * of idle_poll_run() waits): that stretch, up to the end of the timeslice
+ * (busy_spin_until()), is one chunk, charged to the kthread as system time
+ * and counted in its spin_ns, instead of one event per empty poll.  The frame
  * is found by the poll that starts at that instant, one napi-poll after it
  * is ready; the kernel's loop finds it 0..napi-poll after (its phase is
  * arbitrary).  TX completions wait for the next poll meanwhile (the IRQ is
  * masked).  GRO's per-loop flush (gro_flush_normal()) is GRO's business,
  * in the poll. */
+/* How far an idle busy poller on @c spins before it looks again: to @ready
+ * (when a frame can be in memory), but not past the run's end nor past its
+ * timeslice, so that cond_resched() lets a fair thread that is due have
+ * the CPU on time (the scheduler looks only between chunks). */
+static int64_t busy_spin_until(struct sim *s, const struct cpu *c, int64_t ready)
+{
+	int64_t slice = s->scn->run.timeslice_ns, cap = c->slice_start + slice;
+
+	if (cap <= s->eng.now)
+		cap = s->eng.now + slice;
+	if (cap > s->scn->run.duration_ns)
+		cap = s->scn->run.duration_ns;
+	return ready < cap ? ready : cap;
+}
+
 static void napi_busy_thread_run(struct sim *s, struct cpu *c)
 {
-	struct nic *n = &s->nic[s->thr[c->cur].nic];
+	struct thread *t = &s->thr[c->cur];
+	struct nic *n = &s->nic[t->nic];
 	int64_t now = s->eng.now, end, next;
 	bool busy;
 
+	/* the empty poll that ended (or was preempted): the CPU it got */
+	t->spin_ns = kern_spin_ns(t);
+	t->spinning = false;
 	/* napi_thread_wait() returns at once while SCHED_THREADED is set */
 	if (!sched_thread_continue(s, c, n->napi.state & NAPI_SCHED_THREADED))
 		return;
@@ -751,12 +806,11 @@ static void napi_busy_thread_run(struct sim *s, struct cpu *c)
 	end = kern_nic_poll(s, c, n, now, n->napi.weight, &c->thr_work);
 	c->sn.processed += c->thr_work;
 	if (busy && c->thr_work == 0) {
-		next = nic_rx_next_ready(s, n);
-		if (next > s->scn->run.duration_ns) /* nothing more will come: spin to the end */
-			next = s->scn->run.duration_ns;
+		next = busy_spin_until(s, c, gro_rx_spin_until(s, n, end, nic_rx_next_ready(s, n)));
 		if (next > end)
 			end = next;
-		s->thr[c->cur].spin_ns += end > now ? end - now : 1;
+		t->spinning = true;
+		t->spin_from = t->cpu_ns;
 	}
 	cpu_run(s, c, LVL_THREAD, TCH_POLL, end > now ? end - now : 1);
 }
@@ -772,8 +826,8 @@ static void napi_thread_settle(struct sim *s, struct cpu *c)
 	if (work >= n->napi.weight)
 		napi_poll_finish(&n->napi, work);
 	else
-		napi_apply_done(s, c, n, n->id, napi_complete_done(&n->napi, work, false),
-				RESCHED_NONE);
+		napi_apply_done(s, c, n, n->id,
+				napi_complete_done(&n->napi, work, gro_rx_pending(n)), RESCHED_NONE);
 }
 
 static void napi_thread_poll_done(struct sim *s, struct cpu *c)

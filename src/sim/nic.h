@@ -94,6 +94,8 @@ struct xlock {
 	uint8_t cpu[XLOCK_MAX];
 };
 
+struct gro_rx;
+
 struct nic {
 	const struct scn_nic *cfg; /* its port's */
 	const struct scn_napi *napi_cfg; /* its NAPI's settings (cfg->napi[qid]) */
@@ -129,6 +131,7 @@ struct nic {
 	struct napi napi;     /* its counters are the core's: napi_watchdog() counts fires */
 	uint32_t timer_gen;   /* generation of the pending EV_NAPI_TIMER */
 	bool timer_armed;     /* the EV_NAPI_TIMER of timer_gen has not expired yet */
+	int64_t timer_at;     /* ... its expiry (the idle governor's sleep length) */
 	/* the NAPI hrtimer, as the caller owns it: armed = expired + cancelled
 	 * + (timer_armed), and every expiry calls napi_watchdog() once, when
 	 * the timer IRQ is serviced (sim_check_invariants) */
@@ -140,6 +143,7 @@ struct nic {
 	                             * once for each, as Linux runs the callback
 	                             * once per expiry */
 	int16_t napi_thread;  /* threaded NAPI: its kthread, else -1 */
+	struct gro_rx *gro;   /* gro = on: its GRO table and held frames (gro_rx.h), else NULL */
 	struct dim dim;       /* adaptive-rx = dim */
 	struct adaptive rate; /* adaptive-rx = pkt-rate */
 	struct itr itr;       /* InterruptThrottleRate != 0 */

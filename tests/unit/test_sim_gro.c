@@ -29,11 +29,14 @@
 
 #include "rxlab/sim.h"
 
+/* idle = poll: the profile's C-states (C6 exits 170 us) would add to the
+ * latencies these tests bound; GRO's timing is what is under test. */
 static const char BASE[] =
 	"[host]\n"
 	"profile = xeon-6338-mlx5\n"
 	"cpus = 1\n"
 	"rxpath = napi\n"
+	"idle = poll\n"
 	"[nic eth0]\n"
 	"speed = 10Gbit\n"
 	"rx-ring = 1024\n"
@@ -69,7 +72,8 @@ static double softirq_ns(const struct results *r)
 }
 
 /* 90 segments: 90 skbs without GRO, 2 of 45 with it; the same polls; the
- * stack CPU 88 local deliveries less. */
+ * stack CPU 88 local deliveries (local-deliver 350 ns in xeon-6338-mlx5)
+ * less, and 90 segments through GRO (gro-pkt 80 ns) more. */
 static void test_stream_skbs_and_cpu(void **state)
 {
 	const char *off[] = { "nic.eth0.gro=off" };
@@ -89,7 +93,7 @@ static void test_stream_skbs_and_cpu(void **state)
 	assert_int_equal(b.nic[0].c.gro_segs, 90);
 	assert_int_equal(b.nic[0].c.gro_skbs, 2);
 	assert_int_equal(b.nic[0].c.gro_skb_segs, 90);
-	assert_true(fabs(softirq_ns(&a) - softirq_ns(&b) - 88 * 350.0) < 1.0);
+	assert_true(fabs(softirq_ns(&a) - softirq_ns(&b) - (88 * 350.0 - 90 * 80.0)) < 1.0);
 	assert_true(fabs(a.cpu[0].pct[ACCT_HARDIRQ] - b.cpu[0].pct[ACCT_HARDIRQ]) < 1e-9);
 	results_free(&a);
 	results_free(&b);

@@ -623,6 +623,11 @@ static void draw_queues(const struct gen *g0, struct draw *d, uint64_t seed, uin
 		add(d, "host.idle=%s", gov[pr_range(&r, 0, 2)]);
 		if (pr_pct(&r, 30))
 			add(d, "host.max-cstate=%" PRIu64, pr_range(&r, 0, 2));
+		if (pr_pct(&r, 40)) { /* kthreads woken across CPUs, some busy polling */
+			add(d, "nic.eth0.threaded=%s", pr_pct(&r, 25) ? "busy-poll" : "enabled");
+			add(d, "nic.eth0.threaded-cpus=all");
+			add(d, "host.sched_wake_idle=on");
+		}
 	}
 }
 

@@ -24,6 +24,8 @@
  *     CPU 0 (10 kpps, the thread sleeps between datagrams) gets each
  *     datagram exactly sched-wake later; on CPU 0 (a local wake-up) no
  *     later at all.
+ *   - a NAPI kthread whose wake-up from another CPU is in flight when the
+ *     run ends still owns its NAPI (the end-of-run invariant).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,6 +34,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -209,12 +212,38 @@ static void test_sched_wake_remote_only(void **state)
 	run_free(l1);
 }
 
+/* A NAPI kthread on CPU 1 woken by its interrupt on CPU 0 (threaded, the
+ * kthread pinned by threaded-cpus) is on its way for sched-wake = 5 us;
+ * the end-of-run check must count a kthread whose wake-up is in flight as
+ * the NAPI's owner.  One frame at 1 ms; the runs end every 1 us from
+ * 1.000 to 1.030 ms, so that some end inside the 5 us: each must finish,
+ * and the frame must be forwarded in the runs that end late enough. */
+static void test_wake_in_flight_at_end(void **state)
+{
+	char dur[64];
+	int forwarded = 0;
+
+	(void)state;
+	for (int us = 1000; us <= 1030; us++) {
+		struct run *x;
+
+		snprintf(dur, sizeof(dur), "run.duration=%dus", us);
+		with_sched_wake = 5000;
+		x = RUN(FWD, "host.cpus=2", "nic.eth0.threaded=1", "nic.eth0.threaded-cpus=1",
+			"traffic.start=1ms", "traffic.count=1", "run.warmup=0", dur);
+		forwarded += x->r.nic[1].c.tx_ok > 0;
+		run_free(x);
+	}
+	assert_true(forwarded > 0 && forwarded < 31);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exit_once_per_wakeup),
 		cmocka_unit_test(test_max_cstate_and_poll),
 		cmocka_unit_test(test_sched_wake_remote_only),
+		cmocka_unit_test(test_wake_in_flight_at_end),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

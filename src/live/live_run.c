@@ -415,6 +415,23 @@ static int measure(struct run *run, struct live_result *r, char *err, size_t err
 	return 0;
 }
 
+/* How idle the two cores were before the run: printed, and a warning
+ * with the figure when the receiver core was too busy (idle_check.h). */
+static void idle_note(const struct live_job *j, struct live_result *r)
+{
+	char line[160];
+
+	idle_check_measure(&r->idle, j->rx_cpu, j->tx_cpu, IDLE_CHECK_WINDOW_NS);
+	idle_check_format(&r->idle, line, sizeof(line));
+	fprintf(stderr, "rxlab live: %s: idle check: %s\n", rxl_mode_name(j->mode), line);
+	if (idle_check_busy(&r->idle))
+		fprintf(stderr, "rxlab live: warning: %s: the receiver core (CPU %d) was only "
+			"%.1f%% idle before the run (under %.0f%%): other work runs there, so this "
+			"run's latencies include waiting behind it and its core%% counts it; the "
+			"figures do not describe the receive path alone\n", rxl_mode_name(j->mode),
+			j->rx_cpu, r->idle.rx_idle_pct, IDLE_CHECK_MIN_PCT);
+}
+
 int live_run(const struct live_job *j, struct live_result *r, char *err, size_t errlen)
 {
 	struct run run = { .j = j, .rx_fd = -1, .tx_fd = -1 };
@@ -429,6 +446,7 @@ int live_run(const struct live_job *j, struct live_result *r, char *err, size_t 
 	r->sink_only = j->mode == RXL_MODE_TPACKET || j->mode == RXL_MODE_AF_XDP;
 	if ((rc = config_build(&run, err, errlen)) != 0)
 		return rc;
+	idle_note(j, r);
 	if ((rc = device_setup(&run, err, errlen)) == 0 && (rc = rx_socket(&run, err, errlen)) == 0 &&
 	    (rc = tx_socket(&run, err, errlen)) == 0 && (rc = apply_knobs(&run, r, err, errlen)) == 0 &&
 	    (rc = open_loop(&run, err, errlen)) == 0) {

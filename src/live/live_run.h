@@ -2,7 +2,9 @@
  * (include/rxlab/live.h) on the test bed or a named interface, fed by the
  * built-in sender, with the kernel's counters read around it.
  *
- * Order of one run: reap knobs left by a killed run; build the test bed;
+ * Order of one run: watch the two cores idle for IDLE_CHECK_WINDOW_NS
+ * (printed on stderr, with a warning when the receiver core was busy:
+ * idle_check.h); reap knobs left by a killed run; build the test bed;
  * bind the UDP socket; set the mode's device knobs (saved); open the loop;
  * read counters; start the receive thread (pinned, SCHED_FIFO for modes
  * that sleep, SCHED_OTHER for those that spin), then the sender; wait for
@@ -21,6 +23,7 @@
 #include <stdint.h>
 
 #include "live/counters.h"
+#include "live/idle_check.h"
 #include "live/knobs.h"
 #include "live/sender.h"
 #include "rxlab/live.h"
@@ -62,6 +65,7 @@ struct live_result {
 	bool sender;			/* traffic came from the built-in sender */
 	bool sink_only;			/* the UDP socket only absorbs (TPACKET, AF_XDP) */
 	char knobs[160];		/* device knobs in force, "napi_defer_hard_irqs=2 ..." */
+	struct idle_check idle;		/* the two cores just before the run (idle_check.h) */
 };
 
 /* Fill @j with the defaults above for @mode. */

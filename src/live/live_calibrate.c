@@ -31,8 +31,17 @@
  *   rx-pkt, local-deliver  half each of the kthread's per-packet cost (only
  *                          their sum is measured)
  *   syscall                the thread's per-packet cost (recvmmsg share)
- *   idle-exit              the receiver core's busy time that neither
- *                          thread accounts for, per wake-up (idle_exit())
+ *   isr (also)             the receiver core's busy time that neither
+ *                          thread accounts for, per wake-up (idle_exit():
+ *                          the IPIs, the idle entries): CPU time
+ *   sched-wake             the median latency of waking a thread on the
+ *                          receiver CPU from the sender's with that CPU
+ *                          polling (/dev/cpu_dma_latency 0): wake_lat.h
+ *   [cstates]              POLL = 0 0 and the deepest cpuidle state with the
+ *                          exit latency measured as the median wake-up with
+ *                          idle allowed minus the POLL median; latency, not
+ *                          CPU time, so idle-exit is left out (the loader
+ *                          refuses both)
  *   others                 0: veth has no registers, DMA or hard IRQ
  * The numbers move with the machine's load; the profile keeps the raw
  * figures as comments.
@@ -45,8 +54,10 @@
 #include <string.h>
 
 #include "live/cost_fit.h"
+#include "live/wake_lat.h"
 
 #define CALIB_RUNS 5
+#define WAKE_RUNS 5		/* ping-pong runs per idle setting, alternating */
 
 /* One side's samples: CPU ns, wake-ups and packets per run. */
 struct side {
@@ -59,6 +70,11 @@ struct calib {
 	double core_pct[CALIB_RUNS];	/* receiver core not idle while sending, % */
 	struct side thr, napi;		/* receive thread, NAPI kthread */
 	double idle_exit_ns;		/* per wake-up, what neither thread accounts for */
+	struct wake_lat wake_idle[WAKE_RUNS];	/* cross-CPU wake-ups, the CPU allowed to idle */
+	struct wake_lat wake_poll[WAKE_RUNS];	/* the same, /dev/cpu_dma_latency held at 0 */
+	double sched_wake_ns, exit_ns;	/* median poll wake-up; idle minus poll medians */
+	char state[32];			/* the deepest idle state's name (cpuidle sysfs) */
+	double residency_ns;		/* its target residency */
 };
 
 static int calib_run(double rate, int64_t dur_ns, const volatile sig_atomic_t *stop,
@@ -119,6 +135,70 @@ static double idle_exit(const struct calib *c, int i)
 	return isfinite(rest) && rest > 0 && c->napi.wakes[i] > 0 ? rest / c->napi.wakes[i] : 0;
 }
 
+static double median_p50(const struct wake_lat *w)
+{
+	double v[WAKE_RUNS];
+
+	for (int i = 0; i < WAKE_RUNS; i++)
+		v[i] = w[i].p50_ns;
+	return wake_lat_quantile(v, WAKE_RUNS, 0.5);
+}
+
+/* The deepest idle state of @cpu as cpuidle's sysfs names it (blanks as
+ * '-', an INI key), and its target residency; "C1" and 0 without cpuidle. */
+static void deepest_state(int cpu, char *name, size_t len, double *residency_ns)
+{
+	snprintf(name, len, "C1");
+	*residency_ns = 0;
+	for (int k = 1; k < 10; k++) {
+		char p[128], buf[32] = "";
+		unsigned long long us = 0;
+		FILE *f;
+
+		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/name", cpu, k);
+		if (!(f = fopen(p, "re")))
+			break;
+		if (fgets(buf, sizeof(buf), f))
+			buf[strcspn(buf, "\n")] = 0;
+		fclose(f);
+		for (char *c = buf; *c; c++)
+			*c = *c == ' ' || *c == '=' || *c == '#' ? '-' : *c;
+		snprintf(name, len, "%s", buf[0] ? buf : "C1");
+		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/residency", cpu,
+			 k);
+		if ((f = fopen(p, "re"))) {
+			if (fscanf(f, "%llu", &us) == 1)
+				*residency_ns = 1000.0 * (double)us;
+			fclose(f);
+		}
+	}
+}
+
+/* Cross-CPU wake-ups of a thread on the receiver CPU from the sender CPU
+ * (wake_lat.h), idle allowed and POLL only, WAKE_RUNS of each alternating:
+ * sched-wake is the median POLL wake-up, the idle state's exit latency the
+ * difference of the two medians. */
+static int calib_wake(struct calib *c, const volatile sig_atomic_t *stop)
+{
+	char err[256];
+
+	for (int i = 0; i < WAKE_RUNS && !(stop && *stop); i++) {
+		if (wake_lat_measure(0, 1, false, WAKE_LAT_SAMPLES, WAKE_LAT_GAP_NS, &c->wake_idle[i],
+				     err, sizeof(err)) ||
+		    wake_lat_measure(0, 1, true, WAKE_LAT_SAMPLES, WAKE_LAT_GAP_NS, &c->wake_poll[i],
+				     err, sizeof(err))) {
+			fprintf(stderr, "rxlab live calibrate: wake-up latency: %s\n", err);
+			return 1;
+		}
+	}
+	if (stop && *stop)
+		return 1;
+	c->sched_wake_ns = median_p50(c->wake_poll);
+	c->exit_ns = fmax(0, median_p50(c->wake_idle) - c->sched_wake_ns);
+	deepest_state(1, c->state, sizeof(c->state), &c->residency_ns);
+	return 0;
+}
+
 /* Run 0 at the maximum, run 1 at 5 kpps, runs 2.. at fractions of run 0. */
 static int calib_measure(struct calib *c, int64_t dur_ns, const volatile sig_atomic_t *stop)
 {
@@ -142,7 +222,7 @@ static int calib_measure(struct calib *c, int64_t dur_ns, const volatile sig_ato
 	fit(&c->thr);
 	fit(&c->napi);
 	c->idle_exit_ns = idle_exit(c, 2);
-	return 0;
+	return calib_wake(c, stop);
 }
 
 /* Clamp to the profile's accepted 0..1 ms and round to whole ns. */
@@ -167,9 +247,40 @@ static void side_write(FILE *f, const char *what, const struct side *d, const do
 	}
 }
 
+static void wake_write(FILE *f, const char *what, const struct wake_lat *w)
+{
+	double lo = w[0].p50_ns, hi = w[0].p50_ns;
+
+	for (int i = 0; i < WAKE_RUNS; i++)
+		lo = fmin(lo, w[i].p50_ns), hi = fmax(hi, w[i].p50_ns);
+	fprintf(f, "#   %s: median %.1f us (runs' medians %.1f-%.1f us); per run p50 (p10-p90):\n#    ",
+		what, median_p50(w) / 1e3, lo / 1e3, hi / 1e3);
+	for (int i = 0; i < WAKE_RUNS; i++)
+		fprintf(f, " %.1f (%.1f-%.1f)", w[i].p50_ns / 1e3, w[i].p10_ns / 1e3, w[i].p90_ns / 1e3);
+	fprintf(f, "\n");
+}
+
+/* The wake-up latency comments, and why idle-exit became isr. */
+static void wake_comment(FILE *f, const struct calib *c)
+{
+	fprintf(f, "# Wake-up latency (src/live/wake_lat.c): a SCHED_FIFO thread on CPU 1\n"
+		"# blocked in read() on an eventfd, woken by a write from CPU 0 (spinning),\n"
+		"# %d wake-ups 200-400 us apart per run, %d runs each way, alternating:\n",
+		WAKE_LAT_SAMPLES, WAKE_RUNS);
+	wake_write(f, "idle allowed", c->wake_idle);
+	wake_write(f, "/dev/cpu_dma_latency held at 0 (POLL only)", c->wake_poll);
+	fprintf(f, "# sched-wake is the POLL median (IPI-less wake of a polling CPU, the switch\n"
+		"# and the return to user space); the exit latency of %s is the idle\n"
+		"# median minus it.  It is latency, counted as idle time (cpuidle's state\n"
+		"# time does), so the core's busy time per wake-up that the threads do not\n"
+		"# account for (%.0f ns, at %.0f pps) is CPU time and goes into isr rather\n"
+		"# than idle-exit (which [cstates] replaces).\n",
+		c->state, c->idle_exit_ns, c->pps[2]);
+}
+
 static void calib_write(FILE *f, const struct calib *c, const char *name)
 {
-	double isr = c->napi.wake_ns - c->thr.wake_ns;
+	double isr = c->napi.wake_ns - c->thr.wake_ns + c->idle_exit_ns;
 
 	fprintf(f, "# %s - this machine's veth receiver, measured by `rxlab live calibrate`.\n"
 		"#\n"
@@ -181,10 +292,9 @@ static void calib_write(FILE *f, const struct calib *c, const char *name)
 	fprintf(f, "#   receiver core busy: ");
 	for (int i = 0; i < CALIB_RUNS; i++)
 		fprintf(f, "%.1f%%%s", c->core_pct[i], i + 1 < CALIB_RUNS ? ", " : "\n");
-	fprintf(f, "#   idle-exit: %.0f ns per wake-up that the two threads do not account for\n"
-		"#   (interrupts, leaving the idle state), at %.0f pps\n", c->idle_exit_ns, c->pps[2]);
+	wake_comment(f, c);
 	fprintf(f, "# ctx-switch is the thread's per-wake-up cost, isr what the kthread's\n"
-		"# adds to it; rx-pkt + local-deliver is the kernel's per-packet cost (the\n"
+		"# adds to it plus the core's unaccounted busy time; rx-pkt + local-deliver is the kernel's per-packet cost (the\n"
 		"# split is not measured); veth has no DMA, registers or hard IRQ, so those\n"
 		"# costs are 0.  See docs/live.md.\n\n");
 	fprintf(f, "[profile]\nname = %s\ndescription = \"veth receiver of this machine "
@@ -195,9 +305,11 @@ static void calib_write(FILE *f, const struct calib *c, const char *name)
 	fprintf(f, "softirq-entry = 0\ndma-fixed = 0\ndma-per-byte = 0\nfwd-pkt = 0\n"
 		"copy-per-byte = 0\ntx-clean-pkt = 0\n"
 		"skb-alloc = 0\nremote-free = 0\nxmit-locked = 0\n");
-	fprintf(f, "ctx-switch = %lldns\nidle-exit = %lldns\nlocal-deliver = %lldns\n"
-		"syscall = %lldns\n", ns(c->thr.wake_ns), ns(c->idle_exit_ns), ns(c->napi.pkt_ns / 2),
-		ns(c->thr.pkt_ns));
+	fprintf(f, "ctx-switch = %lldns\nlocal-deliver = %lldns\nsyscall = %lldns\n"
+		"sched-wake = %lldns\n", ns(c->thr.wake_ns), ns(c->napi.pkt_ns / 2), ns(c->thr.pkt_ns),
+		ns(c->sched_wake_ns));
+	fprintf(f, "\n[cstates]\nPOLL = 0 0\n%s = %lldns %lldns\n", c->state, ns(c->exit_ns),
+		ns(c->residency_ns));
 }
 
 int live_calibrate(FILE *f, int64_t dur_ns, const volatile sig_atomic_t *stop)

@@ -137,6 +137,11 @@ struct scn_host {
 	uint32_t sched_wake_idle;    /* sched_wake_idle = on | off: a woken thread without
 	                              * affinity goes to a CPU with no thread when its own
 	                              * is busy (select_idle_sibling()) */
+	uint32_t idle_gov;           /* idle = menu | teo | poll (enum cpuidle_gov): the
+	                              * cpuidle governor, or idle=poll */
+	uint32_t max_cstate;         /* max-cstate = N: states deeper than stateN of the
+	                              * profile's table are disabled (intel_idle.max_cstate,
+	                              * processor.max_cstate); 9 = no limit */
 };
 
 /* [nic NAME]: one port.  Coalescing keys are ethtool -C names. */

@@ -38,6 +38,7 @@
 #include "rxlab/adaptive.h"
 #include "rxlab/bsd_poll.h"
 #include "rxlab/coalesce.h"
+#include "rxlab/cpuidle.h"
 #include "rxlab/itr.h"
 
 enum sect_id { SEC_HOST, SEC_NIC, SEC_TRAFFIC, SEC_ROUTE, SEC_APPS, SEC_RUN, N_SECT };
@@ -133,6 +134,8 @@ static const char *const adaptive_names[] = { "off", "dim", "pkt-rate", NULL };
 static const char *const driver_names[] = { "generic", "e1000", NULL };
 static const char *const server_names[] = { "none", "epoll", NULL };
 static const char *const spread_names[] = { "napi", "rr", NULL };
+static const char *const idle_names[] = { "menu", "teo", "poll", NULL };
+_Static_assert(CPUIDLE_MENU == 0 && CPUIDLE_TEO == 1 && CPUIDLE_POLL == 2, "idle_names");
 _Static_assert(SERVER_NONE == 0 && SERVER_EPOLL == 1 && SPREAD_NAPI == 0 && SPREAD_RR == 1,
                "server_names, spread_names");
 /* rx-flow-hash: ethtool -N DEV rx-flow-hash udp4|tcp4 sd | sdfn */
@@ -181,6 +184,9 @@ static const struct key_spec schema[] = {
 	NUM(H, "sched_migration_cost", sched_migration_cost_ns, UNIT_TIME_NS, 0, 10 * SEC,
 	    500 * US, NULL),
 	BOOL(H, "sched_wake_idle", sched_wake_idle, 0),
+	ENUM(H, "idle", idle_gov, idle_names, CPUIDLE_MENU),
+	NUM(H, "max-cstate", max_cstate, UNIT_COUNT, 0, PROFILE_MAX_CSTATES - 1,
+	    PROFILE_MAX_CSTATES - 1, NULL),
 
 	NUM(N, "speed", speed_bps, UNIT_BPS, 1 * MBIT, 800 * GBIT, 1 * GBIT, NULL),
 	NUM(N, "rx-ring", rx_ring, UNIT_COUNT, 1, 65536, 256, "descriptors"),

@@ -10,7 +10,8 @@
  * thread with the least vruntime runs for one timeslice; a woken thread
  * starts no further back than min_vruntime - 3 ms (sleeper credit, the
  * kernel's sched_latency/2) and preempts the running thread when it is
- * more than 1 ms (wakeup granularity) behind it.  Time in hard and soft
+ * more than 1 ms (wakeup granularity) behind it.  SCHED_FIFO threads
+ * (thread.rt_prio) come before every fair thread.  Time in hard and soft
  * IRQ context is not charged to the interrupted thread
  * (CONFIG_IRQ_TIME_ACCOUNTING).
  *
@@ -35,6 +36,7 @@ int cpu_init(struct sim *s, struct cpu *c, uint16_t id)
 	c->next = -1;
 	c->ksoftirqd = -1;
 	c->cur_napi = 0;
+	idle_init(s, c);
 	c->irq_q = calloc(2 * (size_t)s->n_nics + 2, sizeof(*c->irq_q));
 	c->poll_list.id = calloc(napis, sizeof(uint16_t));
 	c->local.id = calloc(napis, sizeof(uint16_t));
@@ -72,6 +74,12 @@ void cpu_account(struct sim *s, struct cpu *c)
 
 	if (dt <= 0)
 		return;
+	if (c->wake_until > c->acct_t) { /* still leaving an idle state: idle */
+		int64_t e = (c->wake_until < s->eng.now ? c->wake_until : s->eng.now) - c->acct_t;
+
+		c->acct[ACCT_IDLE] += (uint64_t)e;
+		dt -= e;
+	}
 	c->acct_t = s->eng.now;
 	switch (top) {
 	case LVL_HARDIRQ:
@@ -192,7 +200,8 @@ bool cpu_irq(struct sim *s, struct cpu *c, uint16_t nic)
 		return false;
 	}
 	if (cpu_top(c) < 0)
-		c->exit_ns = s->prof->idle_exit_ns; /* leaving the idle state first */
+		c->exit_ns = idle_leave(s, c); /* leaving the idle state first */
+	s->ctx_cpu = (int16_t)c->id;
 	cpu_push(s, c, LVL_HARDIRQ);
 	cpu_run(s, c, LVL_HARDIRQ, nic, s->lvl_ops->isr(s, c, nic));
 	return false;
@@ -248,21 +257,33 @@ static void cpu_bits(struct sim *s, const struct cpu *c)
 	idle_bit(s, c);
 }
 
+/* The queue of @c that thread @t waits in: by its class. */
+static struct runq *queue_of(struct cpu *c, const struct thread *t)
+{
+	if (t->rt_prio)
+		return &c->rt;
+	return t->ops->idle_prio ? &c->idle : &c->fair;
+}
+
+/* A thread's place in its queue: -priority for SCHED_FIFO, vruntime else. */
+static int64_t queue_key(const struct thread *t)
+{
+	return t->rt_prio ? -(int64_t)t->rt_prio : t->vruntime;
+}
+
 /* Queue runnable thread @i on its CPU (it is not that CPU's cur). */
 static void enqueue(struct sim *s, int32_t i)
 {
 	struct thread *t = &s->thr[i];
-	struct cpu *c = &s->cpu[t->cpu];
 
-	runq_insert(t->ops->idle_prio ? &c->idle : &c->fair, s->sched.pos, t->vruntime, i);
+	runq_insert(queue_of(&s->cpu[t->cpu], t), s->sched.pos, queue_key(t), i);
 }
 
 static void dequeue(struct sim *s, int32_t i)
 {
 	struct thread *t = &s->thr[i];
-	struct cpu *c = &s->cpu[t->cpu];
 
-	runq_erase(t->ops->idle_prio ? &c->idle : &c->fair, s->sched.pos, i);
+	runq_erase(queue_of(&s->cpu[t->cpu], t), s->sched.pos, i);
 }
 
 /* Thread @i becomes runnable (false -> true) or stops being so, on its CPU. */
@@ -324,7 +345,8 @@ static void sched_build(struct sim *s, const uint16_t *pinned)
 
 		c->fair = (struct runq){ .e = e, .cap = cap };
 		c->idle = (struct runq){ .e = e + cap, .cap = cap };
-		e += 2 * cap;
+		c->rt = (struct runq){ .e = e + 2 * cap, .cap = cap };
+		e += 3 * cap;
 		rq_list_init(&c->roam);
 		rq_list_init(&c->members);
 	}
@@ -365,7 +387,7 @@ int sched_init(struct sim *s)
 	for (uint16_t i = 0; i < s->n_threads; i++)
 		pinned[s->thr[i].cpu] += !s->thr[i].roam;
 	for (uint16_t c = 0; c < s->n_cpus; c++)
-		slots += 2u * (pinned[c] + s->n_roam);
+		slots += 3u * (pinned[c] + s->n_roam);
 	q->pool = malloc((slots ? slots : 1) * sizeof(*q->pool));
 	if (!q->pool)
 		goto err;
@@ -394,7 +416,7 @@ static bool bit_get(const uint64_t *map, uint16_t cpu)
 /* One CPU's queues against a scan of the threads table. */
 static int check_cpu(const struct sim *s, const struct cpu *c, char *why, size_t len)
 {
-	uint32_t fair = 0, idle = 0, load = 0, roam = 0, members = 0;
+	uint32_t fair = 0, idle = 0, rt = 0, load = 0, roam = 0, members = 0;
 
 	for (uint16_t i = 0; i < s->n_threads; i++) {
 		const struct thread *t = &s->thr[i];
@@ -405,15 +427,17 @@ static int check_cpu(const struct sim *s, const struct cpu *c, char *why, size_t
 		members++;
 		load += t->runnable && !t->ops->idle_prio;
 		roam += t->runnable && t->roam;
-		fair += queued && !t->ops->idle_prio;
-		idle += queued && t->ops->idle_prio;
+		rt += queued && t->rt_prio;
+		fair += queued && !t->rt_prio && !t->ops->idle_prio;
+		idle += queued && !t->rt_prio && t->ops->idle_prio;
 		if ((s->sched.pos[i] >= 0) != queued) {
 			snprintf(why, len, "cpu %u: thread %u queued %d, runnable %d", c->id, i,
 				 s->sched.pos[i] >= 0, t->runnable);
 			return -1;
 		}
 	}
-	if (fair != c->fair.n || idle != c->idle.n || load != c->nr_running || roam != c->roam.n ||
+	if (fair != c->fair.n || idle != c->idle.n || rt != c->rt.n || load != c->nr_running ||
+	    roam != c->roam.n ||
 	    members != c->members.n ||
 	    bit_get(s->sched.pullable, c->id) != (load >= 2 && roam > 0) ||
 	    bit_get(s->sched.idle, c->id) != thread_level_idle(c)) {
@@ -446,34 +470,41 @@ static int64_t min_vruntime(const struct sim *s, const struct cpu *c)
 		m = f->vruntime;
 	if (i && i->vruntime < m)
 		m = i->vruntime;
-	if (c->cur >= 0 && s->thr[c->cur].runnable && s->thr[c->cur].vruntime < m)
+	if (c->cur >= 0 && s->thr[c->cur].runnable && !s->thr[c->cur].rt_prio &&
+	    s->thr[c->cur].vruntime < m)
 		m = s->thr[c->cur].vruntime;
 	return m;
 }
 
-/* The first of queue @q and the running thread if it belongs there. */
-static int16_t first_of(const struct sim *s, const struct cpu *c, const struct runq *q,
-			bool idle_prio)
+/* The first of queue @q and the running thread if it belongs there (its
+ * class is @q's).  A running SCHED_FIFO thread keeps the CPU against a
+ * queued one of equal priority (FIFO: no round robin). */
+static int16_t first_of(struct sim *s, struct cpu *c, struct runq *q)
 {
 	const struct rq_ent *f = runq_first(q);
 	const struct thread *t = c->cur >= 0 ? &s->thr[c->cur] : NULL;
 
-	if (!t || !t->runnable || t->ops->idle_prio != idle_prio)
+	if (!t || !t->runnable || queue_of(c, t) != q)
 		return f ? (int16_t)f->id : -1;
-	if (f && runq_before(f->vruntime, f->id, t->vruntime, c->cur))
+	if (f && (t->rt_prio ? f->vruntime < queue_key(t)
+			     : runq_before(f->vruntime, f->id, t->vruntime, c->cur)))
 		return (int16_t)f->id;
 	return c->cur;
 }
 
-/* Least vruntime among the runnable threads of @c (ties: the lower thread
- * index); idle-priority threads (the FreeBSD idle poller) only when
- * nothing else can run, and among them too the least vruntime (the model
- * has at most one). */
-static int16_t pick_thread(const struct sim *s, const struct cpu *c)
+/* SCHED_FIFO threads first, highest priority first; then the least
+ * vruntime among the fair threads of @c (ties: the lower thread index);
+ * idle-priority threads (the FreeBSD idle poller) only when nothing else
+ * can run, and among them too the least vruntime (the model has at most
+ * one). */
+static int16_t pick_thread(struct sim *s, struct cpu *c)
 {
-	int16_t best = first_of(s, c, &c->fair, false);
+	int16_t best = c->rt.n || (c->cur >= 0 && s->thr[c->cur].rt_prio)
+			       ? first_of(s, c, &c->rt) : -1;
 
-	return best >= 0 ? best : first_of(s, c, &c->idle, true);
+	if (best < 0)
+		best = first_of(s, c, &c->fair);
+	return best >= 0 ? best : first_of(s, c, &c->idle);
 }
 
 /* A CPU's queue position now: the largest vruntime of its threads, where
@@ -667,8 +698,12 @@ void sched_pick(struct sim *s, struct cpu *c)
 		c->lvl[LVL_THREAD].active = false;
 		c->lvl[LVL_THREAD].running = false;
 		set_cur(s, c, -1);
+		if (cpu_top(c) < 0)
+			idle_enter(s, c);
 		return;
 	}
+	if (c->cstate >= 0) /* the tick's balancing found work for an idle CPU */
+		c->exit_ns += idle_leave(s, c);
 	if (next == c->cur) {
 		thread_start(s, c);
 		return;
@@ -681,19 +716,26 @@ void sched_pick(struct sim *s, struct cpu *c)
 	c->exit_ns = 0;
 }
 
-void sched_wake(struct sim *s, struct thread *t)
+/* check_preempt_wakeup(): does woken @t take the CPU from @running?  A
+ * higher SCHED_FIFO priority always, a fair thread never from a FIFO one;
+ * between fair threads, when @t is more than the wakeup granularity
+ * behind (or @running is the idle-priority poller). */
+static bool wake_preempts(const struct thread *t, const struct thread *running)
+{
+	if (t->rt_prio || running->rt_prio)
+		return t->rt_prio > running->rt_prio;
+	return running->ops->idle_prio || t->vruntime + WAKEUP_GRAN_NS < running->vruntime;
+}
+
+/* Thread @t becomes runnable on its CPU now: the sleeper-credit floor,
+ * the queue, and the preemption check of that CPU. */
+static void wake_now(struct sim *s, struct thread *t)
 {
 	int32_t i = (int32_t)(t - s->thr);
-	struct cpu *c;
-	int64_t floor;
+	struct cpu *c = &s->cpu[t->cpu];
+	int64_t floor = min_vruntime(s, c);
 	int16_t running;
 
-	if (t->runnable)
-		return;
-	if (t->roam && s->sched.wake_idle)
-		wake_place(s, i);
-	c = &s->cpu[t->cpu];
-	floor = min_vruntime(s, c);
 	if (c->cur >= 0 && s->thr[c->cur].vruntime < floor)
 		floor = s->thr[c->cur].vruntime;
 	if (floor != INT64_MAX && t->vruntime < floor - SLEEPER_CREDIT_NS)
@@ -701,13 +743,12 @@ void sched_wake(struct sim *s, struct thread *t)
 	set_runnable(s, i, true);
 	enqueue(s, i);
 	if (cpu_top(c) < 0) {
-		c->exit_ns = s->prof->idle_exit_ns; /* the wake-up IPI ends its idle */
+		c->exit_ns = idle_leave(s, c); /* the wake-up IPI ends its idle */
 		sched_pick(s, c);
 		return;
 	}
 	running = c->cur >= 0 ? c->cur : c->next;
-	if (running >= 0 && (s->thr[running].ops->idle_prio ||
-			     t->vruntime + WAKEUP_GRAN_NS < s->thr[running].vruntime))
+	if (running >= 0 && wake_preempts(t, &s->thr[running]))
 		c->resched = true;
 	/* Take the CPU now only from a chunk in progress.  Between two chunks
 	 * the running thread's own code is waking @t (a poll that delivered to
@@ -719,6 +760,33 @@ void sched_wake(struct sim *s, struct thread *t)
 		preempt_thread(s, c);
 		sched_pick(s, c);
 	}
+}
+
+/* try_to_wake_up(): the waker places @t (select_task_rq), then the wake-up
+ * reaches @t's CPU.  From another CPU (the waker's work is s->ctx_cpu) it
+ * takes the profile's sched-wake to get there (ttwu_queue_wakelist()'s
+ * IPI and the target's scheduler getting to it): meanwhile @t is waking,
+ * neither sleeping nor runnable, and a second wake-up is the same one. */
+void sched_wake(struct sim *s, struct thread *t)
+{
+	if (t->runnable || t->waking)
+		return;
+	if (t->roam && s->sched.wake_idle)
+		wake_place(s, (int32_t)(t - s->thr));
+	if (s->prof->sched_wake_ns > 0 && s->ctx_cpu >= 0 && s->ctx_cpu != (int16_t)t->cpu) {
+		t->waking = true;
+		sim_at(s, s->eng.now + s->prof->sched_wake_ns, EV_WAKE, (uint16_t)(t - s->thr), 0);
+		return;
+	}
+	wake_now(s, t);
+}
+
+void sched_wake_arrive(struct sim *s, struct thread *t)
+{
+	t->waking = false;
+	s->ctx_cpu = (int16_t)t->cpu;
+	if (!t->runnable)
+		wake_now(s, t);
 }
 
 void sched_sleep(struct sim *s, struct cpu *c)
@@ -750,7 +818,7 @@ bool sched_thread_continue(struct sim *s, struct cpu *c, bool has_work)
  * sched_need_resched() is asked between every two chunks of a thread and
  * nearly always answers from the timeslice alone, which should not pay
  * for the pick's registers. */
-__attribute__((noinline)) static bool other_due(const struct sim *s, const struct cpu *c)
+__attribute__((noinline)) static bool other_due(struct sim *s, struct cpu *c)
 {
 	int16_t next = pick_thread(s, c);
 

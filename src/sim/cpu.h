@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rxlab/cpuidle.h"
 #include "rxlab/napi.h"
+#include "rxlab/profile.h"
 #include "rxlab/sim.h"
 #include "rxlab/softirq.h"
 #include "sim/pkt.h"
@@ -80,6 +82,15 @@ struct thread {
 	uint16_t nic;         /* THR_NAPI: the port whose NAPI it polls;
 	                       * THR_NETPERF / THR_NETSERVER: its connection */
 	int64_t user_ns;      /* THR_SINK: user work owed for the batch just received */
+	bool waking;          /* a wake-up from another CPU is on its way (sched-wake):
+	                       * EV_WAKE makes it runnable */
+	uint8_t rt_prio;      /* 0: SCHED_OTHER (the CFS-like fair class); 1..99: SCHED_FIFO
+	                       * at that priority (chrt -f): picked before every fair
+	                       * thread, preempts a fair one at once on wake-up, never
+	                       * preempted by a fair thread or its timeslice, only by a
+	                       * higher priority; equal priorities by thread index.
+	                       * Set while the host is built (before sched_init).  No
+	                       * RT throttling (sched_rt_runtime_us) is modelled. */
 	bool roam;            /* no CPU affinity: an idle CPU may take it (idle_pull), and
 	                       * with host.sched_wake_idle a wake-up may place it */
 	int64_t t_off;        /* when it last left its CPU */
@@ -132,14 +143,27 @@ struct cpu {
 	int64_t slice_start;
 	bool resched;         /* a woken thread should preempt the current one */
 	int64_t balance_t;    /* pending EV_BALANCE, or 0 */
-	int64_t exit_ns;      /* idle-exit owed by the hard IRQ or switch that ends an
+	int64_t exit_ns;      /* exit latency owed by the hard IRQ or switch that ends an
 	                       * idle period (taken by the hard IRQ handler / sched_pick) */
+	/* idle states (idle.c) */
+	int8_t cstate;        /* state the CPU is idle in (profile.cstate[]), -1: not idle */
+	int64_t idle_begin;   /* when the idle period began (the governor's measure) */
+	int64_t idle_acct_t;  /* residency counted up to here */
+	int64_t wake_until;   /* [cstates]: the exit latency of the last wake-up runs
+	                       * until here, counted as idle (cpuidle counts it in the
+	                       * state's time); without the table idle-exit is CPU time */
+	struct cpuidle gov;   /* the idle governor's state */
+	uint64_t cstate_ns[PROFILE_MAX_CSTATES];    /* residency per state, ns */
+	uint64_t cstate_usage[PROFILE_MAX_CSTATES]; /* entries per state */
 	/* The run queue (cpu.c keeps these in step with thread.runnable and
 	 * thread.cpu).  The running thread (cur) is in neither queue: its
 	 * vruntime grows while it runs, and CFS too keeps curr out of its tree. */
+	struct runq rt;       /* runnable SCHED_FIFO threads of this CPU but cur, keyed by
+	                       * -rt_prio (highest priority first) */
 	struct runq fair;     /* runnable threads of this CPU but cur, not idle-priority */
 	struct runq idle;     /* runnable idle-priority threads but cur */
-	uint16_t nr_running;  /* runnable threads, cur included, idle-priority not: the
+	uint16_t nr_running;  /* runnable threads, cur included (SCHED_FIFO ones too),
+	                       * idle-priority not: the
 	                       * load idle balancing compares */
 	struct rq_list roam;  /* runnable threads with thread.roam: what idle_pull may take */
 	struct rq_list members; /* every thread whose thread.cpu is this CPU */
@@ -178,6 +202,21 @@ struct level_ops {
 	/* The softirq-level chunk ended. */
 	void (*softirq_step)(struct sim *s, struct cpu *c);
 };
+
+/* ---- idle states (idle.c) ---- */
+
+/* Set up @c's governor from the profile and host.idle / host.max-cstate. */
+void idle_init(struct sim *s, struct cpu *c);
+/* @c has nothing to run at any level: it enters the state its governor
+ * picks (nothing when it is idle already). */
+void idle_enter(struct sim *s, struct cpu *c);
+/* @c is woken (an interrupt, an IPI, a thread made runnable): ends its idle
+ * period and returns the exit latency it owes before any work, ns; 0 when
+ * it was not idle.  Exactly once per wake-up. */
+int64_t idle_leave(struct sim *s, struct cpu *c);
+/* Count the residency of an idle period still open up to now (snapshots
+ * and the end of the run). */
+void idle_settle(struct sim *s, struct cpu *c);
 
 /* Set up CPU @id with room for the IRQ sources and NAPIs of the host's
  * s->n_nics queues.  0, or -1 out of memory (cpu_free() releases it). */
@@ -218,6 +257,8 @@ int sched_check(const struct sim *s, char *why, size_t len);
 /* Thread @t becomes runnable: on its CPU, or (host.sched_wake_idle, a
  * thread without affinity whose CPU is busy) on an idle CPU. */
 void sched_wake(struct sim *s, struct thread *t);
+/* EV_WAKE: the wake-up of @t from another CPU reaches its CPU. */
+void sched_wake_arrive(struct sim *s, struct thread *t);
 bool sched_need_resched(struct sim *s, struct cpu *c);
 /* A kernel thread on @c is about to run its next step: without @has_work
  * it sleeps, and if another thread should run it yields; either way the

@@ -83,6 +83,7 @@ static void napi_timer_arm(struct sim *s, struct nic *n, int64_t rel_ns)
 	n->timers_armed++;
 	n->timers_cancelled += n->timer_armed; /* hrtimer_start() restarts an armed timer */
 	n->timer_armed = true;
+	n->timer_at = s->eng.now + rel_ns;
 	n->timer_gen++;
 	sim_at(s, s->eng.now + rel_ns, EV_NAPI_TIMER, n->id, n->timer_gen);
 }

@@ -129,6 +129,7 @@ struct nic {
 	struct napi napi;     /* its counters are the core's: napi_watchdog() counts fires */
 	uint32_t timer_gen;   /* generation of the pending EV_NAPI_TIMER */
 	bool timer_armed;     /* the EV_NAPI_TIMER of timer_gen has not expired yet */
+	int64_t timer_at;     /* ... its expiry (the idle governor's sleep length) */
 	/* the NAPI hrtimer, as the caller owns it: armed = expired + cancelled
 	 * + (timer_armed), and every expiry calls napi_watchdog() once, when
 	 * the timer IRQ is serviced (sim_check_invariants) */

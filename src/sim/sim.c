@@ -209,6 +209,9 @@ static void take_snapshot(struct sim *s)
 	for (uint16_t i = 0; i < s->n_cpus; i++) {
 		cpu_account(s, &s->cpu[i]);
 		memcpy(sn->acct[i], s->cpu[i].acct, sizeof(sn->acct[i]));
+		idle_settle(s, &s->cpu[i]);
+		memcpy(sn->cstate_ns[i], s->cpu[i].cstate_ns, sizeof(sn->cstate_ns[i]));
+		memcpy(sn->cstate_usage[i], s->cpu[i].cstate_usage, sizeof(sn->cstate_usage[i]));
 		sn->cs[i] = s->cpu[i].cs;
 		sn->sn[i] = s->cpu[i].sn;
 	}
@@ -223,11 +226,13 @@ static void take_snapshot(struct sim *s)
 
 static void dispatch(struct sim *s, const struct event *ev)
 {
+	s->ctx_cpu = -1;
 	switch ((enum sim_event_kind)ev->kind) {
 	case EV_NIC_WAKE:
 		nic_wake(s, &s->nic[ev->obj], ev->gen);
 		return;
 	case EV_CPU_DONE:
+		s->ctx_cpu = (int16_t)ev->obj;
 		cpu_done(s, &s->cpu[ev->obj], ev->gen);
 		return;
 	case EV_WARMUP:
@@ -257,6 +262,9 @@ static void dispatch(struct sim *s, const struct event *ev)
 	case EV_EPOLL_TIMEOUT:
 		sink_epoll_timeout(s, ev->obj, ev->gen);
 		return;
+	case EV_WAKE:
+		sched_wake_arrive(s, &s->thr[ev->obj]);
+		return;
 	}
 	sim_fail(s, "unknown event kind", ev->kind, ev->obj);
 }
@@ -268,8 +276,10 @@ static void settle(struct sim *s, int64_t t)
 		nic_rx_advance(s, &s->nic[i], t);
 		nic_tx_advance(s, &s->nic[i], t);
 	}
-	for (uint16_t i = 0; i < s->n_cpus; i++)
+	for (uint16_t i = 0; i < s->n_cpus; i++) {
 		cpu_account(s, &s->cpu[i]);
+		idle_settle(s, &s->cpu[i]);
+	}
 }
 
 /* Every frame that entered is dropped somewhere, delivered, forwarded, or

@@ -58,6 +58,7 @@ enum sim_event_kind {
 	EV_BALANCE,      /* obj = cpu: an idle CPU's periodic load balancing */
 	EV_EPOLL_TIMEOUT, /* obj = epoll worker, gen = its wait: epoll_wait timed out */
 	EV_RPS,          /* obj = cpu: RPS frames steered to it are due (rps.c) */
+	EV_WAKE,         /* obj = thread: a wake-up from another CPU arrives (sched-wake) */
 };
 
 /* Queues a host can have: every port with every queue. */
@@ -81,6 +82,8 @@ struct sim_snapshot {
 	struct nic_counters *nic; /* n_nics entries */
 	uint64_t acct[SCN_MAX_CPUS][ACCT_N];
 	uint64_t cs[SCN_MAX_CPUS];
+	uint64_t cstate_ns[SCN_MAX_CPUS][PROFILE_MAX_CSTATES];
+	uint64_t cstate_usage[SCN_MAX_CPUS][PROFILE_MAX_CSTATES];
 	struct softnet_counters sn[SCN_MAX_CPUS];
 	int64_t thread_ns[SIM_MAX_THREADS];
 	uint64_t np_bytes;    /* bytes read by all netservers */
@@ -126,6 +129,9 @@ static inline void mod_series_add(struct mod_series *ms, const struct mod_point 
 #include "sim/rps.h"
 
 struct sim {
+	int16_t ctx_cpu;      /* the CPU whose work the event being handled is (its chunk
+	                       * ended, it took an IRQ), -1 none: who wakes a thread */
+	struct cpuidle_state idle_tab[PROFILE_MAX_CSTATES]; /* the profile's idle states */
 	const struct scenario *scn;
 	const struct level_ops *lvl_ops; /* the CPUs' interrupt levels: the kernel's */
 	const struct proto_ops *proto[PKT_KIND_N]; /* NULL: a NIC frame */

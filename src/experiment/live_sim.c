@@ -22,7 +22,7 @@
 #include "rxlab/scheme.h"
 #include "rxlab/sim.h"
 
-#define SIM_MAX_SETS 16
+#define SIM_MAX_SETS 20
 #define SIM_PORT "eth0"	/* live-veth's receiving port: the registry's '*' */
 
 /* The sim-as column: how the table names what the simulator runs for each
@@ -142,6 +142,17 @@ static int sim_point(const struct live_result *r, const struct live_job *j, cons
 		snprintf(what_buf, what_len, "%s; threaded napi", *what);
 		*what = what_buf;
 	}
+	/* What the veth path has (docs/live.md "Prediction against reality"):
+	 * every live loop reads with recvmmsg() of up to `budget` datagrams,
+	 * the simulated reader takes as many per recvmsg() (the profile's
+	 * syscall is per call, its per-datagram cost copy-per-byte); the
+	 * receiver core idles between packets and leaves its idle state when
+	 * veth_xmit() on the sender's CPU wakes the NAPI kthread there (the
+	 * simulated interrupt on the receiver's CPU: the wake-up IPI), with
+	 * the profile's [cstates] and the menu governor (the profile says
+	 * which states this machine has). */
+	snprintf(buf[n++], 64, "apps.sink-batch=%u", c.budget < 64 ? c.budget : 64);
+	snprintf(buf[n++], 64, "host.idle=menu");
 	snprintf(buf[n++], 64, "host.profile=%s", profile);
 	snprintf(buf[n++], 64, "traffic.rate=%.0fpps",
 		 fmax(1, r->tx.seq_next / (r->dur_s > 0 ? r->dur_s : 1)));

@@ -113,18 +113,29 @@ static void knob_note(struct live_result *r, enum knob k, uint64_t v)
 	snprintf(r->knobs + at, sizeof(r->knobs) - at, "%s%s=%s", at ? " " : "", knob_name(k), val);
 }
 
-/* Kernels before threaded busy polling reject threaded = 2 (ERANGE from
- * the netlink policy): run the threaded mode with threaded = 1 then, and
- * say so. */
+/* The user asked for a threaded setting with --set. */
+static bool user_sets_threaded(const struct live_job *j)
+{
+	for (size_t i = 0; i < j->n_knobs; i++)
+		if (j->knobs[i].k == KNOB_THREADED)
+			return true;
+	return false;
+}
+
+/* Kernels before threaded busy polling (netdev napi-set threaded 2, the
+ * busy-polling kthread: Linux 6.19, commit c18d4b190a46) reject threaded
+ * = 2 (ERANGE from the netlink policy): run the threaded mode with
+ * threaded = 1 then, and say so.  Not when the user's --set asked for it. */
 static bool threaded_fallback(struct run *run, struct live_knob *k)
 {
 	char e[256];
 
-	if (k->k != KNOB_THREADED || k->v != 2 || run->j->n_knobs > 0 ||
+	if (k->k != KNOB_THREADED || k->v != 2 || user_sets_threaded(run->j) ||
 	    knobs_set(&run->knobs, KNOB_THREADED, 1, e, sizeof(e)))
 		return false;
-	fprintf(stderr, "rxlab live: note: this kernel has no threaded busy polling "
-		"(threaded = 2); threaded mode runs with threaded = 1\n");
+	fprintf(stderr, "rxlab live: note: this kernel refuses threaded = 2 on every NAPI (the "
+		"busy-polling NAPI kthread is Linux 6.19, commit c18d4b190a46); threaded mode "
+		"runs with threaded = 1\n");
 	k->v = 1;
 	return true;
 }
@@ -247,7 +258,10 @@ static int open_loop(struct run *run, char *err, size_t errlen)
 /* hybrid's wake-cost, unless --set gives one: what a sleep and wake-up of
  * the receive thread costs on this machine, as `rxlab live calibrate`
  * measured it (profile veth-host): the thread's own cost (ctx-switch) and
- * the core's leaving its idle state (idle-exit), which spinning avoids.
+ * the core's leaving its idle state (idle-exit, without [cstates]) or the
+ * cross-CPU wake-up's latency (sched-wake, with them), which spinning
+ * avoids.  (The exit latency of a deep state is latency, not CPU, and is
+ * left out: it would make hybrid spin at rates where sleeping is cheaper.)
  * The library's default is a guess for machines nobody measured. */
 static void calibrated_wake_cost(struct rxl_config *cfg)
 {
@@ -255,8 +269,8 @@ static void calibrated_wake_cost(struct rxl_config *cfg)
 	char err[256];
 
 	if (profile_load(&p, "veth-host", err, sizeof(err)) == 0 &&
-	    p.ctx_switch_ns + p.idle_exit_ns >= 1000)
-		cfg->wake_cost_ns = (uint64_t)(p.ctx_switch_ns + p.idle_exit_ns);
+	    p.ctx_switch_ns + p.idle_exit_ns + p.sched_wake_ns >= 1000)
+		cfg->wake_cost_ns = (uint64_t)(p.ctx_switch_ns + p.idle_exit_ns + p.sched_wake_ns);
 }
 
 static int config_build(struct run *run, char *err, size_t errlen)

@@ -72,6 +72,7 @@ struct side {
 struct calib {
 	double pps[CALIB_RUNS];		/* received rate of each run */
 	double core_pct[CALIB_RUNS];	/* receiver core not idle while sending, % */
+	double idle_before[CALIB_RUNS];	/* receiver core idle before each run, % (idle_check.h) */
 	struct side thr, napi;		/* receive thread, NAPI kthread */
 	double idle_exit_ns;		/* per wake-up, what neither thread accounts for */
 	struct wake_lat wake_idle[WAKE_RUNS];	/* cross-CPU wake-ups, the CPU allowed to idle */
@@ -115,6 +116,7 @@ static void calib_keep(struct calib *c, int i, const struct live_result *r)
 {
 	c->pps[i] = live_rx_pps(r);
 	c->core_pct[i] = counters_cpu_busy_pct(&r->d_sent, r->rx_cpu);
+	c->idle_before[i] = r->idle.rx_idle_pct;
 	c->thr.cpu[i] = (double)(r->rx.cpu_user_ns + r->rx.cpu_sys_ns);
 	c->thr.wakes[i] = (double)r->rx.wakeups;
 	c->thr.pkts[i] = (double)r->rx.packets;
@@ -298,6 +300,16 @@ static void calib_write(FILE *f, const struct calib *c, const char *name)
 	fprintf(f, "#   receiver core busy: ");
 	for (int i = 0; i < CALIB_RUNS; i++)
 		fprintf(f, "%.1f%%%s", c->core_pct[i], i + 1 < CALIB_RUNS ? ", " : "\n");
+	fprintf(f, "#   receiver core idle before each run: ");
+	for (int i = 0; i < CALIB_RUNS; i++)
+		fprintf(f, "%.1f%%%s", c->idle_before[i], i + 1 < CALIB_RUNS ? ", " : "\n");
+	for (int i = 0; i < CALIB_RUNS; i++)
+		if (c->idle_before[i] < IDLE_CHECK_MIN_PCT) {
+			fprintf(f, "#   WARNING: under %.0f%% idle: other work shared the core; the\n"
+				"#   figures above include it (run again on a quiet machine)\n",
+				IDLE_CHECK_MIN_PCT);
+			break;
+		}
 	wake_comment(f, c);
 	fprintf(f, "# ctx-switch is the thread's per-wake-up cost (its one recvmmsg() call per\n"
 		"# wake-up included, so syscall is 0: the simulated reader takes up to budget\n"

@@ -137,6 +137,9 @@ struct scn_host {
 	uint32_t sched_wake_idle;    /* sched_wake_idle = on | off: a woken thread without
 	                              * affinity goes to a CPU with no thread when its own
 	                              * is busy (select_idle_sibling()) */
+	uint32_t napi_thread_prio;   /* napi-thread-prio = 0..99: every threaded NAPI
+	                              * kthread SCHED_FIFO at this priority (chrt -f -p;
+	                              * rxlab live's test bed runs it at 10); 0 = SCHED_OTHER */
 	uint32_t idle_gov;           /* idle = menu | teo | poll (enum cpuidle_gov): the
 	                              * cpuidle governor, or idle=poll */
 	uint32_t max_cstate;         /* max-cstate = N: states deeper than stateN of the
@@ -269,6 +272,8 @@ struct scn_apps {
 	uint32_t sink;               /* sink = on: a UDP socket read by a thread */
 	uint32_t sink_cpu;           /* sink-cpu = CPU of the reading thread */
 	int64_t sink_work_ns;        /* sink-work = user time per datagram */
+	uint32_t sink_prio;          /* sink-prio = 0..99: the reading threads SCHED_FIFO
+	                              * at this priority; 0 = SCHED_OTHER */
 	uint32_t rcvbuf;             /* rcvbuf = SO_RCVBUF bytes (net.core.rmem_default) */
 	uint32_t reply_bytes;        /* reply-size: > 0 makes the sink a request/response
 	                              * server that answers each datagram with a frame

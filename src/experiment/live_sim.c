@@ -143,15 +143,17 @@ static int sim_point(const struct live_result *r, const struct live_job *j, cons
 		*what = what_buf;
 	}
 	/* What the veth path has (docs/live.md "Prediction against reality"):
-	 * every live loop reads with recvmmsg() of up to `budget` datagrams,
-	 * the simulated reader takes as many per recvmsg() (the profile's
-	 * syscall is per call, its per-datagram cost copy-per-byte); the
+	 * the test bed's NAPI kthread runs SCHED_FIFO 10 and so does the
+	 * receive thread of a mode that sleeps (live_run.c FIFO_PRIO), so
+	 * neither preempts the other and packets queue while one runs; the
 	 * receiver core idles between packets and leaves its idle state when
 	 * veth_xmit() on the sender's CPU wakes the NAPI kthread there (the
-	 * simulated interrupt on the receiver's CPU: the wake-up IPI), with
-	 * the profile's [cstates] and the menu governor (the profile says
-	 * which states this machine has). */
-	snprintf(buf[n++], 64, "apps.sink-batch=%u", c.budget < 64 ? c.budget : 64);
+	 * simulated interrupt on the receiver's CPU is that wake-up's IPI),
+	 * with the profile's [cstates] under the menu governor. */
+	if (r->napi_kthread)
+		snprintf(buf[n++], 64, "host.napi-thread-prio=%d", LIVE_FIFO_PRIO);
+	if (r->fifo)
+		snprintf(buf[n++], 64, "apps.sink-prio=%d", LIVE_FIFO_PRIO);
 	snprintf(buf[n++], 64, "host.idle=menu");
 	snprintf(buf[n++], 64, "host.profile=%s", profile);
 	snprintf(buf[n++], 64, "traffic.rate=%.0fpps",

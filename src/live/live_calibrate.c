@@ -30,9 +30,7 @@
  *                          veth "raising the interrupt" and the wake
  *   rx-pkt, local-deliver  half each of the kthread's per-packet cost (only
  *                          their sum is measured)
- *   copy-per-byte          the thread's per-packet cost (recvmmsg share) over
- *                          the frame's bytes; syscall 0 (the call is in the
- *                          per-wake-up cost, one recvmmsg per wake-up)
+ *   syscall                the thread's per-packet cost (recvmmsg share)
  *   isr (also)             the receiver core's busy time that neither
  *                          thread accounts for, per wake-up (idle_exit():
  *                          the IPIs, the idle entries): CPU time
@@ -60,8 +58,6 @@
 
 #define CALIB_RUNS 5
 #define WAKE_RUNS 5		/* ping-pong runs per idle setting, alternating */
-#define FRAME_BYTES 78		/* scenario live-veth's frame-size: 32 B payload + UDP 8 +
-				 * IPv4 20 + Ethernet 14 + FCS 4 */
 
 /* One side's samples: CPU ns, wake-ups and packets per run. */
 struct side {
@@ -311,23 +307,21 @@ static void calib_write(FILE *f, const struct calib *c, const char *name)
 			break;
 		}
 	wake_comment(f, c);
-	fprintf(f, "# ctx-switch is the thread's per-wake-up cost (its one recvmmsg() call per\n"
-		"# wake-up included, so syscall is 0: the simulated reader takes up to budget\n"
-		"# datagrams per recvmsg(), as recvmmsg() does), copy-per-byte its per-packet\n"
-		"# cost over the %d-byte frame, isr what the kthread's per-wake-up cost adds\n"
-		"# to ctx-switch; rx-pkt + local-deliver is the kernel's per-packet cost (the\n"
-		"# split is not measured); veth has no DMA, registers or hard IRQ, so those\n"
-		"# costs are 0.  See docs/live.md.\n\n", FRAME_BYTES);
+	fprintf(f, "# ctx-switch is the thread's per-wake-up cost, syscall its per-packet cost\n"
+		"# (recvmmsg share; the simulated reader pays it per datagram), isr what the\n"
+		"# kthread's per-wake-up cost adds to ctx-switch; rx-pkt + local-deliver is\n"
+		"# the kernel's per-packet cost (the split is not measured); veth has no\n"
+		"# DMA, registers or hard IRQ, so those costs are 0.  See docs/live.md.\n\n");
 	fprintf(f, "[profile]\nname = %s\ndescription = \"veth receiver of this machine "
 		"(rxlab live calibrate)\"\n\n[cost]\n", name);
 	fprintf(f, "irq-entry = 0\nisr = %lldns\nreg-read = 0\n", ns(isr));
 	fprintf(f, "rx-pkt = %lldns\nnetif-rx = 0\nbacklog-pkt = 0\nnapi-poll = 0\n",
 		ns(c->napi.pkt_ns / 2));
 	fprintf(f, "softirq-entry = 0\ndma-fixed = 0\ndma-per-byte = 0\nfwd-pkt = 0\n"
-		"copy-per-byte = %lldps\ntx-clean-pkt = 0\n"
-		"skb-alloc = 0\nremote-free = 0\nxmit-locked = 0\n", ns(1000.0 * c->thr.pkt_ns / FRAME_BYTES));
-	fprintf(f, "ctx-switch = %lldns\nlocal-deliver = %lldns\nsyscall = 0\n"
-		"sched-wake = %lldns\n", ns(c->thr.wake_ns), ns(c->napi.pkt_ns / 2),
+		"copy-per-byte = 0\ntx-clean-pkt = 0\n"
+		"skb-alloc = 0\nremote-free = 0\nxmit-locked = 0\n");
+	fprintf(f, "ctx-switch = %lldns\nlocal-deliver = %lldns\nsyscall = %lldns\n"
+		"sched-wake = %lldns\n", ns(c->thr.wake_ns), ns(c->napi.pkt_ns / 2), ns(c->thr.pkt_ns),
 		ns(c->sched_wake_ns));
 	fprintf(f, "\n[cstates]\nPOLL = 0 0\n%s = %lldns %lldns\n", c->state, ns(c->exit_ns),
 		ns(c->residency_ns));

@@ -26,7 +26,7 @@
 
 #define DRAIN_MAX_NS 200000000	/* wait at most this long for the last packets */
 #define DRAIN_STEP_NS 5000000
-#define FIFO_PRIO 10
+#define FIFO_PRIO LIVE_FIFO_PRIO
 #define START_SETTLE_NS 2000000	/* after the receive thread is up */
 
 /* Everything a run holds, released by run_undo() in reverse. */

@@ -30,6 +30,8 @@
 
 #define LIVE_MAX_SETS 64
 #define LIVE_MAX_QUEUES COUNTERS_MAX_QUEUES
+#define LIVE_FIFO_PRIO 10	/* SCHED_FIFO priority of the NAPI kthread and of a
+				 * receive thread that sleeps */
 
 /* A device knob requested for the run (--set dev.KNOB=V or a sysfs name). */
 struct live_knob {

@@ -32,6 +32,7 @@ static int build_threads(struct sim *s)
 		s->nic[i].napi_thread = (int16_t)sched_add_thread(s, &kern_napi_thread_ops, THR_NAPI,
 								s->nic[i].irq_cpu, name);
 		s->thr[s->nic[i].napi_thread].nic = i;
+		s->thr[s->nic[i].napi_thread].rt_prio = (uint8_t)scn->host.napi_thread_prio;
 	}
 	if (scn->host.rxpath == RXPATH_BSD_POLL && scn->host.bsd_idle_poll)
 		s->thr[sched_add_thread(s, &kern_idle_poll_ops, THR_IDLEPOLL, 0, "idlepoll")].runnable =

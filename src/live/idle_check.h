@@ -23,6 +23,8 @@
 
 #define IDLE_CHECK_WINDOW_NS 250000000	/* 250 ms */
 #define IDLE_CHECK_MIN_PCT 90.0
+#define IDLE_CHECK_TRIES 4	/* windows watched before a busy core is reported (live_run.c):
+				 * the previous run's test bed is torn down after it ends */
 
 struct idle_check {
 	int rx_cpu, tx_cpu;		/* the CPUs watched (-1: not watched) */

@@ -21,7 +21,7 @@
 struct pingpong {
 	int efd, cpu;
 	size_t n;
-	int64_t gap_ns;			/* WAKE_LAT_GAP_NS or the caller's */
+	int64_t gap_ns;			/* the caller's, 0 = log-uniform spread */
 	double *lat_ns;			/* one per wake-up */
 	_Atomic int64_t t0_ns;		/* the waker's clock just before its write */
 	atomic_size_t done;		/* wake-ups the sleeper has seen */
@@ -68,14 +68,27 @@ static void spin_until(int64_t until_ns)
 		;
 }
 
+/* The wait before a wake-up, from the pseudo-random @x: @gap_ns to twice
+ * that, or for @gap_ns 0 log-uniform over WAKE_LAT_SPREAD_MIN_NS ..
+ * WAKE_LAT_SPREAD_MAX_NS. */
+static int64_t gap(int64_t gap_ns, uint64_t x)
+{
+	double u = (double)(x >> 11) / 9007199254740992.0;	/* [0, 1) */
+
+	if (gap_ns > 0)
+		return gap_ns + (int64_t)(u * (double)gap_ns);
+	return (int64_t)(WAKE_LAT_SPREAD_MIN_NS *
+			 pow((double)WAKE_LAT_SPREAD_MAX_NS / WAKE_LAT_SPREAD_MIN_NS, u));
+}
+
 static void waker(struct pingpong *pp)
 {
 	uint64_t one = 1, x = 88172645463325252ull;
 
-	spin_until(mono_ns() + 10 * pp->gap_ns);	/* the sleeper is blocked by now */
+	spin_until(mono_ns() + 10 * WAKE_LAT_SPREAD_MAX_NS);	/* the sleeper is blocked by now */
 	for (size_t i = 0; i < pp->n; i++) {
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;	/* xorshift64 */
-		spin_until(mono_ns() + pp->gap_ns + (int64_t)(x % (uint64_t)pp->gap_ns));
+		spin_until(mono_ns() + gap(pp->gap_ns, x));
 		atomic_store(&pp->t0_ns, mono_ns());
 		if (write(pp->efd, &one, sizeof(one)) != (ssize_t)sizeof(one))
 			break;
@@ -134,7 +147,7 @@ static int run(struct pingpong *pp, int waker_cpu, char *err, size_t errlen)
 int wake_lat_measure(int waker_cpu, int sleeper_cpu, bool poll_idle, size_t n, int64_t gap_ns,
 		     struct wake_lat *out, char *err, size_t errlen)
 {
-	struct pingpong pp = { .cpu = sleeper_cpu, .n = n, .gap_ns = gap_ns > 0 ? gap_ns : 1 };
+	struct pingpong pp = { .cpu = sleeper_cpu, .n = n, .gap_ns = gap_ns > 0 ? gap_ns : 0 };
 	int qos = -1, rc = -1;
 
 	memset(out, 0, sizeof(*out));

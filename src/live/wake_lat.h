@@ -27,14 +27,17 @@
 
 #define WAKE_LAT_SAMPLES 1500
 #define WAKE_LAT_GAP_NS 200000	/* 200 us (to 400 us) between wake-ups */
+#define WAKE_LAT_SPREAD_MIN_NS 10000	/* gap 0: log-uniform from 10 us ... */
+#define WAKE_LAT_SPREAD_MAX_NS 1000000	/* ... to 1 ms */
 
 struct wake_lat {
 	double p10_ns, p50_ns, p90_ns;	/* of the run's samples */
 	size_t n;			/* samples */
 };
 
-/* One run of @n wake-ups, @gap_ns to 2 x @gap_ns apart (WAKE_LAT_GAP_NS
- * in calibrate), of a thread on @sleeper_cpu by the calling thread
+/* One run of @n wake-ups, @gap_ns to 2 x @gap_ns apart, or with @gap_ns 0
+ * log-uniformly 10 us to 1 ms apart (calibrate: the idle periods a
+ * receiver has from the sender's maximum down to 1 kpps), of a thread on @sleeper_cpu by the calling thread
  * moved to @waker_cpu (its affinity is restored afterwards), into @out.
  * 0, or -1 with a message in @err (no eventfd, thread, or
  * /dev/cpu_dma_latency when @poll_idle). */

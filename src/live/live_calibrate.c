@@ -31,7 +31,7 @@
  *   rx-pkt, local-deliver  half each of the kthread's per-packet cost (only
  *                          their sum is measured)
  *   syscall                the thread's per-packet cost (recvmmsg share)
- *   isr (also)             the receiver core's busy time that neither
+ *   isr (added)            the receiver core's busy time that neither
  *                          thread accounts for, per wake-up (idle_exit():
  *                          the IPIs, the idle entries): CPU time
  *   sched-wake             the median latency of waking a thread on the
@@ -318,16 +318,14 @@ static void wake_comment(FILE *f, const struct calib *c)
 		"# and the return to user space); the exit latency of %s is the kept idle\n"
 		"# median minus it: latency, counted as idle time (as cpuidle's state time\n"
 		"# counts it), so idle-exit is absent.  The core's busy time per wake-up\n"
-		"# that the two threads do not account for (%.0f ns, at %.0f pps) is not\n"
-		"# charged: on this KVM guest it is taken to be the part of leaving halt\n"
-		"# that the guest sees as busy; charged as CPU time on every wake-up it\n"
-		"# puts the simulated latencies far above the live ones (docs/live.md).\n",
+		"# that the two threads do not account for (%.0f ns, at %.0f pps: the IPI,\n"
+		"# the idle entry and exit paths) is CPU time and goes into isr.\n",
 		c->state, c->idle_exit_ns, c->pps[2]);
 }
 
 static void calib_write(FILE *f, const struct calib *c, const char *name)
 {
-	double isr = c->napi.wake_ns - c->thr.wake_ns;
+	double isr = c->napi.wake_ns - c->thr.wake_ns + c->idle_exit_ns;
 
 	fprintf(f, "# %s - this machine's veth receiver, measured by `rxlab live calibrate`.\n"
 		"#\n"
@@ -352,7 +350,8 @@ static void calib_write(FILE *f, const struct calib *c, const char *name)
 	wake_comment(f, c);
 	fprintf(f, "# ctx-switch is the thread's per-wake-up cost, syscall its per-packet cost\n"
 		"# (recvmmsg share; the simulated reader pays it per datagram), isr what the\n"
-		"# kthread's per-wake-up cost adds to ctx-switch; rx-pkt + local-deliver is\n"
+		"# kthread's per-wake-up cost adds to ctx-switch plus the core's unaccounted\n"
+		"# busy time per wake-up; rx-pkt + local-deliver is\n"
 		"# the kernel's per-packet cost (the split is not measured); veth has no\n"
 		"# DMA, registers or hard IRQ, so those costs are 0.  See docs/live.md.\n\n");
 	fprintf(f, "[profile]\nname = %s\ndescription = \"veth receiver of this machine "

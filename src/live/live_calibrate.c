@@ -214,9 +214,9 @@ static int calib_wake(struct calib *c, const volatile sig_atomic_t *stop)
 	char err[256];
 
 	for (int i = 0; i < WAKE_RUNS && !(stop && *stop); i++) {
-		if (wake_lat_measure(0, 1, false, WAKE_LAT_SAMPLES, 0, &c->wake_idle[i],
+		if (wake_lat_measure(0, 1, false, WAKE_LAT_SAMPLES, WAKE_LAT_GAP_NS, &c->wake_idle[i],
 				     err, sizeof(err)) ||
-		    wake_lat_measure(0, 1, true, WAKE_LAT_SAMPLES, 0, &c->wake_poll[i],
+		    wake_lat_measure(0, 1, true, WAKE_LAT_SAMPLES, WAKE_LAT_GAP_NS, &c->wake_poll[i],
 				     err, sizeof(err))) {
 			fprintf(stderr, "rxlab live calibrate: wake-up latency: %s\n", err);
 			return 1;
@@ -304,7 +304,7 @@ static void wake_comment(FILE *f, const struct calib *c)
 {
 	fprintf(f, "# Wake-up latency (src/live/wake_lat.c): a SCHED_FIFO thread on CPU 1\n"
 		"# blocked in read() on an eventfd, woken by a write from CPU 0 (spinning),\n"
-		"# %d wake-ups per run, log-uniformly 10 us - 1 ms apart (the idle periods of\n# a receiver from the maximum down to 1 kpps), %d runs each way, alternating:\n",
+		"# %d wake-ups 200-400 us apart per run, %d runs each way, alternating:\n",
 		WAKE_LAT_SAMPLES, WAKE_RUNS);
 	wake_write(f, "idle allowed", c->wake_idle);
 	wake_write(f, "/dev/cpu_dma_latency held at 0 (POLL only)", c->wake_poll);

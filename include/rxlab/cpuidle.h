@@ -69,8 +69,15 @@ struct cpuidle {
 void cpuidle_init(struct cpuidle *g, enum cpuidle_gov gov, uint8_t n);
 
 /* The state (0..n-1) the CPU enters now, for a sleep length (time to the
- * next timer event on the CPU, > 0) of @sleep_len_ns. */
-uint8_t cpuidle_select(struct cpuidle *g, const struct cpuidle_state *st, int64_t sleep_len_ns);
+ * next timer event on the CPU with its tick stopped, > 0) of
+ * @sleep_len_ns.  @tick_ns is the tick period (1 s / HZ) and
+ * @delta_tick_ns (> 0) the time to the next tick: when the prediction is
+ * shorter than a tick, menu and teo keep the tick running, and a state
+ * whose target residency exceeds the time to the tick is not worth it: the
+ * deepest one within @delta_tick_ns is taken instead (menu_select() and
+ * teo_select() with stop_tick false). */
+uint8_t cpuidle_select(struct cpuidle *g, const struct cpuidle_state *st, int64_t sleep_len_ns,
+		       int64_t tick_ns, int64_t delta_tick_ns);
 
 /* The CPU was idle @measured_ns (>= 0) in the state selected last:
  * update what the governor learns. */

@@ -28,6 +28,15 @@ enum napi_state_bit {
 	NAPI_PREFER_BUSY_POLL = 1u << 4, /* busy poller asked softirq to hand it back */
 	NAPI_THREADED = 1u << 5,         /* polled by a kthread, not softirq */
 	NAPI_SCHED_THREADED = 1u << 6,   /* the kthread has been woken for it */
+	NAPI_THREADED_BUSY_POLL = 1u << 7, /* its kthread busy polls (threaded = busy-poll) */
+};
+
+/* napi-set threaded (enum netdev_napi_threaded, include/uapi/linux/netdev.h):
+ * disabled, enabled, busy-poll (Linux 6.19, commit c18d4b190a46). */
+enum napi_threaded {
+	NAPI_THREADED_OFF = 0,       /* softirq polls it */
+	NAPI_THREADED_ON = 1,        /* its kthread polls it, and sleeps when done */
+	NAPI_THREADED_BUSY = 2,      /* its kthread polls it and never lets it go */
 };
 
 struct napi {
@@ -115,9 +124,23 @@ struct napi_poll_result napi_poll_finish(struct napi *n, uint32_t work);
  * sets MISSED (frames that arrive during process_backlog() are its own). */
 bool napi_schedule_backlog(struct napi *n);
 
-/* napi_set_threaded() (dev_set_threaded, the sysfs "threaded" knob): set or
- * clear THREADED.  A threaded NAPI is polled by its kthread. */
-void napi_set_threaded(struct napi *n, bool threaded);
+/* napi_set_threaded() (dev_set_threaded, the sysfs "threaded" knob, netdev
+ * napi-set threaded): THREADED for @mode ON and BUSY, THREADED_BUSY_POLL
+ * for BUSY only, both cleared for OFF (napi_set_threaded_state()).  A
+ * threaded NAPI is polled by its kthread.  A change applies from the
+ * kthread's next napi_thread_busy_poll(). */
+void napi_set_threaded(struct napi *n, enum napi_threaded mode);
+
+/* napi_threaded_poll(), each time the kthread owns the NAPI (after
+ * napi_thread_wait(), SCHED_THREADED set) and is about to poll: true when
+ * it busy polls - THREADED_BUSY_POLL set, no DISABLE pending - and then
+ * IN_BUSY_POLL is set, so that napi_complete_done() returns false without
+ * touching the state: the driver leaves its IRQ masked, SCHED and
+ * SCHED_THREADED stay, and the kthread polls again without sleeping.
+ * False otherwise, and IN_BUSY_POLL is cleared: the next
+ * napi_complete_done() completes as usual (re-arming the IRQ) and the
+ * kthread sleeps once SCHED is gone. */
+bool napi_thread_busy_poll(struct napi *n);
 
 /* ____napi_schedule()'s first step, for a NAPI the caller owns (SCHED set):
  * when THREADED, set SCHED_THREADED and return true, and the caller wakes

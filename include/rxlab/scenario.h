@@ -42,6 +42,8 @@ enum traffic_pattern {
 	TRAFFIC_TRACE,    /* arrival times and frame lengths of a capture (trace = FILE) */
 	TRAFFIC_CLOSED,   /* closed loop: depth requests outstanding per flow, the next one
 	                   * client-delay after a reply left (netperf TCP_RR, mutilate) */
+	TRAFFIC_STREAM,   /* TCP bulk sender: full-sized segments at rate, stream-burst
+	                   * segments of one flow at a time, flows round robin */
 };
 
 /* Arrivals of a trace (pcap, pcapng or CSV timeline), in memory.  Loaded
@@ -97,7 +99,16 @@ struct scn_napi {
 	uint32_t defer_hard_irqs;       /* napi_defer_hard_irqs (napi-set defer-hard-irqs) */
 	int64_t gro_flush_timeout_ns;   /* gro_flush_timeout (napi-set gro-flush-timeout) */
 	int64_t irq_suspend_timeout_ns; /* irq-suspend-timeout (napi-set irq-suspend-timeout) */
-	uint32_t threaded;              /* threaded (napi-set threaded): 0 or 1 */
+	uint32_t threaded;              /* threaded (napi-set threaded): 0 disabled, 1
+	                                 * enabled, 2 busy-poll (enum napi_threaded) */
+};
+
+/* threaded-cpus: the CPU affinity of a port's NAPI kthreads. */
+enum threaded_cpus {
+	THREADED_CPUS_IRQ,  /* pinned to the CPU of the queue's IRQ (napi.rst's advice) */
+	THREADED_CPUS_ALL,  /* no affinity, as kthread_run() leaves it: the scheduler's
+	                     * balancing moves them */
+	THREADED_CPUS_LIST, /* queue i's kthread pinned to threaded_cpu[i] (taskset -pc) */
 };
 
 /* Coalescing values of one queue, as ethtool --per-queue queue_mask M
@@ -120,6 +131,7 @@ struct scn_host {
 	uint32_t netdev_max_backlog; /* net.core.netdev_max_backlog, default 1000 */
 	uint32_t dev_weight;         /* net.core.dev_weight, default 64 */
 	uint32_t napi_weight;        /* driver NAPI weight, default 64 (NAPI_POLL_WEIGHT) */
+	uint32_t gro_normal_batch;   /* net.core.gro_normal_batch, segments, default 8 */
 	/* FreeBSD kern.polling.* sysctls, rxpath = bsd-poll */
 	uint32_t bsd_burst_max;      /* kern.polling.burst_max, 10..1000, default 150 */
 	uint32_t bsd_each_burst;     /* kern.polling.each_burst, default 5 */
@@ -137,9 +149,6 @@ struct scn_host {
 	uint32_t sched_wake_idle;    /* sched_wake_idle = on | off: a woken thread without
 	                              * affinity goes to a CPU with no thread when its own
 	                              * is busy (select_idle_sibling()) */
-	uint32_t napi_thread_prio;   /* napi-thread-prio = 0..99: every threaded NAPI
-	                              * kthread SCHED_FIFO at this priority (chrt -f -p;
-	                              * rxlab live's test bed runs it at 10); 0 = SCHED_OTHER */
 	uint32_t idle_gov;           /* idle = menu | teo | poll (enum cpuidle_gov): the
 	                              * cpuidle governor, or idle=poll */
 	uint32_t max_cstate;         /* max-cstate = N: states deeper than stateN of the
@@ -180,7 +189,10 @@ struct scn_nic {
 	uint32_t napi_defer_hard_irqs;  /* napi_defer_hard_irqs: empty polls before the
 	                                 * IRQ is re-armed; 0 = off */
 	int64_t gro_flush_timeout_ns;   /* gro_flush_timeout: deferral timer (ns) */
-	uint32_t threaded;              /* threaded = 1: a kthread polls, not softirq */
+	uint32_t threaded;              /* threaded = 1: a kthread polls, not softirq; 2:
+	                                 * it busy polls (queue 0's; see napi[]) */
+	uint32_t threaded_prio;         /* threaded-prio: the kthreads' policy, 0 =
+	                                 * SCHED_OTHER nice 0, 1..99 = SCHED_FIFO priority */
 	/* queues (ethtool -L), RSS (ethtool -X / -N) and interrupt placement */
 	uint32_t combined;              /* combined = 1..64 queue pairs, each with its RX and
 	                                 * TX ring, coalescing engine, NAPI and vector */
@@ -190,10 +202,16 @@ struct scn_nic {
 	                                 * equal) */
 	uint32_t indir_weight[SCN_MAX_QUEUES]; /* ... the weights, in queue order */
 	uint32_t rss_l4;                /* rx-flow-hash = sdfn (addresses and ports) | sd */
+	uint32_t gro;                   /* gro = on | off (ethtool -K NAME gro): GRO in the
+	                                 * NAPI poll of every queue of the port */
 	uint32_t irq_spread;            /* irq-affinity = spread: queue i on CPU i % cpus */
 	uint32_t irq_affinity_n;        /* irq-affinity = CPU list: how many CPUs (0: none
 	                                 * given, irq-cpu applies to every queue) */
 	uint16_t irq_affinity[SCN_MAX_QUEUES]; /* ... queue i's CPU, i < irq_affinity_n */
+	enum threaded_cpus threaded_cpus; /* threaded-cpus = irq | all | CPU list: where
+	                                 * the NAPI kthreads may run */
+	uint16_t threaded_cpu[SCN_MAX_QUEUES]; /* THREADED_CPUS_LIST: queue i's kthread's
+	                                 * CPU, i < combined */
 	struct scn_napi napi[SCN_MAX_QUEUES];  /* queue i's NAPI settings (the scalar keys
 	                                 * above are queue 0's, and every queue's unless a
 	                                 * list gave per-queue values) */
@@ -223,6 +241,13 @@ struct scn_nic {
 	uint32_t tx_abs_int_delay;      /* TxAbsIntDelay (TADV), units of 1.024 us */
 };
 
+/* A TCP segment of pattern = stream on the wire: Ethernet header 14, IPv4
+ * 20, TCP with the timestamp option 32, FCS 4; the rest of frame-size is
+ * payload (the MSS: 1518 -> 1448). */
+#define SCN_TCP_HDR 52       /* IPv4 + TCP header bytes (GRO's skb->len - payload) */
+#define SCN_TCP_OVERHEAD 70  /* frame bytes that are not TCP payload */
+#define SCN_STREAM_MIN_FRAME 128 /* smallest frame-size of a stream (MSS 58) */
+
 /* [traffic NAME]: one source of frames into a port. */
 struct scn_traffic {
 	char name[SCN_NAME_LEN];
@@ -245,6 +270,9 @@ struct scn_traffic {
 	enum flow_popularity flow_pop; /* flow-popularity = uniform | zipf:S */
 	uint32_t zipf_milli;         /* ... S in thousandths, 1..4000 */
 	uint32_t dport;              /* dport = destination UDP/TCP port of every flow */
+	/* pattern = stream: TCP segments, MSS = frame-size - SCN_TCP_OVERHEAD */
+	uint32_t stream_burst;       /* stream-burst = segments a flow sends back to back
+	                              * before the next flow's turn (a TSO burst), 1..65535 */
 	/* pattern = closed (rate is not used: the server's answers set it) */
 	uint32_t depth;              /* depth = requests outstanding per flow, 1..64 */
 	int64_t client_delay_ns;     /* client-delay = from a reply's last bit out to the

@@ -126,6 +126,10 @@ struct nic_counters {
 	uint64_t tx_cleaned;  /* TX descriptors cleaned */
 	uint64_t polls;       /* NAPI poll calls */
 	uint64_t poll_pkts;   /* RX frames handled in those polls */
+	/* GRO (gro = on; 0 otherwise) */
+	uint64_t gro_segs;    /* frames into napi_gro_receive() */
+	uint64_t gro_skbs;    /* skbs out of GRO to the stack (merged or GRO_NORMAL) */
+	uint64_t gro_skb_segs;/* frames in those skbs */
 };
 
 /* Where a CPU's time went (top's buckets). */
@@ -186,6 +190,9 @@ struct queue_result {
 
 struct cpu_result {
 	double pct[ACCT_N];             /* % of the window in each bucket; they add up to 100 */
+	double cstate_pct[PROFILE_MAX_CSTATES]; /* % of the window in each idle state
+	                                 * (results.cstate_name[]), exit latency included */
+	uint64_t cstate_usage[PROFILE_MAX_CSTATES]; /* entries into each state, window */
 	struct softnet_counters sn;     /* window, except migrations: 0 here (see netperf) */
 	uint64_t cs;                    /* context switches, window */
 };
@@ -194,6 +201,11 @@ struct thread_result {
 	char name[48];                  /* "ksoftirqd/0", "cpu-hog/1", "sink", ... */
 	double pct;                     /* % of one CPU over the window (top) */
 	int64_t cpu_ns;                 /* CPU time, whole run (top's TIME) */
+	uint16_t cpu;                   /* the CPU it is on at the end (ps's PSR) */
+	bool busy_poll;                 /* a NAPI kthread with threaded = busy-poll: all
+	                                 * of its CPU is busy polling (system time) */
+	double spin_pct;                /* busy_poll: % of one CPU over the window in
+	                                 * polls that found nothing; NaN otherwise */
 };
 
 /* ping -f over loopback (apps.ping), whole run, iputils' summary. */
@@ -246,6 +258,12 @@ struct results {
 	double pkts_per_poll;           /* RX frames per poll call */
 	double cpu_pct[ACCT_N];         /* cpu[i].pct averaged over CPUs */
 	double ksoftirqd_pct;           /* % of one CPU, summed over ksoftirqd threads */
+	double busy_poll_pct;           /* % of one CPU, summed over busy-polling NAPI
+	                                 * kthreads (threaded = busy-poll); 0 without */
+	bool busy_poll;                 /* some NAPI has threaded = busy-poll */
+	uint64_t migrations;            /* threads moved between CPUs by the scheduler
+	                                 * (idle balancing, wake-up placement), all CPUs,
+	                                 * whole run */
 	double cs_per_s;                /* context switches, all CPUs */
 	double lat_p50_us, lat_p99_us, lat_p999_us, lat_max_us, lat_mean_us; /* NaN: none */
 	uint64_t lat_samples;           /* frames with a latency */
@@ -255,12 +273,18 @@ struct results {
 	uint64_t drop_link, drop_fifo, drop_backlog, drop_qdisc, drop_socket, drops_total;
 	uint64_t time_squeeze;          /* net_rx_action out of budget or time, window */
 	bool skb_table;                 /* any sk_buff recycling, remote frees or lock spins */
+	bool gro;                       /* a port has gro = on: the GRO table is reported */
 	uint64_t in_flight;             /* frames still queued at the end */
 	uint64_t events;                /* engine events handled, whole run */
 	uint16_t n_nics, n_cpus, n_threads;
 	struct nic_result nic[SCN_MAX_NICS]; /* n_nics entries, scenario order: the sums
 	                                 * of their queues */
 	uint16_t n_queues;              /* queues of all ports */
+	/* Idle states (the profile's [cstates], or POLL with host.idle = poll):
+	 * cstates_table says whether the report shows them. */
+	bool cstates_table;
+	uint8_t n_cstates;              /* states usable (max-cstate applied) */
+	char cstate_name[PROFILE_MAX_CSTATES][16];
 	struct queue_result *queue;     /* n_queues entries, port by port, owned */
 	uint64_t *queue_irq_cpu;        /* interrupts of queue q on CPU c, whole run, at
 	                                 * [q * n_cpus + c], owned */

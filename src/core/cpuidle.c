@@ -95,7 +95,21 @@ uint32_t cpuidle_typical_interval(const struct cpuidle *g)
 	}
 }
 
-static uint8_t menu_select(struct cpuidle *g, const struct cpuidle_state *st, int64_t sleep_len)
+/* The tick stays when the idle time expected is under a tick; then a
+ * state is only worth its residency up to the next tick. */
+static uint8_t keep_tick(const struct cpuidle *g, const struct cpuidle_state *st, uint8_t idx,
+			 int64_t expected, int64_t tick, int64_t delta_tick)
+{
+	uint8_t lim;
+
+	if (expected >= tick)
+		return idx;
+	lim = deepest_for(g, st, delta_tick);
+	return idx < lim ? idx : lim;
+}
+
+static uint8_t menu_select(struct cpuidle *g, const struct cpuidle_state *st, int64_t sleep_len,
+			   int64_t tick, int64_t delta_tick)
 {
 	uint32_t typical = cpuidle_typical_interval(g);
 	int64_t predicted;
@@ -105,7 +119,7 @@ static uint8_t menu_select(struct cpuidle *g, const struct cpuidle_state *st, in
 			      (RESOLUTION * DECAY));
 	if (typical != UINT32_MAX && (int64_t)typical * 1000 < predicted)
 		predicted = (int64_t)typical * 1000;
-	return deepest_for(g, st, predicted);
+	return keep_tick(g, st, deepest_for(g, st, predicted), predicted, tick, delta_tick);
 }
 
 static void menu_reflect(struct cpuidle *g, int64_t measured)
@@ -147,6 +161,16 @@ static uint8_t teo_select(const struct cpuidle *g, const struct cpuidle_state *s
 	return 0;
 }
 
+/* teo keeps the tick when the state it picked has a target residency
+ * under a tick (teo_select(): "the tick is not going to be stopped"). */
+static uint8_t teo_select_tick(const struct cpuidle *g, const struct cpuidle_state *st,
+			       int64_t sleep_len, int64_t tick, int64_t delta_tick)
+{
+	uint8_t idx = teo_select(g, st, sleep_len);
+
+	return keep_tick(g, st, idx, st[idx].residency_ns, tick, delta_tick);
+}
+
 static void teo_reflect(struct cpuidle *g, const struct cpuidle_state *st, int64_t measured)
 {
 	for (uint8_t i = 0; i < g->n; i++) {
@@ -159,14 +183,15 @@ static void teo_reflect(struct cpuidle *g, const struct cpuidle_state *st, int64
 		g->intercepts[deepest_for(g, st, measured)] += TEO_PULSE;
 }
 
-uint8_t cpuidle_select(struct cpuidle *g, const struct cpuidle_state *st, int64_t sleep_len_ns)
+uint8_t cpuidle_select(struct cpuidle *g, const struct cpuidle_state *st, int64_t sleep_len_ns,
+		       int64_t tick_ns, int64_t delta_tick_ns)
 {
 	g->sleep_len_ns = sleep_len_ns;
 	switch (g->gov) {
 	case CPUIDLE_MENU:
-		return menu_select(g, st, sleep_len_ns);
+		return menu_select(g, st, sleep_len_ns, tick_ns, delta_tick_ns);
 	case CPUIDLE_TEO:
-		return teo_select(g, st, sleep_len_ns);
+		return teo_select_tick(g, st, sleep_len_ns, tick_ns, delta_tick_ns);
 	case CPUIDLE_POLL:
 		break;
 	}

@@ -9,6 +9,7 @@
  *   napi_watchdog()       the hrtimer expired;
  *   napi_schedule_backlog() enqueue_to_backlog() claims the per-CPU backlog;
  *   napi_set_threaded(), napi_schedule_threaded()  threaded NAPI;
+ *   napi_thread_busy_poll()  threaded busy polling (threaded = busy-poll);
  *   napi_busy_poll_claim(), _stop(), _release()    a busy poller's ownership
  *                         (napi_busy_loop(), busy_poll_stop()).
  *
@@ -265,12 +266,34 @@ bool napi_watchdog(struct napi *n)
 	return true;
 }
 
-void napi_set_threaded(struct napi *n, bool threaded)
+void napi_set_threaded(struct napi *n, enum napi_threaded mode)
 {
-	if (threaded)
+	/* napi_set_threaded_state() (Linux 6.19): "set_mask_bits(&napi->state,
+	 * NAPIF_STATE_THREADED_BUSY_POLL_MASK, val)" with THREADED for any
+	 * mode but disabled and THREADED_BUSY_POLL for busy-poll only. */
+	n->state &= ~(uint32_t)(NAPI_THREADED | NAPI_THREADED_BUSY_POLL);
+	if (mode != NAPI_THREADED_OFF)
 		n->state |= NAPI_THREADED;
+	if (mode == NAPI_THREADED_BUSY)
+		n->state |= NAPI_THREADED_BUSY_POLL;
+}
+
+bool napi_thread_busy_poll(struct napi *n)
+{
+	/* napi_threaded_poll() after napi_thread_wait() (commit c18d4b190a46,
+	 * Samiullah Khawaja, Linux 6.19): want_busy_poll is THREADED_BUSY_POLL
+	 * without DISABLE, and "assign_bit(NAPI_STATE_IN_BUSY_POLL, ...,
+	 * want_busy_poll)" when it changed; IN_BUSY_POLL is what makes
+	 * napi_complete_done() return false (shared/reference/modern-host.md
+	 * 4.2; the stable fix "keep last_qs" of YiFei Zhu shows the merged
+	 * loop). */
+	bool busy = (n->state & NAPI_THREADED_BUSY_POLL) && !(n->state & NAPI_DISABLE);
+
+	if (busy)
+		n->state |= NAPI_IN_BUSY_POLL;
 	else
-		n->state &= ~(uint32_t)NAPI_THREADED;
+		n->state &= ~(uint32_t)NAPI_IN_BUSY_POLL;
+	return busy;
 }
 
 bool napi_schedule_threaded(struct napi *n)

@@ -151,7 +151,7 @@ static int sim_point(const struct live_result *r, const struct live_job *j, cons
 	 * simulated interrupt on the receiver's CPU is that wake-up's IPI),
 	 * with the profile's [cstates] under the menu governor. */
 	if (r->napi_kthread)
-		snprintf(buf[n++], 64, "host.napi-thread-prio=%d", LIVE_FIFO_PRIO);
+		snprintf(buf[n++], 64, "nic.eth0.threaded-prio=%d", LIVE_FIFO_PRIO);
 	if (r->fifo)
 		snprintf(buf[n++], 64, "apps.sink-prio=%d", LIVE_FIFO_PRIO);
 	snprintf(buf[n++], 64, "host.idle=menu");

@@ -54,12 +54,18 @@ enum {
 	R003_5, R003_20 = R003_5 + 5, R004 = R003_20 + 5, R004_USECS, R004_DEFER,
 	R002_REC, R002_1B, R002_1F, R002_1S, R002_2B, R002_2F, R002_2S,
 	R004_PING, R004_PING_IDLE, R004_PING_USECS, R004_PING_DEFER, R004_PING_DIM, R004_NETPERF,
+	RW_SOFT_1B, RW_KTHR_1B, RW_SOFT_5K, RW_KTHR_5K,
 	N_RUNS
 };
 _Static_assert(N_RUNS <= 64, "USES() is a 64-bit mask");
 
 #define FLOAT_SETS "nic.eth0.irq-cpu=float", "nic.eth1.irq-cpu=float"
 #define SPLIT_SETS "nic.eth1.irq-cpu=1"
+
+/* Wang 2021 (tcp-rr-threaded.ini): threaded NAPI with unpinned kthreads,
+ * and 5 KB requests and replies as one 5066-byte frame each. */
+#define KTHREAD_SETS "nic.eth0.threaded=1", "nic.eth0.threaded-cpus=all"
+#define SIZE_5K_SETS "traffic.frame-size=5066", "apps.reply-size=5066"
 
 /* Seed 003: the link-utilisation sweep, 5 rates per coalescing setting. */
 #define S003(base, frames, rate) [base] = { "seeds/003-tg3-tcp-receive", \
@@ -99,6 +105,10 @@ static const struct seed_run runs[N_RUNS] = {
 	[R002_2B] = { "seeds/002-smp-router-2flows", { NULL } },
 	[R002_2F] = { "seeds/002-smp-router-2flows", { FLOAT_SETS, NULL } },
 	[R002_2S] = { "seeds/002-smp-router-2flows", { SPLIT_SETS, NULL } },
+	[RW_SOFT_1B] = { "tcp-rr-threaded", { NULL } },
+	[RW_KTHR_1B] = { "tcp-rr-threaded", { KTHREAD_SETS, NULL } },
+	[RW_SOFT_5K] = { "tcp-rr-threaded", { SIZE_5K_SETS, NULL } },
+	[RW_KTHR_5K] = { "tcp-rr-threaded", { KTHREAD_SETS, SIZE_5K_SETS, NULL } },
 };
 
 /* ---- seed 002: SMP forwarding (Olsson's recycling run, Fraser's router) ---- */
@@ -290,8 +300,55 @@ static double s001_fwd_pps(const struct results *const *r)
 	return NIC(r[R001], "eth1", tx_ok) / (10e6 / 890e3);
 }
 
+/* ---- Wang 2021: neper tcp_rr, 1000 flows, softirq vs threaded NAPI ---- */
+
+/* The simulated host is the server; neper measures the round trip at the
+ * client, which is the server's latency plus the scenario's client-delay
+ * (a constant, so it adds to every percentile exactly). */
+#define WANG_CLIENT_DELAY_US 20.0
+
+static double wang_qps_m(const struct results *r) { return r->replied_pps / 1e6; }
+
+/* Round-trip percentile @i of results_cdf_q[] (11: p90, 13: p99, 14: p99.9). */
+static double wang_rtt(const struct results *r, int i)
+{
+	return r->lat_cdf_us[i] + WANG_CLIENT_DELAY_US;
+}
+
+#define WANG(name, run) \
+	static double name##_qps(const struct results *const *r) { return wang_qps_m(r[run]); } \
+	static double name##_p50(const struct results *const *r) { return r[run]->lat_p50_us + \
+									  WANG_CLIENT_DELAY_US; } \
+	static double name##_p90(const struct results *const *r) { return wang_rtt(r[run], 11); } \
+	static double name##_p99(const struct results *const *r) { return wang_rtt(r[run], 13); } \
+	static double name##_p999(const struct results *const *r) { return wang_rtt(r[run], 14); }
+WANG(rw_s1, RW_SOFT_1B)
+WANG(rw_k1, RW_KTHR_1B)
+WANG(rw_s5, RW_SOFT_5K)
+WANG(rw_k5, RW_KTHR_5K)
+
+/* kthread's p99.9 as a fraction of softirq's at the same request size. */
+static double rw_tail_1b(const struct results *const *r) { return rw_k1_p999(r) / rw_s1_p999(r); }
+static double rw_tail_5k(const struct results *const *r) { return rw_k5_p999(r) / rw_s5_p999(r); }
+
 #define USES(run) (UINT64_C(1) << (run))
 #define USES5(run) (UINT64_C(0x1f) << (run))
+
+/* One row of Wang's table: QPS (@qps_cls, @param: fitted or predicted),
+ * p50 (derived: a closed loop of 1000 flows with one request each has a
+ * mean round trip of 1000 / QPS, Little's law, and these are tight
+ * distributions), p90, p99, p99.9 (predicted). */
+#define WANG_ROWS(mode, f, run, qps_cls, param, qps, p50, p90, p99, p999) \
+	{ { "wang", "tcp_rr 1000 flows, " mode ": QPS, millions", qps, CHECK_RATIO, 0, f##_qps, \
+	    USES(run) }, qps_cls, param }, \
+	{ { "wang", "tcp_rr 1000 flows, " mode ": p50, us", p50, CHECK_RATIO, 0, f##_p50, \
+	    USES(run) }, FIG_DERIVED, "1000 flows / QPS, Little's law" }, \
+	{ { "wang", "tcp_rr 1000 flows, " mode ": p90, us", p90, CHECK_RATIO, 0, f##_p90, \
+	    USES(run) }, FIG_PREDICTED, NULL }, \
+	{ { "wang", "tcp_rr 1000 flows, " mode ": p99, us", p99, CHECK_RATIO, 0, f##_p99, \
+	    USES(run) }, FIG_PREDICTED, NULL }, \
+	{ { "wang", "tcp_rr 1000 flows, " mode ": p99.9, us", p999, CHECK_RATIO, 0, f##_p999, \
+	    USES(run) }, FIG_PREDICTED, NULL }
 
 static const struct figure figures[] = {
 	{ "000", "Celeron 450 + ADMtek, stock dc: interrupts/s at ~57 kpps", 46000, CHECK_RATIO, 0,
@@ -406,7 +463,33 @@ static const struct figure figures[] = {
 	  0, CHECK_AT_MOST, 10, s004_np_cs_pct, USES(R004_NETPERF) },
 };
 
+/* Figures with a class: Wang 2021 (issue #17), tcp-rr-threaded.ini. */
+static const struct classed_figure classed[] = {
+	WANG_ROWS("softirq 1B/1B", rw_s1, RW_SOFT_1B, FIG_FITTED, "local-deliver",
+		  2.75, 337, 376, 1040, 3690),
+	WANG_ROWS("kthread 1B/1B", rw_k1, RW_KTHR_1B, FIG_PREDICTED, NULL,
+		  2.67, 371, 408, 455, 550),
+	WANG_ROWS("softirq 5KB/5KB", rw_s5, RW_SOFT_5K, FIG_FITTED, "copy-per-byte",
+		  1.46, 678, 750, 969, 2780),
+	WANG_ROWS("kthread 5KB/5KB", rw_k5, RW_KTHR_5K, FIG_PREDICTED, NULL,
+		  1.44, 695, 789, 891, 1060),
+	{ { "wang", "tcp_rr 1B/1B: kthread p99.9 / softirq p99.9 (550us / 3.69ms), at most 0.5", 0.149,
+	  CHECK_AT_MOST, 0.5, rw_tail_1b, USES(RW_SOFT_1B) | USES(RW_KTHR_1B) }, FIG_PREDICTED, NULL },
+	{ { "wang", "tcp_rr 5KB/5KB: kthread p99.9 / softirq p99.9 (1.06ms / 2.78ms), at most 0.5",
+	  0.381, CHECK_AT_MOST, 0.5, rw_tail_5k, USES(RW_SOFT_5K) | USES(RW_KTHR_5K) },
+	  FIG_PREDICTED, NULL },
+};
+
 #define N_FIGURES (sizeof(figures) / sizeof(figures[0]))
+#define N_CLASSED (sizeof(classed) / sizeof(classed[0]))
+#define N_ALL (N_FIGURES + N_CLASSED)
+
+/* Figure @i of both tables, the unclassed first; *@c its class. */
+static const struct figure *fig_at(size_t i, const struct classed_figure **c)
+{
+	*c = i < N_FIGURES ? NULL : &classed[i - N_FIGURES];
+	return *c ? &(*c)->fig : &figures[i];
+}
 
 struct figure_result figure_judge(const struct figure *fig, double simulated)
 {
@@ -447,11 +530,29 @@ static struct table *figure_table(void)
 	return t;
 }
 
+/* The figure's name, with its class when it has one: "NAME [fitted:
+ * PARAM]", "[derived: FROM]", "[predicted]". */
+static void figure_name(char *buf, size_t len, const struct figure_result *o)
+{
+	static const char *const cls[] = { [FIG_FITTED] = "fitted", [FIG_PREDICTED] = "predicted",
+					   [FIG_DERIVED] = "derived" };
+
+	if (o->cls == FIG_UNCLASSED)
+		snprintf(buf, len, "%s", o->fig->name);
+	else if (o->fitted_param)
+		snprintf(buf, len, "%s [%s: %s]", o->fig->name, cls[o->cls], o->fitted_param);
+	else
+		snprintf(buf, len, "%s [%s]", o->fig->name, cls[o->cls]);
+}
+
 static void figure_row(struct table *t, const struct figure_result *o)
 {
+	char name[256];
+
+	figure_name(name, sizeof(name), o);
 	table_row(t);
 	table_str(t, o->fig->seed);
-	table_str(t, o->fig->name);
+	table_str(t, name);
 	table_dbl(t, o->fig->reported);
 	table_dbl(t, o->simulated);
 	table_dbl(t, o->ratio);
@@ -482,21 +583,27 @@ static uint64_t runs_needed(const char *seed)
 {
 	uint64_t need = 0;
 
-	for (size_t f = 0; f < N_FIGURES; f++)
-		if (wanted(&figures[f], seed))
-			need |= figures[f].uses;
+	const struct classed_figure *c;
+
+	for (size_t f = 0; f < N_ALL; f++)
+		if (wanted(fig_at(f, &c), seed))
+			need |= fig_at(f, &c)->uses;
 	return need;
 }
 
 static void judge_all(const char *seed, const struct results *const *res, struct table *t,
 		      size_t *n, size_t *n_ok)
 {
-	for (size_t f = 0; f < N_FIGURES; f++) {
+	for (size_t f = 0; f < N_ALL; f++) {
+		const struct classed_figure *c;
+		const struct figure *fig = fig_at(f, &c);
 		struct figure_result o;
 
-		if (!wanted(&figures[f], seed))
+		if (!wanted(fig, seed))
 			continue;
-		o = figure_judge(&figures[f], figures[f].measure(res));
+		o = figure_judge(fig, fig->measure(res));
+		o.cls = c ? c->cls : FIG_UNCLASSED;
+		o.fitted_param = c ? c->fitted_param : NULL;
 		figure_row(t, &o);
 		(*n)++;
 		*n_ok += o.ok;

@@ -23,6 +23,18 @@ enum check_kind {
 
 struct results;
 
+/* How a figure relates to the model's parameters (issue #17's validation
+ * classes).  FIG_UNCLASSED is every seed figure of shared/seeds (their
+ * profiles say which figures calibrated which cost); the others print
+ * their class after the figure's name, so that unclassed rows print as
+ * they always did. */
+enum fig_class {
+	FIG_UNCLASSED,
+	FIG_FITTED,    /* a parameter (fitted_param) was chosen to match it */
+	FIG_PREDICTED, /* no parameter was set from it */
+	FIG_DERIVED,   /* follows from other figures (fitted_param says how) */
+};
+
 /* One reported figure of one seed experiment. */
 struct figure {
 	const char *seed;       /* "001" */
@@ -37,9 +49,19 @@ struct figure {
 	uint64_t uses;          /* bit i set: reads run i */
 };
 
+/* A figure with its class (the shared/seeds figures have none). */
+struct classed_figure {
+	struct figure fig;
+	enum fig_class cls;
+	const char *fitted_param; /* FIG_FITTED: the parameter; FIG_DERIVED: from
+	                           * what; else NULL */
+};
+
 /* Outcome of one figure. */
 struct figure_result {
 	const struct figure *fig;
+	enum fig_class cls;       /* set by the caller of figure_judge() */
+	const char *fitted_param;
 	double simulated;
 	double ratio;           /* simulated / reported (NaN when reported is 0) */
 	bool ok;

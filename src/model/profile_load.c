@@ -253,6 +253,11 @@ static int read_cstate(struct pload *l, const struct ini_entry *e, struct profil
 	if (strlen(e->key) >= sizeof(st->name))
 		return bad(l, e->line, "state name '%s' is too long (at most %zu characters)",
 		           e->key, sizeof(st->name) - 1);
+	/* the name becomes report columns (C6_pct): letters, digits, '_', '-' */
+	if (strspn(e->key, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") !=
+	    strlen(e->key))
+		return bad(l, e->line, "state name '%s': use letters, digits, '_' and '-' only "
+		           "(as cpuidle names them: POLL, C1E, C6)", e->key);
 	snprintf(buf, sizeof(buf), "%s", e->value);
 	for (char *t = strtok_r(buf, " \t", &save); t && n < 4; t = strtok_r(NULL, " \t", &save))
 		f[n++] = t;

@@ -113,6 +113,37 @@ int queue_keys_irq_affinity(const char *text, uint32_t ncpus, struct scn_nic *n,
 	return 0;
 }
 
+int queue_keys_threaded_cpus(const char *text, uint32_t ncpus, struct scn_nic *n, char *msg,
+                              size_t msglen)
+{
+	char why[160];
+	int got;
+
+	n->threaded_cpus = THREADED_CPUS_IRQ;
+	if (strcmp(text, "irq") == 0)
+		return 0;
+	if (strcmp(text, "all") == 0) {
+		n->threaded_cpus = THREADED_CPUS_ALL;
+		return 0;
+	}
+	got = unit_cpu_list(text, ncpus, n->threaded_cpu, SCN_MAX_QUEUES, why, sizeof(why));
+	if (got < 0) {
+		snprintf(msg, msglen, "threaded-cpus = %s: %s (or irq: each kthread on its queue's "
+		         "IRQ CPU; all: no affinity)", text, why);
+		return -1;
+	}
+	if ((uint32_t)got != 1 && (uint32_t)got != n->combined) {
+		snprintf(msg, msglen, "threaded-cpus = %s: %d CPUs for combined = %u queues; give "
+		         "one CPU per queue in queue order, one CPU for all, irq or all", text, got,
+		         n->combined);
+		return -1;
+	}
+	for (uint32_t i = (uint32_t)got; i < n->combined; i++)
+		n->threaded_cpu[i] = n->threaded_cpu[0];
+	n->threaded_cpus = THREADED_CPUS_LIST;
+	return 0;
+}
+
 int queue_keys_rps(const char *text, uint32_t ncpus, struct scn_nic *n, char *msg,
                    size_t msglen)
 {
@@ -134,6 +165,28 @@ int queue_keys_rps(const char *text, uint32_t ncpus, struct scn_nic *n, char *ms
 	return 0;
 }
 
+int queue_keys_threaded(const char *key, const char *tok, uint64_t *v, char *msg, size_t msglen)
+{
+	/* enum netdev_napi_threaded's names (Documentation/netlink/specs/
+	 * netdev.yaml, napi-threaded: disabled, enabled, busy-poll) and
+	 * values, and the on/off of the sysfs file */
+	static const char *const names[] = { "disabled", "enabled", "busy-poll" };
+	bool b;
+
+	for (uint64_t i = 0; i < 3; i++)
+		if (strcmp(tok, names[i]) == 0 || (tok[0] == (char)('0' + i) && !tok[1])) {
+			*v = i;
+			return 0;
+		}
+	if (!unit_parse_bool(tok, &b)) {
+		*v = b;
+		return 0;
+	}
+	snprintf(msg, msglen, "%s = %s: accepted 0 | 1 | 2, or disabled | enabled | busy-poll "
+	         "(netdev napi-set threaded), or off/on", key, tok);
+	return -1;
+}
+
 /* Value @tok of queue @q: messages name it "KEY (queue Q) = TOK: ...". */
 static int list_value(const char *key, uint32_t q, const char *tok, enum unit_kind kind,
                       uint64_t min, uint64_t max, const char *noun, int is_bool, uint64_t *v,
@@ -144,6 +197,8 @@ static int list_value(const char *key, uint32_t q, const char *tok, enum unit_ki
 
 	snprintf(label, sizeof(label), "%s (queue %u)", key, q);
 	key = label;
+	if (is_bool == QVAL_THREADED)
+		return queue_keys_threaded(key, tok, v, msg, msglen);
 	if (!is_bool)
 		return unit_parse_key(kind, key, tok, min, max, noun, v, msg, msglen);
 	if (unit_parse_bool(tok, &b)) {

@@ -60,6 +60,7 @@ enum key_type {
 	KT_ENUM, /* one of names[], stored as its index */
 	KT_STR,  /* a string that must fit the char array */
 	KT_LATER,/* read in finish(), which knows the other keys (irq-affinity, indir) */
+	KT_THREADED, /* threaded: 0/1/2, disabled/enabled/busy-poll, on/off */
 };
 
 struct key_spec {
@@ -102,6 +103,9 @@ struct key_spec {
 #define PQBOOL_(sec, st, key, m, d) \
 	{ sec, key, KT_BOOL, UNIT_COUNT, 0, 1, d, NULL, NULL, NULL, false, FLD(st, m), NULL, 0, \
 	  true }
+#define PQTHR_(sec, st, key, m, d) \
+	{ sec, key, KT_THREADED, UNIT_COUNT, 0, 2, d, NULL, NULL, NULL, false, FLD(st, m), NULL, 0, \
+	  true }
 /* One level of indirection so that "H" (section id, struct) splits into two
  * arguments before the macros above count them. */
 #define NUM(...) NUM_(__VA_ARGS__)
@@ -113,6 +117,7 @@ struct key_spec {
 #define LATER(...) LATER_(__VA_ARGS__)
 #define PQNUM(...) PQNUM_(__VA_ARGS__)
 #define PQBOOL(...) PQBOOL_(__VA_ARGS__)
+#define PQTHR(...) PQTHR_(__VA_ARGS__)
 
 #define US 1000ULL
 #define MS 1000000ULL
@@ -126,7 +131,7 @@ struct key_spec {
 static const char *const rxpath_names[] = { "classic", "isr-loop", "napi", "bsd-poll", "isr-while",
 					     NULL };
 static const char *const pattern_names[] = { "constant", "poisson", "on-off", "trace", "closed",
-					      NULL };
+					      "stream", NULL };
 static const char *const tx_clean_names[] = { "irq", "xmit", NULL };
 /* adaptive-rx also takes policy:NAME (model/policy_key.c); src/core/policy.c
  * keeps user policies off these names. */
@@ -146,7 +151,7 @@ _Static_assert(ADAPTIVE_OFF == 0 && ADAPTIVE_DIM == 1 && ADAPTIVE_PKT_RATE == 2,
 _Static_assert(RXPATH_CLASSIC == 0 && RXPATH_ISR_LOOP == 1 && RXPATH_NAPI == 2 &&
                RXPATH_BSD_POLL == 3 && RXPATH_ISR_WHILE == 4, "rxpath_names");
 _Static_assert(TRAFFIC_CONSTANT == 0 && TRAFFIC_POISSON == 1 && TRAFFIC_ONOFF == 2 &&
-               TRAFFIC_TRACE == 3 && TRAFFIC_CLOSED == 4,
+               TRAFFIC_TRACE == 3 && TRAFFIC_CLOSED == 4 && TRAFFIC_STREAM == 5,
                "pattern_names");
 _Static_assert(TX_CLEAN_IRQ == 0 && TX_CLEAN_XMIT == 1, "tx_clean_names");
 _Static_assert(TIMER_ABSOLUTE == 0 && TIMER_RESTART == 1, "cqe-mode-* stores a bool");
@@ -174,6 +179,7 @@ static const struct key_spec schema[] = {
 	NUM(H, "netdev_max_backlog", netdev_max_backlog, UNIT_COUNT, 1, 10000000, 1000, "packets"),
 	NUM(H, "dev_weight", dev_weight, UNIT_COUNT, 1, 65536, 64, "packets"),
 	NUM(H, "napi_weight", napi_weight, UNIT_COUNT, 1, 64, 64, "packets"),
+	NUM(H, "gro_normal_batch", gro_normal_batch, UNIT_COUNT, 1, 4096, 8, "segments"),
 	NUM(H, "kern.polling.burst_max", bsd_burst_max, UNIT_COUNT, 10, 1000, 150, "packets"),
 	NUM(H, "kern.polling.each_burst", bsd_each_burst, UNIT_COUNT, 1, 1000, 5, "packets"),
 	NUM(H, "kern.polling.user_frac", bsd_user_frac, UNIT_COUNT, 0, 99, 50, "%"),
@@ -181,7 +187,6 @@ static const struct key_spec schema[] = {
 	NUM(H, "kern.polling.idle_poll", bsd_idle_poll, UNIT_COUNT, 0, 1, 0, NULL),
 	BOOL(H, "skb-recycle", skb_recycle, 0),
 	NUM(H, "skb-recycle-max", skb_recycle_max, UNIT_COUNT, 1, 1000000, 1024, "sk_buffs"),
-	NUM(H, "napi-thread-prio", napi_thread_prio, UNIT_COUNT, 0, 99, 0, "(SCHED_FIFO priority; 0 = SCHED_OTHER)"),
 	NUM(H, "sched_migration_cost", sched_migration_cost_ns, UNIT_TIME_NS, 0, 10 * SEC,
 	    500 * US, NULL),
 	BOOL(H, "sched_wake_idle", sched_wake_idle, 0),
@@ -212,13 +217,17 @@ static const struct key_spec schema[] = {
 	NUM(N, "link-queue", link_queue_ns, UNIT_TIME_NS, 0, 10 * SEC, 1 * MS, NULL),
 	PQNUM(N, "napi_defer_hard_irqs", napi_defer_hard_irqs, UNIT_COUNT, 0, INT32_MAX, 0, NULL),
 	PQNUM(N, "gro_flush_timeout", gro_flush_timeout_ns, UNIT_TIME_NS, 0, 10 * SEC, 0, NULL),
-	PQBOOL(N, "threaded", threaded, 0),
+	PQTHR(N, "threaded", threaded, 0),
+	NUM(N, "threaded-prio", threaded_prio, UNIT_COUNT, 0, 99, 0,
+	    "(0 = SCHED_OTHER, 1..99 = SCHED_FIFO priority)"),
 	NUM(N, "combined", combined, UNIT_COUNT, 1, SCN_MAX_QUEUES, 1, "queues"),
 	NUM(N, "indir-size", indir_size, UNIT_COUNT, 1, 512, 128, "entries"),
 	LATER(N, "indir", "equal 4"),
 	ENUM(N, "rx-flow-hash", rss_l4, flow_hash_names, 1),
+	BOOL(N, "gro", gro, 0),
 	LATER(N, "irq-affinity", "spread"),
 	LATER(N, "rps-cpus", "1-3"),
+	LATER(N, "threaded-cpus", "all"),
 	ENUM(N, "adaptive-rx", adaptive_rx, adaptive_names, ADAPTIVE_OFF),
 	NUM(N, "dim-work-delay", dim_work_delay_ns, UNIT_TIME_NS, 0, 1 * SEC, 20 * US, NULL),
 	NUM(N, "dim-start-profile", dim_start_ix, UNIT_COUNT, 0, 4, 1, NULL),
@@ -252,6 +261,7 @@ static const struct key_spec schema[] = {
 	NUM(T, "flows", flows, UNIT_COUNT, 1, SCN_MAX_FLOWS, 1, "flows"),
 	LATER(T, "flow-popularity", "zipf:1"),
 	NUM(T, "dport", dport, UNIT_COUNT, 1, 65535, 9, NULL),
+	NUM(T, "stream-burst", stream_burst, UNIT_COUNT, 1, 65535, 44, "segments"),
 	NUM(T, "depth", depth, UNIT_COUNT, 1, 64, 1, "requests per flow"),
 	NUM(T, "client-delay", client_delay_ns, UNIT_TIME_NS, 0, 1 * SEC, 10 * US, NULL),
 	NUM(T, "client-rto", client_rto_ns, UNIT_TIME_NS, 1 * US, 60 * SEC, 200 * MS, NULL),
@@ -485,6 +495,11 @@ static int parse_value(struct sload *l, const struct ini_entry *e, const struct 
 		return 0;
 	case KT_ENUM:
 		return parse_enum(l, e, k, base);
+	case KT_THREADED:
+		if (queue_keys_threaded(k->key, e->value, &v, msg, sizeof(msg)))
+			return bad(l, e->line, e->src, "%s", msg);
+		store_num(base, k, v);
+		return 0;
 	case KT_STR:
 		if (strlen(e->value) >= k->size)
 			return bad(l, e->line, e->src, "%s = %s: too long (at most %zu characters)",
@@ -1189,7 +1204,8 @@ static int queue_list(struct sload *l, uint32_t i, const struct key_spec *k, boo
 		v[q] = v[0];
 	if (e && strpbrk(e->value, " \t") &&
 	    queue_keys_list(k->key, e->value, n->combined, k->unit, k->min, k->max, k->noun,
-	                    k->type == KT_BOOL, v, msg, sizeof(msg)))
+	                    k->type == KT_BOOL ? QVAL_BOOL
+	                    : k->type == KT_THREADED ? QVAL_THREADED : QVAL_UNIT, v, msg, sizeof(msg)))
 		return bad(l, e->line, e->src, "[nic %s] %s", n->name, msg);
 	put_num(n, k->off, k->size, v[0]);
 	for (uint32_t q = 0; q < n->combined; q++)
@@ -1218,6 +1234,7 @@ static int check_queues(struct sload *l, uint32_t i)
 	const struct ini_entry *ind = ini_find(l->nic[i], "indir");
 	const struct ini_entry *aff = ini_find(l->nic[i], "irq-affinity");
 	const struct ini_entry *rps = ini_find(l->nic[i], "rps-cpus");
+	const struct ini_entry *thr = ini_find(l->nic[i], "threaded-cpus");
 	char msg[512];
 
 	if (ind && queue_keys_indir(ind->value, n, msg, sizeof(msg)))
@@ -1228,6 +1245,8 @@ static int check_queues(struct sload *l, uint32_t i)
 		n->irq_spread = 1;
 	if (rps && queue_keys_rps(rps->value, l->s->host.cpus, n, msg, sizeof(msg)))
 		return bad(l, rps->line, rps->src, "[nic %s] %s", n->name, msg);
+	if (thr && queue_keys_threaded_cpus(thr->value, l->s->host.cpus, n, msg, sizeof(msg)))
+		return bad(l, thr->line, thr->src, "[nic %s] %s", n->name, msg);
 	return queue_lists(l, i);
 }
 
@@ -1261,6 +1280,30 @@ static int check_closed(struct sload *l, uint32_t i)
 	return 0;
 }
 
+/* pattern = stream: segments need room for the headers (SCN_TCP_OVERHEAD)
+ * and some payload; stream-burst means nothing to another pattern. */
+static int check_stream(struct sload *l, uint32_t i)
+{
+	const struct scn_traffic *t = &l->s->traffic[i];
+	const struct ini_entry *e = ini_find(l->traffic[i], "stream-burst");
+	int line;
+	const char *src;
+
+	if (t->pattern != TRAFFIC_STREAM) {
+		if (e)
+			return bad(l, e->line, e->src, "stream-burst applies to pattern = stream "
+			           "(this source is %s)", pattern_names[t->pattern]);
+		return 0;
+	}
+	if (t->frame_bytes >= SCN_STREAM_MIN_FRAME)
+		return 0;
+	where_key(l->traffic[i], "frame-size", &line, &src);
+	return bad(l, line, src, "pattern = stream: frame-size = %u is too small for a TCP "
+	           "segment; accepted %u..9216 bytes (MSS = frame-size - %u: Ethernet 14, IPv4 20, "
+	           "TCP with timestamps 32, FCS 4)", t->frame_bytes, SCN_STREAM_MIN_FRAME,
+	           SCN_TCP_OVERHEAD);
+}
+
 static int check_flows(struct sload *l)
 {
 	for (uint32_t i = 0; i < l->s->n_traffic; i++) {
@@ -1276,14 +1319,32 @@ static int check_flows(struct sload *l)
 			return bad(l, e->line, e->src, "%s", msg);
 		if (t->pattern == TRAFFIC_CLOSED && check_closed(l, i))
 			return -EINVAL;
+		if (check_stream(l, i))
+			return -EINVAL;
 	}
 	return 0;
+}
+
+/* gro = on: GRO runs in NAPI polls (napi_gro_receive from the driver's
+ * poll); the other receive paths never call it. */
+static int check_gro(struct sload *l, uint32_t i)
+{
+	const struct ini_entry *e = ini_find(l->nic[i], "gro");
+
+	if (!l->s->nic[i].gro || l->s->host.rxpath == RXPATH_NAPI)
+		return 0;
+	return bad(l, e ? e->line : 0, e ? e->src : NULL, "[nic %s] gro = on needs [host] rxpath "
+	           "= napi (GRO runs in the driver's NAPI poll; rxpath is %s)", l->s->nic[i].name,
+	           rxpath_names[l->s->host.rxpath]);
 }
 
 static int check_nics(struct sload *l)
 {
 	for (uint32_t i = 0; i < l->s->n_nics; i++) {
 		int rc = check_cpu(l, l->nic[i], "irq-cpu", l->s->nic[i].irq_cpu);
+
+		if (!rc)
+			rc = check_gro(l, i);
 
 		if (!rc)
 			rc = check_queues(l, i);

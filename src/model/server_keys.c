@@ -3,12 +3,16 @@
  *
  * server-cpus is a CPU list as /sys and taskset -c write them; it must name
  * one CPU per worker, in worker order.  Without it worker i runs on CPU i,
- * so more workers than CPUs need the list.  epoll-timeout is epoll_wait()'s
+ * so more workers than CPUs need the list.  server-cpus = all leaves the
+ * workers unpinned (no sched_setaffinity, as neper and most servers run):
+ * worker i starts on CPU i mod cpus and the scheduler moves it (idle
+ * balancing, sched_wake_idle), as it moves netperf's threads.  epoll-timeout is epoll_wait()'s
  * timeout: -1 blocks forever, else a time.  server-work-dist is fixed, exp
  * (exponential with mean server-work) or lognormal:SIGMA (mean server-work,
  * SIGMA the standard deviation of its logarithm).
  */
 #include "model/server_keys.h"
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +26,16 @@ static int resolve_cpus(struct scn_apps *a, uint32_t cpus, char *why, size_t len
 	char m[160];
 	int n;
 
+	if (server_keys_roam(a)) {
+		for (uint32_t i = 0; i < a->server_threads; i++)
+			a->server_cpu[i] = (uint16_t)(i % cpus);
+		return 0;
+	}
+	if (isalpha((unsigned char)a->server_cpus[0])) {
+		snprintf(why, len, "server-cpus = %s: accepted a CPU list (e.g. 0-7 or 0,2,4) or all "
+			 "(no CPU affinity)", a->server_cpus);
+		return -1;
+	}
 	if (a->server_cpus[0] == '\0') {
 		if (a->server_threads > cpus) {
 			snprintf(why, len, "server-threads = %u needs server-cpus: worker i runs on "
@@ -40,6 +54,11 @@ static int resolve_cpus(struct scn_apps *a, uint32_t cpus, char *why, size_t len
 		return 0;
 	snprintf(why, len, "server-cpus = %s: %s", a->server_cpus, m);
 	return -1;
+}
+
+bool server_keys_roam(const struct scn_apps *a)
+{
+	return strcmp(a->server_cpus, "all") == 0;
 }
 
 static int resolve_timeout(struct scn_apps *a, char *why, size_t len)

@@ -3,6 +3,7 @@
 #ifndef RXLAB_MODEL_SERVER_KEYS_H
 #define RXLAB_MODEL_SERVER_KEYS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,5 +15,9 @@
  * message ("server-cpus = 0-9: ..."). */
 int server_keys_resolve(struct scn_apps *a, uint32_t cpus, const char **key, char *why,
 			size_t len);
+
+/* server-cpus = all: the workers have no CPU affinity (thread.roam); each
+ * starts on CPU (worker index mod cpus) and the scheduler moves it. */
+bool server_keys_roam(const struct scn_apps *a);
 
 #endif

@@ -257,6 +257,70 @@ static struct table *queues_table(const struct results *r)
 	return t;
 }
 
+static void gro_row(struct table *t, const char *name, const struct nic_counters *c,
+		    double window_s)
+{
+	table_row(t);
+	table_str(t, name);
+	table_u64(t, c->gro_segs);
+	table_u64(t, c->gro_skbs);
+	table_u64(t, c->gro_skb_segs);
+	table_dbl(t, (double)c->gro_skbs / window_s);
+	table_dbl(t, c->gro_skbs ? (double)c->gro_skb_segs / (double)c->gro_skbs : NAN);
+}
+
+/* GRO (ports with gro = on), window: frames into napi_gro_receive(), skbs
+ * out of it to the stack and the frames they carried; per port, and per
+ * queue when a port has several. */
+static struct table *gro_table(const struct results *r)
+{
+	static const struct col cols[] = {
+		{ "iface", "iface", -1, true },        { "gro_in", "segs-in", -1, true },
+		{ "gro_skbs", "skbs-out", -1, true },  { "gro_skb_segs", "segs-out", -1, true },
+		{ "skbs_per_s", "skbs/s", 0, true },   { "segs_per_skb", "segs/skb", 2, true },
+	};
+	struct table *t = table_new("gro", "GRO (napi_gro_receive: frames in, skbs to the stack, "
+				    "window)");
+
+	add_cols(t, cols, sizeof(cols) / sizeof(cols[0]));
+	for (uint16_t i = 0; i < r->n_nics; i++)
+		gro_row(t, r->nic[i].name, &r->nic[i].c, r->window_s);
+	for (uint16_t i = 0; multi_queue(r) && i < r->n_queues; i++)
+		gro_row(t, r->queue[i].name, &r->queue[i].c, r->window_s);
+	return t;
+}
+
+/* Idle-state residency per CPU, as `cpupower monitor -m Idle_Stats` and
+ * turbostat show it: Busy% (C0) and the % of the window in each state. */
+static struct table *cstates_table(const struct results *r)
+{
+	struct table *t = table_new("cpuidle", "CPU idle states (cpupower monitor, % of window)");
+	char key[40], hdr[32];
+
+	table_add_col(t, "cpu", "CPU", -1);
+	table_add_col(t, "busy_pct", "Busy%", 2);
+	for (uint8_t k = 0; k < r->n_cstates; k++) {
+		snprintf(key, sizeof(key), "%s_pct", r->cstate_name[k]);
+		snprintf(hdr, sizeof(hdr), "%s%%", r->cstate_name[k]);
+		table_add_col(t, key, hdr, 2);
+	}
+	for (uint8_t k = 0; k < r->n_cstates; k++) {
+		snprintf(key, sizeof(key), "%s_usage", r->cstate_name[k]);
+		snprintf(hdr, sizeof(hdr), "%s-usage", r->cstate_name[k]);
+		table_add_col(t, key, hdr, -1);
+	}
+	for (uint16_t i = 0; i < r->n_cpus; i++) {
+		table_row(t);
+		table_u64(t, i);
+		table_dbl(t, 100.0 - r->cpu[i].pct[ACCT_IDLE]);
+		for (uint8_t k = 0; k < r->n_cstates; k++)
+			table_dbl(t, r->cpu[i].cstate_pct[k]);
+		for (uint8_t k = 0; k < r->n_cstates; k++)
+			table_u64(t, r->cpu[i].cstate_usage[k]);
+	}
+	return t;
+}
+
 /* /proc/net/softnet_stat, decimal, window. */
 static struct table *softnet_table(const struct results *r)
 {
@@ -437,11 +501,21 @@ static struct table *threads_table(const struct results *r)
 	table_add_col(t, "command", "COMMAND", -1);
 	table_add_col(t, "cpu_pct", "%CPU", 1);
 	table_add_col(t, "time_ms", "TIME(ms)", 1);
+	/* threaded = busy-poll: which threads' CPU is busy polling, and how
+	 * much of it found nothing (only then: other outputs unchanged) */
+	if (r->busy_poll) {
+		table_add_col(t, "busy_poll", "BUSY-POLL", -1);
+		table_add_col(t, "spin_pct", "SPIN%", 1);
+	}
 	for (uint16_t i = 0; i < r->n_threads; i++) {
 		table_row(t);
 		table_str(t, r->thr[i].name);
 		table_dbl(t, r->thr[i].pct);
 		table_dbl(t, (double)r->thr[i].cpu_ns / 1e6);
+		if (r->busy_poll) {
+			table_str(t, r->thr[i].busy_poll ? "yes" : NULL);
+			table_dbl(t, r->thr[i].spin_pct);
+		}
 	}
 	return t;
 }
@@ -601,10 +675,14 @@ struct report *run_report(const struct results *r, bool wide)
 	report_add(rep, interrupts_table(r));
 	if (multi_queue(r))
 		report_add(rep, queues_table(r));
+	if (r->gro)
+		report_add(rep, gro_table(r));
 	report_add(rep, softnet_table(r));
 	if (r->skb_table)
 		report_add(rep, skb_table(r));
 	report_add(rep, mpstat_table(r));
+	if (r->cstates_table)
+		report_add(rep, cstates_table(r));
 	report_add(rep, threads_table(r));
 	if (r->server.epoll)
 		report_add(rep, workers_table(r));

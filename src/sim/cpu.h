@@ -82,6 +82,10 @@ struct thread {
 	uint16_t nic;         /* THR_NAPI: the port whose NAPI it polls;
 	                       * THR_NETPERF / THR_NETSERVER: its connection */
 	int64_t user_ns;      /* THR_SINK: user work owed for the batch just received */
+	int64_t spin_ns;      /* busy-polling THR_NAPI: CPU ns of its polls that found
+	                       * nothing, those ended (kern_spin_ns() adds the current one) */
+	int64_t spin_from;    /* ... its cpu_ns when the current one began, if spinning */
+	bool spinning;
 	bool waking;          /* a wake-up from another CPU is on its way (sched-wake):
 	                       * EV_WAKE makes it runnable */
 	uint8_t rt_prio;      /* 0: SCHED_OTHER (the CFS-like fair class); 1..99: SCHED_FIFO
@@ -208,11 +212,12 @@ struct level_ops {
 /* Set up @c's governor from the profile and host.idle / host.max-cstate. */
 void idle_init(struct sim *s, struct cpu *c);
 /* @c has nothing to run at any level: it enters the state its governor
- * picks (nothing when it is idle already). */
+ * picks (nothing when it is idle already).  cpu.c calls it through a
+ * static inline wrapper that handles the one-state table itself. */
 void idle_enter(struct sim *s, struct cpu *c);
 /* @c is woken (an interrupt, an IPI, a thread made runnable): ends its idle
  * period and returns the exit latency it owes before any work, ns; 0 when
- * it was not idle.  Exactly once per wake-up. */
+ * it was not idle.  Exactly once per wake-up (a wrapper in cpu.c too). */
 int64_t idle_leave(struct sim *s, struct cpu *c);
 /* Count the residency of an idle period still open up to now (snapshots
  * and the end of the run). */

@@ -15,7 +15,11 @@
  * none armed the CPU sleeps with its tick stopped (NO_HZ_IDLE) until a
  * timer the model does not simulate, taken to be NOHZ_SLEEP_NS away (an
  * idle Linux CPU has some timer within about a second: the clocksource
- * watchdog every 0.5 s, vmstat every second).
+ * watchdog every 0.5 s, vmstat every second).  When the governor expects
+ * less than a tick of idle time it keeps the tick, and a state is worth
+ * only the residency up to the next tick (jiffy boundaries of host.hz);
+ * the ticks of an idle CPU are not simulated (they would end its idle
+ * period every jiffy and pay an exit each).
  */
 #include "sim/sim.h"
 
@@ -40,6 +44,7 @@ void idle_init(struct sim *s, struct cpu *c)
 		s->idle_tab[0] = (struct cpuidle_state){ s->prof->idle_exit_ns, 0 };
 	if (n == 0)
 		n = 1;
+	s->idle_simple = n == 1 && !s->prof->cstates_given && !polling(s);
 	cpuidle_init(&c->gov, (enum cpuidle_gov)s->scn->host.idle_gov, (uint8_t)n);
 	c->cstate = -1;
 }
@@ -60,13 +65,16 @@ static int64_t sleep_length(const struct sim *s, const struct cpu *c)
 
 void idle_enter(struct sim *s, struct cpu *c)
 {
+	int64_t tick = 1000000000 / s->scn->host.hz;
+
 	if (c->cstate >= 0)
 		return;
 	c->idle_begin = c->idle_acct_t = s->eng.now;
 	if (c->gov.n <= 1 || polling(s))
 		c->cstate = 0;
 	else
-		c->cstate = (int8_t)cpuidle_select(&c->gov, s->idle_tab, sleep_length(s, c));
+		c->cstate = (int8_t)cpuidle_select(&c->gov, s->idle_tab, sleep_length(s, c), tick,
+						   tick - s->eng.now % tick);
 	c->cstate_usage[c->cstate]++;
 }
 

@@ -24,6 +24,7 @@
  */
 #include <string.h>
 
+#include "sim/gro_rx.h"
 #include "sim/policy.h"
 #include "sim/sim.h"
 
@@ -126,7 +127,7 @@ static void napi_apply_done(struct sim *s, struct cpu *c, struct nic *dev, uint1
 
 void kern_napi_settle(struct sim *s, struct cpu *c, struct nic *n, uint32_t work)
 {
-	napi_apply_done(s, c, n, n->id, napi_complete_done(&n->napi, work, false),
+	napi_apply_done(s, c, n, n->id, napi_complete_done(&n->napi, work, gro_rx_pending(n)),
 			RESCHED_KICK);
 }
 
@@ -184,14 +185,20 @@ static int64_t xmit_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t
 
 /* TCP's delayed ACK: one ACK frame out of the port for every ack-every
  * frames delivered from it (tcp_ack_snd_check from the receive path).
- * Returns the time after sending it. */
+ * @p is the last of @segs frames the stack took at once (a GRO skb of
+ * @segs segments): they count as @segs, and one ACK covers them all, as
+ * __tcp_ack_snd_check() sends one ACK when more than one full segment is
+ * unacknowledged.  Returns the time after sending it. */
 static int64_t send_ack(struct sim *s, struct cpu *c, struct nic *n, const struct pkt *p,
-			int64_t t)
+			uint32_t segs, int64_t t)
 {
 	struct pkt ack = { .t_arr = p->t_arr, .len = s->scn->apps.ack_bytes, .in_nic = n->id,
 			   .reply = PKT_ACK };
 
-	if (!s->scn->apps.ack_every || ++n->ack_count < s->scn->apps.ack_every)
+	if (!s->scn->apps.ack_every)
+		return t;
+	n->ack_count += segs;
+	if (n->ack_count < s->scn->apps.ack_every)
 		return t;
 	n->ack_count = 0;
 	n->c.acks_gen++;
@@ -218,7 +225,7 @@ static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 			sock_enqueue(s, p, t);
 		else
 			in->c.delivered++;
-		return send_ack(s, c, in, p, t);
+		return send_ack(s, c, in, p, 1, t);
 	}
 	out = &s->nic[in->out];
 	t += s->prof->fwd_pkt_ns - locked + profile_copy_ns(s->prof, p->len);
@@ -227,6 +234,31 @@ static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 	xlock_release(s, c, out, at, t);
 	nic_xmit(s, out, p, t);
 	return t;
+}
+
+int64_t kern_rx_frame(struct sim *s, struct cpu *c, struct nic *n, struct pkt *p, int64_t t)
+{
+	return rps_on(s, n) ? rps_steer(s, c, p, t) : deliver(s, c, p, t);
+}
+
+int64_t kern_deliver_skb(struct sim *s, struct cpu *c, struct pktq *q, uint32_t segs, int64_t t)
+{
+	struct pkt p = pktq_pop(q);
+	struct nic *in = &s->nic[p.in_nic];
+
+	if (segs == 1)
+		return deliver(s, c, &p, t);
+	t += s->prof->local_deliver_ns; /* once for the merged skb */
+	for (uint32_t k = 0;; k++) {
+		if (s->scn->apps.sink)
+			sock_enqueue(s, &p, t);
+		else
+			in->c.delivered++;
+		if (k + 1 == segs)
+			break;
+		p = pktq_pop(q);
+	}
+	return send_ack(s, c, in, &p, segs, t);
 }
 
 bool kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p)
@@ -461,9 +493,11 @@ int64_t kern_nic_poll(struct sim *s, struct cpu *c, struct nic *n, int64_t t, ui
 		p = nic_rx_take(n);
 		t += s->prof->rx_pkt_ns + profile_copy_ns(s->prof, p.len);
 		t += skb_alloc(s, c, &p);
-		t = rps_on(s, n) ? rps_steer(s, c, &p, t) : deliver(s, c, &p, t);
+		t = n->gro ? gro_rx_receive(s, c, n, &p, t) : kern_rx_frame(s, c, n, &p, t);
 		w++;
 	}
+	if (n->gro)
+		t = gro_rx_poll_end(s, c, n, t, w, limit);
 	nic_rx_refill(s, n, t, w);
 	n->c.polls++;
 	n->c.poll_pkts += w;
@@ -556,8 +590,8 @@ static void poll_settle(struct sim *s, struct cpu *c, struct napi *n, struct nic
 			raise_net_rx(c, c->cur_napi);
 		return;
 	}
-	napi_apply_done(s, c, dev, c->cur_napi, napi_complete_done(n, work, false),
-			RESCHED_POLL_LIST);
+	napi_apply_done(s, c, dev, c->cur_napi,
+			napi_complete_done(n, work, dev && gro_rx_pending(dev)), RESCHED_POLL_LIST);
 }
 
 static void poll_done(struct sim *s, struct cpu *c)
@@ -721,7 +755,70 @@ static void napi_thread_run(struct sim *s, struct cpu *c)
 	cpu_run(s, c, LVL_THREAD, TCH_POLL, end - now);
 }
 
-static void napi_thread_poll_done(struct sim *s, struct cpu *c)
+/* threaded = busy-poll (Linux 6.19, commit c18d4b190a46; net/core/dev.c
+ * napi_threaded_poll() and napi_threaded_poll_loop(busy_poll)): once its
+ * NAPI is scheduled the kthread owns it for good.  Each loop iteration
+ * claims it (napi_thread_busy_poll(): IN_BUSY_POLL), polls one weight at
+ * napi-poll plus the per-frame costs, and calls cond_resched()
+ * (sched_thread_continue() with work always there): the driver's
+ * napi_complete_done() returns false, so the IRQ stays masked and the
+ * kthread never sleeps - its CPU is 100% system time.
+ *
+ * A poll that finds nothing is followed by polls that find nothing until a
+ * frame can be in memory (nic_rx_next_ready(), as the FreeBSD idle poller
+ * of idle_poll_run() waits): that stretch, up to the end of the timeslice
+ * (busy_spin_until()), is one chunk, charged to the kthread as system time
+ * and counted in its spin_ns, instead of one event per empty poll.  The frame
+ * is found by the poll that starts at that instant, one napi-poll after it
+ * is ready; the kernel's loop finds it 0..napi-poll after (its phase is
+ * arbitrary).  TX completions wait for the next poll meanwhile (the IRQ is
+ * masked).  GRO's per-loop flush (gro_flush_normal()) is GRO's business,
+ * in the poll. */
+/* How far an idle busy poller on @c spins before it looks again: to @ready
+ * (when a frame can be in memory), but not past the run's end nor past its
+ * timeslice, so that cond_resched() lets a fair thread that is due have
+ * the CPU on time (the scheduler looks only between chunks). */
+static int64_t busy_spin_until(struct sim *s, const struct cpu *c, int64_t ready)
+{
+	int64_t slice = s->scn->run.timeslice_ns, cap = c->slice_start + slice;
+
+	if (cap <= s->eng.now)
+		cap = s->eng.now + slice;
+	if (cap > s->scn->run.duration_ns)
+		cap = s->scn->run.duration_ns;
+	return ready < cap ? ready : cap;
+}
+
+static void napi_busy_thread_run(struct sim *s, struct cpu *c)
+{
+	struct thread *t = &s->thr[c->cur];
+	struct nic *n = &s->nic[t->nic];
+	int64_t now = s->eng.now, end, next;
+	bool busy;
+
+	/* the empty poll that ended (or was preempted): the CPU it got */
+	t->spin_ns = kern_spin_ns(t);
+	t->spinning = false;
+	/* napi_thread_wait() returns at once while SCHED_THREADED is set */
+	if (!sched_thread_continue(s, c, n->napi.state & NAPI_SCHED_THREADED))
+		return;
+	busy = napi_thread_busy_poll(&n->napi);
+	end = kern_nic_poll(s, c, n, now, n->napi.weight, &c->thr_work);
+	c->sn.processed += c->thr_work;
+	if (busy && c->thr_work == 0) {
+		next = busy_spin_until(s, c, gro_rx_spin_until(s, n, end, nic_rx_next_ready(s, n)));
+		if (next > end)
+			end = next;
+		t->spinning = true;
+		t->spin_from = t->cpu_ns;
+	}
+	cpu_run(s, c, LVL_THREAD, TCH_POLL, end > now ? end - now : 1);
+}
+
+/* The kthread's poll ended: __napi_poll() and the driver's completion (a
+ * busy-polling kthread's napi_complete_done() decides nothing while
+ * IN_BUSY_POLL is set). */
+static void napi_thread_settle(struct sim *s, struct cpu *c)
 {
 	struct nic *n = &s->nic[s->thr[c->cur].nic];
 	uint32_t work = c->thr_work;
@@ -729,9 +826,20 @@ static void napi_thread_poll_done(struct sim *s, struct cpu *c)
 	if (work >= n->napi.weight)
 		napi_poll_finish(&n->napi, work);
 	else
-		napi_apply_done(s, c, n, n->id, napi_complete_done(&n->napi, work, false),
-				RESCHED_NONE);
+		napi_apply_done(s, c, n, n->id,
+				napi_complete_done(&n->napi, work, gro_rx_pending(n)), RESCHED_NONE);
+}
+
+static void napi_thread_poll_done(struct sim *s, struct cpu *c)
+{
+	napi_thread_settle(s, c);
 	napi_thread_run(s, c);
+}
+
+static void napi_busy_thread_poll_done(struct sim *s, struct cpu *c)
+{
+	napi_thread_settle(s, c);
+	napi_busy_thread_run(s, c);
 }
 
 /* ---- what the CPU model calls ---- */
@@ -744,6 +852,16 @@ const struct thread_ops kern_ksoftirqd_ops = {
 const struct thread_ops kern_napi_thread_ops = {
 	.start = napi_thread_run, .chunk_done = napi_thread_poll_done, .run_acct = ACCT_SYSTEM,
 	.resume_left = true,
+};
+
+/* Not resume_left: a chunk the scheduler preempts (a wake-up on its CPU)
+ * is not finished later.  A wait for the next frame has nothing left to
+ * do - resumed, it would wait past the frame's arrival - and a poll's
+ * frames were taken when it started; the CPU it had left is not charged
+ * (at most one poll's).  Preempted, the kthread polls afresh. */
+const struct thread_ops kern_napi_busy_thread_ops = {
+	.start = napi_busy_thread_run, .chunk_done = napi_busy_thread_poll_done,
+	.run_acct = ACCT_SYSTEM,
 };
 
 const struct thread_ops kern_idle_poll_ops = {

@@ -32,6 +32,14 @@ extern const struct level_ops kern_level_ops;
 /* ksoftirqd/N, the threaded-NAPI kthread of a port (thread.nic), and the
  * FreeBSD idle poller (kern.polling.idle_poll). */
 extern const struct thread_ops kern_ksoftirqd_ops, kern_napi_thread_ops, kern_idle_poll_ops;
+/* The kthread of a NAPI with threaded = busy-poll (kernel.c). */
+extern const struct thread_ops kern_napi_busy_thread_ops;
+/* CPU ns busy-polling kthread @t spent in polls that found nothing, the
+ * one in progress included (up to its CPU time as last accounted). */
+static inline int64_t kern_spin_ns(const struct thread *t)
+{
+	return t->spin_ns + (t->spinning ? t->cpu_ns - t->spin_from : 0);
+}
 /* irq_exit(): run softirqs inline if pending and not already in one. */
 void kern_irq_exit(struct sim *s, struct cpu *c);
 /* Begin a handle_softirqs() run at the softirq level (already pushed). */
@@ -41,6 +49,15 @@ void kern_napi_timer(struct sim *s, struct nic *n, uint32_t gen);
 /* EV_TICK: the clock interrupt of @c; schedules the next one. */
 void kern_tick(struct sim *s, struct cpu *c);
 
+/* The stack takes frame @p of queue @n from its driver poll on @c at @t:
+ * RPS steers it, or it is forwarded or delivered.  Returns the time after. */
+int64_t kern_rx_frame(struct sim *s, struct cpu *c, struct nic *n, struct pkt *p, int64_t t);
+/* The stack takes one skb of @segs frames, popped from @q, at @t (GRO's
+ * normal list going up).  One frame: as kern_rx_frame() without RPS.  More
+ * (a merged skb of local TCP segments): local-deliver once, each frame to
+ * the socket (or counted delivered), one delayed-ACK step for @segs
+ * frames.  Returns the time after. */
+int64_t kern_deliver_skb(struct sim *s, struct cpu *c, struct pktq *q, uint32_t segs, int64_t t);
 /* netif_rx(): queue @p on @c's backlog (or drop it) and raise NET_RX.
  * True when this scheduled the backlog NAPI (an RPS sender's IPI). */
 bool kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p);

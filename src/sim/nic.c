@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "rxlab/rss.h"
+#include "sim/gro_rx.h"
 
 int pktq_init(struct pktq *q, uint32_t cap)
 {
@@ -118,6 +119,14 @@ static void closed_next(struct source *src)
 		src->next_offer = INT64_MAX;
 }
 
+/* pattern = stream: segment @k belongs to flow (k / stream-burst) % flows:
+ * each flow sends a burst back to back (a TSO/GSO skb the sender's NIC
+ * cut into segments), then the next flow's turn, round robin. */
+static uint32_t stream_flow(const struct scn_traffic *c, uint64_t k)
+{
+	return (uint32_t)((k / c->stream_burst) % c->flows);
+}
+
 static void source_step(struct source *src)
 {
 	if (src->cfg->pattern == TRAFFIC_CLOSED) {
@@ -136,6 +145,11 @@ static void source_step(struct source *src)
 		src->k++;
 		src->next_offer = offer_constant_next(src);
 		break;
+	case TRAFFIC_STREAM:
+		src->k++;
+		src->next_offer = offer_constant_next(src);
+		src->next_flow = stream_flow(src->cfg, src->k);
+		return;
 	case TRAFFIC_POISSON:
 		src->next_offer += rng_exp_ns(&src->rng, 1e9 / (double)src->cfg->rate_pps);
 		src->k++;
@@ -203,6 +217,8 @@ static int source_init(struct sim *s, struct source *src, const struct scn_traff
 					   : FLOW_UNIFORM, (double)cfg->zipf_milli / 1000.0))
 		return -1;
 	src->next_flow = flowdist_draw(&src->fd, &src->flow_rng);
+	if (cfg->pattern == TRAFFIC_STREAM)
+		src->next_flow = stream_flow(cfg, 0);
 	if (cfg->pattern == TRAFFIC_CLOSED) {
 		if (client_init(&src->client, cfg->flows, cfg->depth, cfg->start_ns,
 				cfg->client_delay_ns, cfg->client_rto_ns))
@@ -293,6 +309,7 @@ static bool link_peek(struct sim *s, struct port *pt, struct link_frame *f)
 	f->q = &s->nic[pt->first + (src->flow_queue ? src->flow_queue[src->next_flow] : 0)];
 	f->p = (struct pkt){ .t_arr = (f->end_ps + 999) / 1000, .len = src->len,
 			     .flow = src->next_flow, .in_nic = f->q->id,
+			     .reply = src->cfg->pattern == TRAFFIC_STREAM ? PKT_TCP : PKT_DATA,
 			     .hash = src->flow_hash ? src->flow_hash[src->next_flow] : 0 };
 	f->p.t_evt = f->p.t_arr;
 	if (start_ps - offer_ps > pt->cfg->link_queue_ns * 1000) {
@@ -421,7 +438,7 @@ void nic_client_next(struct sim *s, const struct pkt *p, int64_t t, bool lost)
 	struct source *src = pt->closed;
 	struct nic *q;
 
-	if (!src || (p->reply != PKT_DATA && p->reply != PKT_REPLY))
+	if (!src || (!pkt_is_rx_data(p) && p->reply != PKT_REPLY))
 		return;
 	client_push(&src->client, t + (lost ? src->client.rto_ns : src->client.delay_ns), p->flow);
 	closed_next(src);
@@ -481,7 +498,7 @@ uint32_t nic_tx_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t, ui
 	for (uint32_t i = 0; i < k; i++) {
 		struct pkt p = pktq_pop(&n->txr);
 
-		if (p.reply == PKT_DATA)
+		if (pkt_is_rx_data(&p))
 			*remote += skb_free(s, c, &p);
 		n->cyc_tx_pkts++;
 		n->cyc_tx_bytes += p.len;
@@ -662,7 +679,8 @@ void nic_wake(struct sim *s, struct nic *n, uint32_t gen)
 
 uint64_t nic_in_flight(const struct nic *n)
 {
-	return n->fifo.count + n->ring.count + n->qdisc.count + (n->txr.count - n->departed);
+	return n->fifo.count + n->ring.count + n->qdisc.count + (n->txr.count - n->departed) +
+	       gro_rx_in_flight(n);
 }
 
 /* ---- setup ---- */
@@ -749,7 +767,7 @@ static int queue_init(struct sim *s, struct nic *n, const struct port *pt, uint1
 	    pktq_init(&n->txr, cfg->tx_ring) || pktq_init(&n->qdisc, cfg->txqueuelen) ||
 	    pktq_init(&n->inq, INQ_FRAMES))
 		return -1;
-	return 0;
+	return gro_rx_init(s, n);
 }
 
 static int indir_init(struct port *pt)
@@ -814,4 +832,5 @@ void nic_free(struct nic *n)
 	pktq_free(&n->fifo);
 	pktq_free(&n->txr);
 	pktq_free(&n->qdisc);
+	gro_rx_free(n);
 }

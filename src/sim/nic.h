@@ -94,6 +94,8 @@ struct xlock {
 	uint8_t cpu[XLOCK_MAX];
 };
 
+struct gro_rx;
+
 struct nic {
 	const struct scn_nic *cfg; /* its port's */
 	const struct scn_napi *napi_cfg; /* its NAPI's settings (cfg->napi[qid]) */
@@ -141,6 +143,7 @@ struct nic {
 	                             * once for each, as Linux runs the callback
 	                             * once per expiry */
 	int16_t napi_thread;  /* threaded NAPI: its kthread, else -1 */
+	struct gro_rx *gro;   /* gro = on: its GRO table and held frames (gro_rx.h), else NULL */
 	struct dim dim;       /* adaptive-rx = dim */
 	struct adaptive rate; /* adaptive-rx = pkt-rate */
 	struct itr itr;       /* InterruptThrottleRate != 0 */

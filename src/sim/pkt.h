@@ -31,14 +31,26 @@ enum pkt_kind {
 	                     * connection, len the payload bytes it carries */
 	PKT_NP_ACK = 6,     /* loopback TCP ACK of a netperf stream: in_nic is the
 	                     * connection, len the bytes it acknowledges */
+	PKT_TCP = 7,        /* a received TCP data segment of a stream source
+	                     * (pattern = stream): a NIC frame like PKT_DATA, which
+	                     * GRO may merge; its payload is len - SCN_TCP_OVERHEAD */
 	PKT_KIND_N
 };
+
+/* Is @p a frame received from a port (a UDP-like datagram or a TCP
+ * segment), as opposed to one the host generated? */
+static inline bool pkt_is_rx_data(const struct pkt *p)
+{
+	return p->reply == PKT_DATA || p->reply == PKT_TCP;
+}
 
 /* Is @p a loopback frame of the netperf streams (not a NIC frame)? */
 static inline bool pkt_is_netperf(const struct pkt *p)
 {
 	return p->reply == PKT_NP_DATA || p->reply == PKT_NP_ACK;
 }
+
+_Static_assert(sizeof(struct pkt) == 32, "struct pkt stays 32 bytes (queues hold millions)");
 
 /* Bounded FIFO ring of packets. */
 struct pktq {

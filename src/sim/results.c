@@ -75,8 +75,10 @@ static void collect_nics(struct results *r, const struct sim *s)
 
 	r->n_nics = s->n_ports;
 	r->n_queues = s->n_nics;
-	for (uint16_t i = 0; i < s->n_ports; i++)
+	for (uint16_t i = 0; i < s->n_ports; i++) {
 		snprintf(r->nic[i].name, sizeof(r->nic[i].name), "%s", s->port[i].cfg->name);
+		r->gro |= s->port[i].cfg->gro != 0;
+	}
 	for (uint16_t i = 0; i < s->n_nics; i++)
 		collect_queue(r, s, i);
 	for (uint16_t i = 0; i < s->n_ports; i++) {
@@ -106,8 +108,24 @@ static void collect_nics(struct results *r, const struct sim *s)
 	r->polls_per_s = (double)polls;
 }
 
+/* Which idle states the report names: the profile's usable ones, or the
+ * one polling loop of idle = poll. */
+static void collect_cstates(struct results *r, const struct sim *s)
+{
+	bool poll = s->scn->host.idle_gov == CPUIDLE_POLL;
+
+	r->cstates_table = s->prof->cstates_given || poll;
+	r->n_cstates = s->n_cpus ? s->cpu[0].gov.n : 0;
+	if (poll)
+		r->n_cstates = 1;
+	for (uint8_t k = 0; k < r->n_cstates; k++)
+		snprintf(r->cstate_name[k], sizeof(r->cstate_name[k]), "%s",
+			 poll ? "POLL" : s->prof->cstate[k].name);
+}
+
 static void collect_cpus(struct results *r, const struct sim *s, double win_ns)
 {
+	collect_cstates(r, s);
 	r->n_cpus = s->n_cpus;
 	for (uint16_t i = 0; i < s->n_cpus; i++) {
 		struct cpu_result *c = &r->cpu[i];
@@ -118,6 +136,11 @@ static void collect_cpus(struct results *r, const struct sim *s, double win_ns)
 			r->cpu_pct[k] += c->pct[k] / s->n_cpus;
 		}
 		c->cs = s->cpu[i].cs - s->snap.cs[i];
+		for (uint8_t k = 0; k < s->cpu[i].gov.n; k++) {
+			c->cstate_pct[k] = 100.0 *
+				(double)(s->cpu[i].cstate_ns[k] - s->snap.cstate_ns[i][k]) / win_ns;
+			c->cstate_usage[k] = s->cpu[i].cstate_usage[k] - s->snap.cstate_usage[i][k];
+		}
 		c->sn.processed = a->processed - b->processed;
 		c->sn.dropped = a->dropped - b->dropped;
 		c->sn.time_squeeze = a->time_squeeze - b->time_squeeze;
@@ -181,10 +204,20 @@ static void collect_threads(struct results *r, const struct sim *s, double win_n
 
 		snprintf(t->name, sizeof(t->name), "%s", s->thr[i].name);
 		t->cpu_ns = s->thr[i].cpu_ns;
+		t->cpu = s->thr[i].cpu;
 		t->pct = 100.0 * (double)(s->thr[i].cpu_ns - s->snap.thread_ns[i]) / win_ns;
 		if (s->thr[i].kind == THR_KSOFTIRQD)
 			r->ksoftirqd_pct += t->pct;
+		t->busy_poll = s->thr[i].ops == &kern_napi_busy_thread_ops;
+		t->spin_pct = NAN;
+		if (!t->busy_poll)
+			continue;
+		t->spin_pct = 100.0 * (double)(kern_spin_ns(&s->thr[i]) - s->snap.spin_ns[i]) / win_ns;
+		r->busy_poll_pct += t->pct;
+		r->busy_poll = true;
 	}
+	for (uint16_t i = 0; i < s->n_cpus; i++)
+		r->migrations += s->cpu[i].sn.migrations;
 }
 
 const double results_cdf_q[RESULTS_CDF_N] = {

@@ -9,6 +9,31 @@
 
 /* Kernel threads first, then the applications: a thread's index is its
  * place in reports and breaks vruntime ties. */
+/* The kthread napi/NAME-N of queue @n (napi_kthread_create()), where
+ * threaded-cpus puts it: on its IRQ's CPU (the default, napi.rst's advice),
+ * on the CPU the list gives its queue (taskset -pc), or on its IRQ's CPU
+ * to begin with and free to move (all: kthread_run() sets no affinity, so
+ * the scheduler's balancing may move it). */
+static void add_napi_thread(struct sim *s, struct nic *n)
+{
+	const struct scn_nic *cfg = n->cfg;
+	bool busy = n->napi_cfg->threaded == NAPI_THREADED_BUSY;
+	uint16_t cpu = n->irq_cpu;
+	char name[48];
+	struct thread *t;
+
+	if (cfg->threaded_cpus == THREADED_CPUS_LIST)
+		cpu = cfg->threaded_cpu[n->qid];
+	snprintf(name, sizeof(name), "napi/%s-%u", cfg->name, n->id + 1);
+	n->napi_thread = (int16_t)sched_add_thread(s, busy ? &kern_napi_busy_thread_ops
+							  : &kern_napi_thread_ops, THR_NAPI, cpu, name);
+	t = &s->thr[n->napi_thread];
+	t->nic = n->id;
+	t->roam = cfg->threaded_cpus == THREADED_CPUS_ALL;
+	t->rt_prio = (uint8_t)cfg->threaded_prio; /* chrt -f -p N PID; 0: kthread_run's */
+	s->n_roam += t->roam;
+}
+
 static int build_threads(struct sim *s)
 {
 	const struct scenario *scn = s->scn;
@@ -25,15 +50,9 @@ static int build_threads(struct sim *s)
 		s->cpu[i].ksoftirqd =
 			(int16_t)sched_add_thread(s, &kern_ksoftirqd_ops, THR_KSOFTIRQD, i, name);
 	}
-	for (uint16_t i = 0; i < s->n_nics; i++) {
-		if (!s->nic[i].napi_cfg->threaded)
-			continue;
-		snprintf(name, sizeof(name), "napi/%s-%u", s->nic[i].cfg->name, i + 1);
-		s->nic[i].napi_thread = (int16_t)sched_add_thread(s, &kern_napi_thread_ops, THR_NAPI,
-								s->nic[i].irq_cpu, name);
-		s->thr[s->nic[i].napi_thread].nic = i;
-		s->thr[s->nic[i].napi_thread].rt_prio = (uint8_t)scn->host.napi_thread_prio;
-	}
+	for (uint16_t i = 0; i < s->n_nics; i++)
+		if (s->nic[i].napi_cfg->threaded)
+			add_napi_thread(s, &s->nic[i]);
 	if (scn->host.rxpath == RXPATH_BSD_POLL && scn->host.bsd_idle_poll)
 		s->thr[sched_add_thread(s, &kern_idle_poll_ops, THR_IDLEPOLL, 0, "idlepoll")].runnable =
 			true;
@@ -218,6 +237,8 @@ static void take_snapshot(struct sim *s)
 	}
 	for (uint16_t i = 0; i < s->n_threads; i++)
 		sn->thread_ns[i] = s->thr[i].cpu_ns;
+	for (uint16_t i = 0; i < s->n_threads; i++)
+		sn->spin_ns[i] = kern_spin_ns(&s->thr[i]);
 	sn->np_bytes = netperf_bytes(s);
 	sock_snapshot(s);
 	hist_reset(&s->lat);
@@ -365,7 +386,8 @@ static bool cpu_holds_napi(const struct cpu *c, uint16_t id)
 
 /* Someone will poll @n's NAPI: a CPU's net_rx_action, the busy poller that
  * claimed it, or its kthread (runnable: napi_threaded_poll() polls while
- * SCHED is held).  An armed hrtimer is no owner: napi_watchdog() does
+ * SCHED is held; or waking: the wake-up from another CPU is on its way,
+ * sched-wake).  An armed hrtimer is no owner: napi_watchdog() does
  * nothing while SCHED is set. */
 static bool napi_has_owner(const struct sim *s, const struct nic *n)
 {
@@ -375,7 +397,7 @@ static bool napi_has_owner(const struct sim *s, const struct nic *n)
 	if (sock_busy_polls(s, (uint16_t)n->id))
 		return true;
 	return (n->napi.state & NAPI_THREADED) && n->napi_thread >= 0 &&
-	       s->thr[n->napi_thread].runnable;
+	       (s->thr[n->napi_thread].runnable || s->thr[n->napi_thread].waking);
 }
 
 /* A NAPI that holds SCHED with no owner is never polled again, and its

@@ -86,6 +86,7 @@ struct sim_snapshot {
 	uint64_t cstate_usage[SCN_MAX_CPUS][PROFILE_MAX_CSTATES];
 	struct softnet_counters sn[SCN_MAX_CPUS];
 	int64_t thread_ns[SIM_MAX_THREADS];
+	int64_t spin_ns[SIM_MAX_THREADS]; /* thread.spin_ns */
 	uint64_t np_bytes;    /* bytes read by all netservers */
 	int64_t t;
 };
@@ -132,6 +133,8 @@ struct sim {
 	int16_t ctx_cpu;      /* the CPU whose work the event being handled is (its chunk
 	                       * ended, it took an IRQ), -1 none: who wakes a thread */
 	struct cpuidle_state idle_tab[PROFILE_MAX_CSTATES]; /* the profile's idle states */
+	bool idle_simple;     /* one state, no table, no governor, not idle=poll: cpu.c's
+	                       * inline fast path of idle_enter() / idle_leave() */
 	const struct scenario *scn;
 	const struct level_ops *lvl_ops; /* the CPUs' interrupt levels: the kernel's */
 	const struct proto_ops *proto[PKT_KIND_N]; /* NULL: a NIC frame */

@@ -26,11 +26,12 @@
 # fuzz_plot the figure scripts of hostile results (no backquote, no
 # unescaped quote, nothing but single-quoted literals of printable UTF-8).
 # fuzz_tune the options and goals of rxlab tune (cli/tune_args.c, goal.c).
+# fuzz_profile the cost-profile reader with its [cstates] table.
 set -euo pipefail
 secs="${1:-20}"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cc="${CLANG:-clang}"
-targets=(fuzz_scenario fuzz_units fuzz_set fuzz_pcap fuzz_trace fuzz_rowfile fuzz_replay fuzz_plot fuzz_tune)
+targets=(fuzz_scenario fuzz_profile fuzz_units fuzz_set fuzz_pcap fuzz_trace fuzz_rowfile fuzz_replay fuzz_plot fuzz_tune)
 [ $# -gt 1 ] && targets=("${@:2}")
 tmp="${RXLAB_FUZZ_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/rxlab-fuzz.XXXXXX")}"
 keep=0

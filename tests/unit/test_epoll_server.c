@@ -132,6 +132,26 @@ static void test_keys(void **state)
 	expect_error("apps.server-threads=257", "server-threads");
 }
 
+/* server-cpus = all: no list to match, worker i starts on CPU i mod cpus
+ * (5 workers on 2 CPUs: 0 1 0 1 0), and the workers roam. */
+static void test_keys_roam(void **state)
+{
+	struct scenario *scn = calloc(1, sizeof(*scn));
+	const char *sets[] = { "apps.server-threads=5", "apps.server-cpus=all" };
+	char err[512] = "";
+
+	(void)state;
+	assert_non_null(scn);
+	assert_int_equal(scenario_load_text(scn, RR, "rr.ini", sets, 2, err, sizeof(err)), 0);
+	assert_true(server_keys_roam(&scn->apps));
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(scn->apps.server_cpu[i], i % 2);
+	assert_int_equal(scenario_load_text(scn, RR, "rr.ini", NULL, 0, err, sizeof(err)), 0);
+	assert_false(server_keys_roam(&scn->apps));
+	free(scn);
+	expect_error("apps.server-cpus=al", "server-cpus = al");
+}
+
 static void test_keys_need_server(void **state)
 {
 	static const char SINK[] = "[host]\ncpus = 2\n[nic eth0]\n[traffic]\nrate = 1kpps\n"
@@ -355,6 +375,33 @@ static void test_epoll_timeout(void **state)
 	run_free(y);
 }
 
+/* A cpu-hog on CPU 0 with the one worker, 1000 requests/s, and
+ * sched_wake_idle.  Pinned (server-cpus = 0), the worker preempts the hog
+ * at each request on CPU 0: two switches a request (hog -> worker ->
+ * hog), 2000 in the 1 s window, none on CPU 1.  Unpinned (server-cpus =
+ * all) it starts on CPU 0 too (0 mod 2), but its first wake-up finds CPU 0
+ * running the hog and places it on CPU 1, which has no thread then and at
+ * every later request: one switch a request there (idle -> worker; going
+ * idle is not one), 1000, and none on CPU 0. */
+static void test_roam_run(void **state)
+{
+	struct run *p = RUN(RR, "apps.cpu-hogs=1", "host.sched_wake_idle=on", "apps.server-cpus=0");
+	struct run *a = RUN(RR, "apps.cpu-hogs=1", "host.sched_wake_idle=on",
+			    "apps.server-cpus=all");
+
+	(void)state;
+	assert_int_equal(p->r.server.w[0].cpu, 0);
+	assert_int_equal(a->r.server.w[0].cpu, 1);
+	assert_int_equal(p->r.server.w[0].served, 1000);
+	assert_int_equal(a->r.server.w[0].served, 1000);
+	assert_int_equal(p->r.cpu[0].cs, 2000);
+	assert_int_equal(p->r.cpu[1].cs, 0);
+	assert_int_equal(a->r.cpu[0].cs, 0);
+	assert_int_equal(a->r.cpu[1].cs, 1000);
+	run_free(p);
+	run_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -364,6 +411,7 @@ int main(void)
 		cmocka_unit_test(test_work_draws),       cmocka_unit_test(test_fixed_work_exact),
 		cmocka_unit_test(test_napi_spread_run),  cmocka_unit_test(test_rr_spread_run),
 		cmocka_unit_test(test_epoll_timeout),    cmocka_unit_test(test_queue_spread_run),
+		cmocka_unit_test(test_keys_roam),        cmocka_unit_test(test_roam_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -462,6 +462,68 @@ static void test_threaded(void **state)
 	assert_int_equal(n.sched_ok, 3);
 }
 
+/* threaded = busy-poll (Linux 6.19, commit c18d4b190a46): the kthread,
+ * once woken, claims the NAPI each loop (IN_BUSY_POLL) and
+ * napi_complete_done() then returns false and touches nothing: no re-arm,
+ * no timer even with deferral configured, SCHED and SCHED_THREADED stay
+ * (the kthread never sleeps).  Busy polling turned off: the next claim
+ * clears IN_BUSY_POLL and the completion re-arms as usual. */
+static void test_threaded_busy_poll(void **state)
+{
+	const uint32_t owned = NAPI_THREADED | NAPI_THREADED_BUSY_POLL | NAPI_SCHED |
+			       NAPI_SCHED_THREADED;
+	struct napi n;
+
+	(void)state;
+	napi_init(&n, 64);
+	napi_set_defer(&n, 2, US(50));
+	napi_set_threaded(&n, NAPI_THREADED_BUSY);
+	assert_int_equal(n.state, NAPI_THREADED | NAPI_THREADED_BUSY_POLL);
+	irq_schedules(&n);
+	assert_true(napi_schedule_threaded(&n));
+	assert_int_equal(n.state, owned);
+	for (int loop = 0; loop < 3; loop++) {
+		assert_true(napi_thread_busy_poll(&n));
+		assert_int_equal(n.state, owned | NAPI_IN_BUSY_POLL);
+		/* a productive poll and an empty one alike */
+		expect_done(napi_complete_done(&n, loop == 0 ? 5 : 0, false), false, false, 0);
+		assert_int_equal(n.state, owned | NAPI_IN_BUSY_POLL);
+	}
+	assert_int_equal(n.rearms, 0);
+	assert_int_equal(n.deferred, 0);
+	assert_int_equal(n.defer_count, 0); /* step 1 returns before the reload */
+	/* An IRQ cannot come (masked); a schedule attempt only marks MISSED. */
+	assert_false(napi_schedule_prep(&n));
+	/* Busy polling off (napi-set threaded enabled): plain threaded NAPI. */
+	napi_set_threaded(&n, NAPI_THREADED_ON);
+	assert_false(napi_thread_busy_poll(&n));
+	assert_int_equal(n.state & (NAPI_IN_BUSY_POLL | NAPI_THREADED_BUSY_POLL), 0);
+	/* MISSED from above: one more round, then deferral as configured */
+	expect_done(napi_complete_done(&n, 0, false), false, true, 0);
+	expect_done(napi_complete_done(&n, 1, false), false, false, US(50));
+	assert_int_equal(n.state, NAPI_THREADED);
+}
+
+/* Busy polling needs THREADED_BUSY_POLL and no disable pending. */
+static void test_threaded_busy_poll_needs_mode(void **state)
+{
+	struct napi n;
+
+	(void)state;
+	napi_init(&n, 64);
+	napi_set_threaded(&n, NAPI_THREADED_ON);
+	irq_schedules(&n);
+	assert_true(napi_schedule_threaded(&n));
+	assert_false(napi_thread_busy_poll(&n));
+	expect_done(napi_complete_done(&n, 0, false), true, false, 0);
+	napi_set_threaded(&n, NAPI_THREADED_BUSY);
+	n.state |= NAPI_DISABLE;
+	assert_false(napi_thread_busy_poll(&n));
+	assert_int_equal(n.state & NAPI_IN_BUSY_POLL, 0);
+	napi_set_threaded(&n, NAPI_THREADED_OFF);
+	assert_int_equal(n.state, NAPI_DISABLE);
+}
+
 static void test_busy_poll_claim_and_stop(void **state)
 {
 	struct napi n;
@@ -587,6 +649,8 @@ int main(void)
 		cmocka_unit_test(test_disable_pending_full_poll),
 		cmocka_unit_test(test_schedule_backlog),
 		cmocka_unit_test(test_threaded),
+		cmocka_unit_test(test_threaded_busy_poll),
+		cmocka_unit_test(test_threaded_busy_poll_needs_mode),
 		cmocka_unit_test(test_prefer_busy_poll_suspend_hand_back),
 		cmocka_unit_test(test_busy_poll_stop_suspend),
 		cmocka_unit_test(test_busy_poll_claim_and_stop),

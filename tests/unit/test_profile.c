@@ -68,7 +68,11 @@ static void test_modern_profiles(void **state)
 	assert_int_equal(prof.rx_pkt_ns + prof.skb_alloc_ns, 260);
 	assert_int_equal(prof.fwd_pkt_ns, 400);
 	assert_int_equal(prof.tx_clean_pkt_ns, 60);
-	assert_int_equal(prof.idle_exit_ns, 1000); /* icx_cstates C1 */
+	assert_int_equal(prof.idle_exit_ns, 0); /* the states have their exits: */
+	assert_int_equal(prof.n_cstates, 4);    /* POLL + icx_cstates */
+	assert_string_equal(prof.cstate[3].name, "C6");
+	assert_int_equal(prof.cstate[3].exit_ns, 170000);
+	assert_int_equal(prof.cstate[3].residency_ns, 600000);
 	assert_int_equal(prof.dma_ps_per_byte, 40);
 
 	assert_int_equal(profile_load(&prof, "epyc-7742-ice", err, sizeof(err)), 0);
@@ -155,6 +159,52 @@ static void test_cycles(void **state)
 	assert_int_equal(profile_cycles(&prof, 1000000), 0); /* unknown clock */
 }
 
+/* The costs with their idle-exit line replaced by @line ("" drops it) and
+ * @tail after them. */
+static int load_costs(const char *line, const char *tail)
+{
+	static const char exit_line[] = "idle-exit = 0ns\n";
+	const char *at = strstr(costs, exit_line);
+	char text[2048];
+
+	assert_non_null(at);
+	snprintf(text, sizeof(text), "%.*s%s%s%s", (int)(at - costs), costs, line,
+		 at + strlen(exit_line), tail);
+	err[0] = '\0';
+	return profile_load_text(&prof, text, "p.ini", err, sizeof(err));
+}
+
+/* Without [cstates] the table is one state, C1, with idle-exit as its exit
+ * latency; with it, the states in file order (idle-exit left out), with
+ * their power when given; sched-wake and gro-pkt are optional (0). */
+static void test_cstates(void **state)
+{
+	(void)state;
+	assert_int_equal(load_costs("idle-exit = 7us\n", ""), 0);
+	assert_int_equal(prof.n_cstates, 1);
+	assert_false(prof.cstates_given);
+	assert_string_equal(prof.cstate[0].name, "C1");
+	assert_int_equal(prof.cstate[0].exit_ns, 7000);
+	assert_int_equal(prof.sched_wake_ns, 0);
+	assert_int_equal(prof.gro_pkt_ns, 0);
+
+	assert_int_equal(load_costs("sched-wake = 3us\n", "[cstates]\nPOLL = 0 0\n"
+				    "C1E = 4us 4us\nC6 = 170us 600us 1200mW\n"), 0);
+	assert_true(prof.cstates_given);
+	assert_int_equal(prof.n_cstates, 3);
+	assert_string_equal(prof.cstate[1].name, "C1E");
+	assert_int_equal(prof.cstate[2].exit_ns, 170000);
+	assert_int_equal(prof.cstate[2].residency_ns, 600000);
+	assert_int_equal(prof.cstate[2].power_mw, 1200);
+	assert_int_equal(prof.cstate[0].power_mw, 0);
+	assert_int_equal(prof.idle_exit_ns, 0);
+	assert_int_equal(prof.sched_wake_ns, 3000);
+
+	/* without [cstates], idle-exit is still required */
+	assert_int_equal(load_costs("", ""), -EINVAL);
+	assert_non_null(strstr(err, "idle-exit"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_ghz_range),
 		cmocka_unit_test(test_ghz_not_a_number),
 		cmocka_unit_test(test_cycles),
+		cmocka_unit_test(test_cstates),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -169,7 +169,7 @@ static void add_list(struct draw *d, const char *const *sets, size_t n)
 
 /* Temporary profiles (group setup). */
 static char tmp_dir[64];
-static char zero_path[128], slow_path[128];
+static char zero_path[128], slow_path[128], idle_path[128];
 
 static const char *const COST_KEYS[] = {
 	"irq-entry", "isr", "reg-read", "rx-pkt", "netif-rx", "backlog-pkt", "napi-poll",
@@ -188,12 +188,30 @@ static const char *const SLOW_COSTS[] = {
 
 _Static_assert(sizeof(SLOW_COSTS) == sizeof(COST_KEYS), "a slow cost for every key");
 
+/* prop-idle: every cost 500 ns (per byte 1 ps) but idle-exit, a remote
+ * wake-up of 5 us (sched-wake), and three idle states whose exits matter. */
+static const char *idle_profile_text(void)
+{
+	static char text[1400];
+	size_t o = (size_t)snprintf(text, sizeof(text), "[profile]\nname = prop-idle\n[cost]\n");
+
+	for (size_t i = 0; i < sizeof(COST_KEYS) / sizeof(COST_KEYS[0]); i++)
+		if (strcmp(COST_KEYS[i], "idle-exit") != 0)
+			o += (size_t)snprintf(text + o, sizeof(text) - o, "%s = %s\n", COST_KEYS[i],
+					      strstr(COST_KEYS[i], "per-byte") ? "1ps" : "500ns");
+	snprintf(text + o, sizeof(text) - o, "sched-wake = 5us\n[cstates]\nPOLL = 0 0\n"
+		 "C1 = 2us 2us\nC6 = 100us 300us\n");
+	return text;
+}
+
 static const char *profile_text(const char *path)
 {
 	static char text[1024];
 	int slow = strcmp(path, slow_path) == 0;
 	size_t o;
 
+	if (strcmp(path, idle_path) == 0)
+		return idle_profile_text();
 	o = (size_t)snprintf(text, sizeof(text), "[profile]\nname = %s\n[cost]\n",
 			     slow ? "prop-slow" : "prop-zero");
 	for (size_t i = 0; i < sizeof(COST_KEYS) / sizeof(COST_KEYS[0]); i++)
@@ -227,7 +245,8 @@ static void describe(const struct draw *d, uint64_t seed, char *buf, size_t len)
 		const char *v = strchr(d->set[i], '=') + 1;
 
 		if (strncmp(d->set[i], "host.profile=", 13) == 0 &&
-		    (strcmp(v, zero_path) == 0 || strcmp(v, slow_path) == 0))
+		    (strcmp(v, zero_path) == 0 || strcmp(v, slow_path) == 0 ||
+		     strcmp(v, idle_path) == 0))
 			PUT("\nwith %s holding:\n%s", v, profile_text(v));
 	}
 #undef PUT
@@ -597,6 +616,14 @@ static void draw_queues(const struct gen *g0, struct draw *d, uint64_t seed, uin
 			add(d, "traffic.t%u.flow-popularity=zipf:%" PRIu64 ".%03" PRIu64, j,
 			    pr_range(&r, 0, 3), pr_range(&r, 1, 999));
 	}
+	if (pr_pct(&r, 20)) { /* idle states, their governors and remote wake-ups */
+		static const char *const gov[] = { "menu", "teo", "poll" };
+
+		add(d, "host.profile=%s", idle_path);
+		add(d, "host.idle=%s", gov[pr_range(&r, 0, 2)]);
+		if (pr_pct(&r, 30))
+			add(d, "host.max-cstate=%" PRIu64, pr_range(&r, 0, 2));
+	}
 }
 
 /* Scenario @i of the run seeded @seed; @queues: with multi-queue ports
@@ -652,7 +679,7 @@ struct fingerprint {
 static const char *const NIC_COUNTER_NAMES[] = {
 	"entered", "link_drop", "rx_ok", "rx_ovr", "rx_drp", "rx_taken", "rx_bytes", "tx_ok",
 	"tx_drp", "delivered", "sock_drop", "tx_replies", "tx_bytes", "tx_acks", "acks_gen", "irqs", "rx_irqs",
-	"tx_irqs", "tx_cleaned", "polls", "poll_pkts",
+	"tx_irqs", "tx_cleaned", "polls", "poll_pkts", "gro_segs", "gro_skbs", "gro_skb_segs",
 };
 _Static_assert(sizeof(struct nic_counters) == sizeof(NIC_COUNTER_NAMES) / sizeof(char *) * 8,
 	       "NIC_COUNTER_NAMES must list struct nic_counters in order");
@@ -1405,8 +1432,10 @@ static int setup(void **state)
 		return -1;
 	snprintf(zero_path, sizeof(zero_path), "%s/prop-zero.ini", tmp_dir);
 	snprintf(slow_path, sizeof(slow_path), "%s/prop-slow.ini", tmp_dir);
+	snprintf(idle_path, sizeof(idle_path), "%s/prop-idle.ini", tmp_dir);
 	if (write_file(zero_path, profile_text(zero_path)) ||
-	    write_file(slow_path, profile_text(slow_path)))
+	    write_file(slow_path, profile_text(slow_path)) ||
+	    write_file(idle_path, profile_text(idle_path)))
 		return -1;
 	signal(SIGVTALRM, on_alarm);
 	return 0;
@@ -1417,6 +1446,7 @@ static int teardown(void **state)
 	(void)state;
 	unlink(zero_path);
 	unlink(slow_path);
+	unlink(idle_path);
 	rmdir(tmp_dir);
 	return 0;
 }

@@ -39,6 +39,7 @@
  */
 #include <stdio.h>
 
+#include "model/server_keys.h"
 #include "sim/apps/epoll_work.h"
 #include "sim/sim.h"
 
@@ -325,8 +326,9 @@ static const struct thread_ops sink_ops = {
 	.resume_left = true,
 };
 
-/* Create reader @i on @cpu, asleep in recvmsg() / epoll_wait(). */
-static int add_reader(struct sim *s, uint16_t i, uint16_t cpu, const char *name)
+/* Create reader @i on @cpu, asleep in recvmsg() / epoll_wait(); @roam:
+ * without CPU affinity (server-cpus = all). */
+static int add_reader(struct sim *s, uint16_t i, uint16_t cpu, const char *name, bool roam)
 {
 	struct sock *k = &s->sock.w[i];
 	int id = sched_add_thread(s, &sink_ops, THR_SINK, cpu, name);
@@ -336,6 +338,8 @@ static int add_reader(struct sim *s, uint16_t i, uint16_t cpu, const char *name)
 	k->reader = (int16_t)id;
 	s->thr[id].rt_prio = (uint8_t)s->scn->apps.sink_prio;
 	s->thr[id].nic = i; /* THR_SINK: the worker it is */
+	s->thr[id].roam = roam;
+	s->n_roam = (uint16_t)(s->n_roam + roam);
 	k->waiting = true;
 	return 0;
 }
@@ -348,10 +352,10 @@ int sink_init(struct sim *s)
 	if (!a->sink)
 		return 0;
 	if (a->server != SERVER_EPOLL)
-		return add_reader(s, 0, (uint16_t)a->sink_cpu, "udp-sink");
+		return add_reader(s, 0, (uint16_t)a->sink_cpu, "udp-sink", false);
 	for (uint16_t i = 0; i < s->sock.n; i++) {
 		snprintf(name, sizeof(name), "epoll-worker/%u", i);
-		if (add_reader(s, i, a->server_cpu[i], name))
+		if (add_reader(s, i, a->server_cpu[i], name, server_keys_roam(a)))
 			return -1;
 	}
 	return 0;

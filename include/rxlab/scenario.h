@@ -300,6 +300,8 @@ struct scn_apps {
 	uint32_t sink;               /* sink = on: a UDP socket read by a thread */
 	uint32_t sink_cpu;           /* sink-cpu = CPU of the reading thread */
 	int64_t sink_work_ns;        /* sink-work = user time per datagram */
+	uint32_t sink_prio;          /* sink-prio = 0..99: the reading threads SCHED_FIFO
+	                              * at this priority; 0 = SCHED_OTHER */
 	uint32_t rcvbuf;             /* rcvbuf = SO_RCVBUF bytes (net.core.rmem_default) */
 	uint32_t reply_bytes;        /* reply-size: > 0 makes the sink a request/response
 	                              * server that answers each datagram with a frame

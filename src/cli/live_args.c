@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/opts.h"
@@ -222,7 +223,7 @@ static const struct cli_opt live_opts_table[] = {
 	{ "--batch", true }, { "--seed", true }, { "--set", true }, { "--iface", true },
 	{ "--port", true }, { "--rx-cpu", true }, { "--tx-cpu", true }, { "--profile", true },
 	{ "--format", true }, { "--allow-host-iface", false }, { "--no-threaded", false },
-	{ "--compare-sim", false }, { NULL, false },
+	{ "--compare-sim", false }, { "--queues", true }, { NULL, false },
 };
 
 static int parse_sized(struct live_opts *o, const char *a, const char *v)
@@ -247,6 +248,10 @@ static int parse_sized(struct live_opts *o, const char *a, const char *v)
 		if (parse_num(a, UNIT_COUNT, v, 0, UINT64_MAX, &x))
 			return 2;
 		s->seed = x;
+	} else if (!strcmp(a, "--queues")) {
+		if (parse_num(a, UNIT_COUNT, v, 1, LIVE_MAX_QUEUES, &x))
+			return 2;
+		o->job.queues = (int)x;
 	} else if (!strcmp(a, "--port")) {
 		if (parse_num(a, UNIT_COUNT, v, 1, 65535, &x))
 			return 2;
@@ -335,6 +340,42 @@ static int on_error(void *ctx, enum cli_error e, const char *word)
 	return bad(e == CLI_MISSING ? "missing value after" : "unknown option", word);
 }
 
+/* --queues N: each queue needs its NAPI kthread and receive thread on a
+ * core of its own, which only the test bed's threaded NAPI gives, and its
+ * own UDP socket (not TPACKET or AF_XDP).  More queues than online CPUs
+ * would put two queues' threads on one core and measure the scheduler,
+ * not the queues: refused.  As many queues as CPUs puts one beside the
+ * sender: said (on a 2-core machine, 2 is the honest maximum). */
+static int check_queues(const struct live_opts *o)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	char msg[256];
+
+	if (o->job.queues <= 1)
+		return 0;
+	if (o->job.iface)
+		return bad("--queues builds the test bed's veth queues; it does not go with", "--iface");
+	if (!o->job.threaded)
+		return bad("--queues needs threaded NAPI (each queue's kthread on its own CPU steers "
+			   "its packets to its thread); it does not go with", "--no-threaded");
+	for (size_t i = 0; i < o->n_modes; i++)
+		if (o->modes[i] == RXL_MODE_TPACKET || o->modes[i] == RXL_MODE_AF_XDP)
+			return bad("--queues gives each queue a UDP socket; not for mode",
+				   rxl_mode_name(o->modes[i]));
+	if (ncpu > 0 && o->job.queues > ncpu) {
+		snprintf(msg, sizeof(msg), "--queues %d: this machine has %ld CPUs, and each queue "
+			 "needs a core of its own for its NAPI kthread and receive thread (more would "
+			 "measure the scheduler, not the queues); accepted 1..%ld", o->job.queues, ncpu,
+			 ncpu);
+		return bad(msg, NULL);
+	}
+	if (ncpu > 0 && o->job.queues == ncpu)
+		fprintf(stderr, "rxlab live: note: --queues %d on %ld CPUs: the last queue's NAPI "
+			"kthread and receive thread share CPU %d with the sender (%ld queues are the "
+			"honest maximum here)\n", o->job.queues, ncpu, o->job.tx_cpu, ncpu);
+	return 0;
+}
+
 int live_parse_args(struct live_opts *o, int argc, char **argv)
 {
 	const struct cli_spec spec = { .opts = live_opts_table, .usage = live_usage,
@@ -359,5 +400,7 @@ int live_parse_args(struct live_opts *o, int argc, char **argv)
 		fprintf(stderr, "rxlab live: note: sender and receiver share CPU %d\n", o->job.rx_cpu);
 	if (sender_config_check(&o->job.snd, err, sizeof(err)))
 		return bad(err, NULL);
+	if (check_queues(o))
+		return 2;
 	return check_profile(o);
 }

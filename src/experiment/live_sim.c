@@ -22,7 +22,7 @@
 #include "rxlab/scheme.h"
 #include "rxlab/sim.h"
 
-#define SIM_MAX_SETS 16
+#define SIM_MAX_SETS 20
 #define SIM_PORT "eth0"	/* live-veth's receiving port: the registry's '*' */
 
 /* The sim-as column: how the table names what the simulator runs for each
@@ -142,6 +142,19 @@ static int sim_point(const struct live_result *r, const struct live_job *j, cons
 		snprintf(what_buf, what_len, "%s; threaded napi", *what);
 		*what = what_buf;
 	}
+	/* What the veth path has (docs/live.md "Prediction against reality"):
+	 * the test bed's NAPI kthread runs SCHED_FIFO 10 and so does the
+	 * receive thread of a mode that sleeps (live_run.c FIFO_PRIO), so
+	 * neither preempts the other and packets queue while one runs; the
+	 * receiver core idles between packets and leaves its idle state when
+	 * veth_xmit() on the sender's CPU wakes the NAPI kthread there (the
+	 * simulated interrupt on the receiver's CPU is that wake-up's IPI),
+	 * with the profile's [cstates] under the menu governor. */
+	if (r->napi_kthread)
+		snprintf(buf[n++], 64, "nic.eth0.threaded-prio=%d", LIVE_FIFO_PRIO);
+	if (r->fifo)
+		snprintf(buf[n++], 64, "apps.sink-prio=%d", LIVE_FIFO_PRIO);
+	snprintf(buf[n++], 64, "host.idle=menu");
 	snprintf(buf[n++], 64, "host.profile=%s", profile);
 	snprintf(buf[n++], 64, "traffic.rate=%.0fpps",
 		 fmax(1, r->tx.seq_next / (r->dur_s > 0 ? r->dur_s : 1)));

@@ -181,8 +181,8 @@ static void read_kthread(struct counters *c, pid_t pid)
 			sscanf(line, "voluntary_ctxt_switches: %llu", &vol);
 		fclose(f);
 	}
-	c->napi_ns = run;
-	c->napi_wakeups = vol;
+	c->napi_ns += run;
+	c->napi_wakeups += vol;
 }
 
 static int link_reply(const struct nlmsghdr *m, void *arg)
@@ -246,10 +246,10 @@ int counters_read(struct counters *c, const struct counters_src *src)
 		read_link(&c->rx_dev, src->rx_ns, src->rx_ifindex);
 		read_link(&c->tx_dev, src->tx_ns, src->tx_ifindex);
 		read_sock(c, src->sock_fd);
-		if (src->napi_pid > 0)
-			read_kthread(c, src->napi_pid);
-		if (src->rx_tid > 0)
-			c->rx_thread_ns = read_run_ns(src->rx_tid);
+		for (int q = 0; q < COUNTERS_MAX_QUEUES && src->napi_pid[q] > 0; q++)
+			read_kthread(c, src->napi_pid[q]);
+		for (int q = 0; q < COUNTERS_MAX_QUEUES && src->rx_tid[q] > 0; q++)
+			c->rx_thread_ns += read_run_ns(src->rx_tid[q]);
 	}
 	return 0;
 }

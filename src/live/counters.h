@@ -26,6 +26,7 @@
 #include <sys/types.h>
 
 #define COUNTERS_MAX_CPUS 64
+#define COUNTERS_MAX_QUEUES 4	/* receive queues (NAPI kthreads, receive threads) */
 
 struct cpu_counters {
 	uint64_t processed, dropped, time_squeeze;	/* softnet_stat */
@@ -47,8 +48,10 @@ struct counters_src {
 	int rx_ns, tx_ns;		/* namespaces of the devices (-1 = the caller's) */
 	int rx_ifindex, tx_ifindex;	/* 0 = none */
 	int sock_fd;			/* receiving socket, -1 = none */
-	pid_t napi_pid;			/* threaded NAPI kthread, 0 = none */
-	pid_t rx_tid;			/* the receive thread (a task of this process), 0 = none */
+	pid_t napi_pid[COUNTERS_MAX_QUEUES];	/* threaded NAPI kthreads, one per queue,
+						 * 0 = none (the first 0 ends the list) */
+	pid_t rx_tid[COUNTERS_MAX_QUEUES];	/* the receive threads (tasks of this
+						 * process), one per queue, 0 = none */
 };
 
 struct counters {
@@ -57,10 +60,10 @@ struct counters {
 	struct cpu_counters cpu[COUNTERS_MAX_CPUS];
 	struct dev_counters rx_dev, tx_dev;
 	uint64_t sock_drops;
-	uint64_t napi_ns;		/* CPU time of the NAPI kthread (schedstat) */
-	uint64_t napi_wakeups;		/* its voluntary context switches */
-	uint64_t rx_thread_ns;		/* CPU time of the receive thread (schedstat); 0 when
-					 * rx_tid is 0 or the thread has exited */
+	uint64_t napi_ns;		/* CPU time of the NAPI kthreads (schedstat), summed */
+	uint64_t napi_wakeups;		/* their voluntary context switches */
+	uint64_t rx_thread_ns;		/* CPU time of the receive threads (schedstat), summed;
+					 * 0 when rx_tid[0] is 0 or the threads have exited */
 };
 
 /* Read everything @src names.  Files that cannot be read leave zeros (a

@@ -4,6 +4,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <net/if.h>
 #include <pthread.h>
@@ -18,12 +19,14 @@
 #include "model/profile_load.h"
 #include "model/units.h"
 #include "live/nl.h"
+#include "live/queues.h"
 #include "rxlab/scheme.h"
 #include "live/testbed.h"
+#include "rxlab/hist.h"
 
 #define DRAIN_MAX_NS 200000000	/* wait at most this long for the last packets */
 #define DRAIN_STEP_NS 5000000
-#define FIFO_PRIO 10
+#define FIFO_PRIO LIVE_FIFO_PRIO
 #define START_SETTLE_NS 2000000	/* after the receive thread is up */
 
 /* Everything a run holds, released by run_undo() in reverse. */
@@ -33,9 +36,12 @@ struct run {
 	bool have_tb;
 	struct knob_dev dev;
 	struct knobs knobs;
-	int rx_fd, tx_fd;
+	int nq;				/* receive queues: 1, or j->queues on the test bed */
+	int qcpu[LIVE_MAX_QUEUES];	/* queue q's CPU (its NAPI kthread and thread) */
+	int rx_fd[LIVE_MAX_QUEUES], tx_fd[LIVE_MAX_QUEUES];	/* per queue, -1 = none */
 	struct rxl_config cfg;
-	struct rxl_loop *loop;
+	struct rxl_loop *loop[LIVE_MAX_QUEUES];
+	uint32_t probe_napi[LIVE_MAX_QUEUES];	/* NAPI id each queue's probe came through */
 	struct counters_src src;
 };
 
@@ -107,18 +113,29 @@ static void knob_note(struct live_result *r, enum knob k, uint64_t v)
 	snprintf(r->knobs + at, sizeof(r->knobs) - at, "%s%s=%s", at ? " " : "", knob_name(k), val);
 }
 
-/* Kernels before threaded busy polling reject threaded = 2 (ERANGE from
- * the netlink policy): run the threaded mode with threaded = 1 then, and
- * say so. */
+/* The user asked for a threaded setting with --set. */
+static bool user_sets_threaded(const struct live_job *j)
+{
+	for (size_t i = 0; i < j->n_knobs; i++)
+		if (j->knobs[i].k == KNOB_THREADED)
+			return true;
+	return false;
+}
+
+/* Kernels before threaded busy polling (netdev napi-set threaded 2, the
+ * busy-polling kthread: Linux 6.19, commit c18d4b190a46) reject threaded
+ * = 2 (ERANGE from the netlink policy): run the threaded mode with
+ * threaded = 1 then, and say so.  Not when the user's --set asked for it. */
 static bool threaded_fallback(struct run *run, struct live_knob *k)
 {
 	char e[256];
 
-	if (k->k != KNOB_THREADED || k->v != 2 || run->j->n_knobs > 0 ||
+	if (k->k != KNOB_THREADED || k->v != 2 || user_sets_threaded(run->j) ||
 	    knobs_set(&run->knobs, KNOB_THREADED, 1, e, sizeof(e)))
 		return false;
-	fprintf(stderr, "rxlab live: note: this kernel has no threaded busy polling "
-		"(threaded = 2); threaded mode runs with threaded = 1\n");
+	fprintf(stderr, "rxlab live: note: this kernel refuses threaded = 2 on every NAPI (the "
+		"busy-polling NAPI kthread is Linux 6.19, commit c18d4b190a46); threaded mode "
+		"runs with threaded = 1\n");
 	k->v = 1;
 	return true;
 }
@@ -140,19 +157,34 @@ static int apply_knobs(struct run *run, struct live_result *r, char *err, size_t
 
 /* ---- sockets and the loop ----------------------------------------------- */
 
-static int rx_socket(struct run *run, char *err, size_t errlen)
+/* Queue q's receive socket; with several queues all of them SO_REUSEPORT
+ * on the port, steered by queue (queues.h). */
+static int rx_socket_q(struct run *run, int q, char *err, size_t errlen)
 {
 	const struct live_job *j = run->j;
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(j->port) };
-	int ns = run->have_tb ? run->tb.ns_rx : -1;
+	int ns = run->have_tb ? run->tb.ns_rx : -1, one = 1, fd;
 
 	a.sin_addr = run->have_tb ? run->tb.rx_addr : (struct in_addr){ htonl(INADDR_ANY) };
-	run->rx_fd = socket_in(ns, AF_INET, SOCK_DGRAM, 0);
-	if (run->rx_fd < 0 ||
-	    (j->iface && setsockopt(run->rx_fd, SOL_SOCKET, SO_BINDTODEVICE, j->iface,
+	fd = run->rx_fd[q] = socket_in(ns, AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0 ||
+	    (run->nq > 1 && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) != 0) ||
+	    (j->iface && setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, j->iface,
 				    (socklen_t)strlen(j->iface)) != 0) ||
-	    bind(run->rx_fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
+	    bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
 		snprintf(err, errlen, "receive socket on port %u: %s", j->port, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int rx_socket(struct run *run, char *err, size_t errlen)
+{
+	for (int q = 0; q < run->nq; q++)
+		if (rx_socket_q(run, q, err, errlen))
+			return 1;
+	if (run->nq > 1 && queues_steer(run->rx_fd[0], run->qcpu, run->nq) != 0) {
+		snprintf(err, errlen, "SO_ATTACH_REUSEPORT_CBPF: %s", strerror(errno));
 		return 1;
 	}
 	return 0;
@@ -169,8 +201,11 @@ static int tx_socket(struct run *run, char *err, size_t errlen)
 	if (!run->have_tb && strcmp(j->iface, "lo") != 0)
 		return 0;
 	a.sin_addr = run->have_tb ? run->tb.rx_addr : (struct in_addr){ htonl(INADDR_LOOPBACK) };
-	run->tx_fd = socket_in(run->have_tb ? run->tb.ns_tx : -1, AF_INET, SOCK_DGRAM, 0);
-	if (run->tx_fd < 0 || connect(run->tx_fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
+	if (run->nq > 1)	/* one flow per queue, found by probing */
+		return queues_probe(run->tb.ns_tx, &a, run->rx_fd, run->nq, run->tx_fd,
+				    run->probe_napi, err, errlen) ? 1 : 0;
+	run->tx_fd[0] = socket_in(run->have_tb ? run->tb.ns_tx : -1, AF_INET, SOCK_DGRAM, 0);
+	if (run->tx_fd[0] < 0 || connect(run->tx_fd[0], (struct sockaddr *)&a, sizeof(a)) != 0) {
 		snprintf(err, errlen, "sender socket: %s", strerror(errno));
 		return 1;
 	}
@@ -190,8 +225,11 @@ static int open_loop(struct run *run, char *err, size_t errlen)
 	enum rxl_mode m = run->j->mode;
 
 	if (m != RXL_MODE_TPACKET && m != RXL_MODE_AF_XDP) {
-		run->loop = rxl_open_udp(run->rx_fd, &run->cfg, on_batch, NULL, err, errlen);
-		return run->loop ? 0 : 1;
+		for (int q = 0; q < run->nq; q++)
+			if (!(run->loop[q] = rxl_open_udp(run->rx_fd[q], &run->cfg, on_batch, NULL, err,
+							  errlen)))
+				return 1;
+		return 0;
 	}
 	/* On a real interface the library attaches an XDP program: journal
 	 * it first, so that a run killed before detaching is undone by the
@@ -206,12 +244,13 @@ static int open_loop(struct run *run, char *err, size_t errlen)
 		return 1;
 	}
 	if (m == RXL_MODE_TPACKET)
-		run->loop = rxl_open_tpacket(run->dev.ifindex, &run->cfg, on_batch, NULL, err, errlen);
+		run->loop[0] = rxl_open_tpacket(run->dev.ifindex, &run->cfg, on_batch, NULL, err,
+						errlen);
 	else
-		run->loop = rxl_open_xdp(run->dev.ifname, 0, &run->cfg, on_batch, NULL, err, errlen);
+		run->loop[0] = rxl_open_xdp(run->dev.ifname, 0, &run->cfg, on_batch, NULL, err, errlen);
 	if (run->have_tb && testbed_enter(&run->tb, TESTBED_HOME) != 0)
 		__builtin_trap();	/* the main thread cannot stay in the test bed */
-	return run->loop ? 0 : 1;
+	return run->loop[0] ? 0 : 1;
 }
 
 /* ---- set up and undo ---------------------------------------------------- */
@@ -219,7 +258,10 @@ static int open_loop(struct run *run, char *err, size_t errlen)
 /* hybrid's wake-cost, unless --set gives one: what a sleep and wake-up of
  * the receive thread costs on this machine, as `rxlab live calibrate`
  * measured it (profile veth-host): the thread's own cost (ctx-switch) and
- * the core's leaving its idle state (idle-exit), which spinning avoids.
+ * the core's leaving its idle state (idle-exit, without [cstates]) or the
+ * cross-CPU wake-up's latency (sched-wake, with them), which spinning
+ * avoids.  (The exit latency of a deep state is latency, not CPU, and is
+ * left out: it would make hybrid spin at rates where sleeping is cheaper.)
  * The library's default is a guess for machines nobody measured. */
 static void calibrated_wake_cost(struct rxl_config *cfg)
 {
@@ -227,8 +269,8 @@ static void calibrated_wake_cost(struct rxl_config *cfg)
 	char err[256];
 
 	if (profile_load(&p, "veth-host", err, sizeof(err)) == 0 &&
-	    p.ctx_switch_ns + p.idle_exit_ns >= 1000)
-		cfg->wake_cost_ns = (uint64_t)(p.ctx_switch_ns + p.idle_exit_ns);
+	    p.ctx_switch_ns + p.idle_exit_ns + p.sched_wake_ns >= 1000)
+		cfg->wake_cost_ns = (uint64_t)(p.ctx_switch_ns + p.idle_exit_ns + p.sched_wake_ns);
 }
 
 static int config_build(struct run *run, char *err, size_t errlen)
@@ -246,6 +288,24 @@ static int config_build(struct run *run, char *err, size_t errlen)
 	return rxl_config_check(&run->cfg, err, errlen) ? 2 : 0;
 }
 
+/* Queue q's CPU: queue 0 on rx_cpu, then the CPUs that are neither
+ * rx_cpu nor tx_cpu in order, tx_cpu last (a receive queue beside the
+ * sender only when there is no other core: live_args.c warns). */
+static void queue_cpus(struct run *run)
+{
+	const struct live_job *j = run->j;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = 0;
+
+	run->nq = !j->iface && j->queues > 1 ? j->queues : 1;
+	run->qcpu[n++] = j->rx_cpu;
+	for (int c = 0; c < ncpu && n < run->nq; c++)
+		if (c != j->rx_cpu && c != j->tx_cpu)
+			run->qcpu[n++] = c;
+	while (n < run->nq)
+		run->qcpu[n++] = j->tx_cpu;
+}
+
 static int device_setup(struct run *run, char *err, size_t errlen)
 {
 	const struct live_job *j = run->j;
@@ -253,6 +313,10 @@ static int device_setup(struct run *run, char *err, size_t errlen)
 				  .threaded = j->threaded, .napi_prio = FIFO_PRIO };
 
 	run->dev.ns_fd = -1;
+	queue_cpus(run);
+	o.queues = run->nq;
+	for (int q = 0; q < run->nq; q++)
+		o.queue_cpu[q] = run->qcpu[q];
 	if (j->iface) {
 		snprintf(run->dev.ifname, sizeof(run->dev.ifname), "%s", j->iface);
 		run->dev.ifindex = (int)if_nametoindex(j->iface);
@@ -278,28 +342,37 @@ static void counters_source(struct run *run)
 	uint32_t id;
 
 	run->src = (struct counters_src){ .rx_ns = run->dev.ns_fd, .tx_ns = -1,
-					  .rx_ifindex = run->dev.ifindex, .sock_fd = run->rx_fd };
+					  .rx_ifindex = run->dev.ifindex, .sock_fd = run->rx_fd[0] };
 	if (run->have_tb) {
 		run->src.tx_ns = run->tb.ns_tx;
 		run->src.tx_ifindex = run->tb.tx_ifindex;
 	}
+	if (run->nq > 1) {	/* every queue's kthread (testbed.c pinned them) */
+		for (int q = 0; q < run->nq && q < run->tb.n_napi; q++)
+			run->src.napi_pid[q] = run->tb.napi_pids[q];
+		return;
+	}
 	if (knob_napi_list(&run->dev, &id, &pid, 1) == 1 && pid > 0)
-		run->src.napi_pid = pid;
+		run->src.napi_pid[0] = pid;
 }
 
 static void run_undo(struct run *run)
 {
 	char e[256];
 
-	rxl_close(run->loop);
-	run->loop = NULL;
+	for (int q = 0; q < LIVE_MAX_QUEUES; q++) {
+		rxl_close(run->loop[q]);
+		run->loop[q] = NULL;
+	}
 	if (knobs_restore(&run->knobs, e, sizeof(e)))
 		fprintf(stderr, "rxlab: restoring device settings: %s\n", e);
-	if (run->tx_fd >= 0)
-		close(run->tx_fd);
-	if (run->rx_fd >= 0)
-		close(run->rx_fd);
-	run->tx_fd = run->rx_fd = -1;
+	for (int q = 0; q < LIVE_MAX_QUEUES; q++) {
+		if (run->tx_fd[q] >= 0)
+			close(run->tx_fd[q]);
+		if (run->rx_fd[q] >= 0)
+			close(run->rx_fd[q]);
+		run->tx_fd[q] = run->rx_fd[q] = -1;
+	}
 	if (run->have_tb)
 		testbed_destroy(&run->tb);
 	run->have_tb = false;
@@ -335,12 +408,35 @@ static void *rx_main(void *arg)
 	return NULL;
 }
 
+/* Stop and join the first @n receive threads. */
+static void threads_stop(struct run *run, struct rx_thread *x, int n)
+{
+	for (int q = 0; q < n; q++)
+		rxl_stop(run->loop[q]);
+	for (int q = 0; q < n; q++) {
+		pthread_join(x[q].t, NULL);
+		run->src.rx_tid[q] = 0;	/* gone: its schedstat with it */
+	}
+}
+
+/* Payload packets all loops have received so far. */
+static uint64_t payload_now(const struct run *run)
+{
+	static struct rxl_stats st;	/* large; live_run() runs one at a time */
+	uint64_t n = 0;
+
+	for (int q = 0; q < run->nq; q++) {
+		rxl_stats_get(run->loop[q], &st);
+		n += st.payload_packets;
+	}
+	return n;
+}
+
 /* Wait for the sender (or a signal), read the counters into @sent, then
  * wait for the last packets to land. */
 static void wait_traffic(struct run *run, struct sender *s, struct live_result *r,
 			 struct counters *sent)
 {
-	struct rxl_stats st;
 	int64_t until;
 
 	while (!sender_done(s)) {
@@ -351,38 +447,113 @@ static void wait_traffic(struct run *run, struct sender *s, struct live_result *
 	sender_join(s, &r->tx);
 	counters_read(sent, &run->src);
 	until = mono_ns() + DRAIN_MAX_NS;
-	do {
+	do
 		sleep_ns(DRAIN_STEP_NS);
-		rxl_stats_get(run->loop, &st);
-	} while (st.payload_packets < r->tx.sent && mono_ns() < until && !stopped(run->j));
+	while (payload_now(run) < r->tx.sent && mono_ns() < until && !stopped(run->j));
+}
+
+/* dst += src for the counters of two loops (queues of one run). */
+static void stats_add(struct rxl_stats *dst, const struct rxl_stats *src)
+{
+	uint64_t *d[] = { &dst->packets, &dst->bytes, &dst->deliveries, &dst->polls,
+			  &dst->empty_polls, &dst->full_polls, &dst->sleeps, &dst->wakeups,
+			  &dst->timer_wakeups, &dst->pauses, &dst->sleep_ns, &dst->mode_switches,
+			  &dst->moderation_changes, &dst->errors, &dst->source_drops,
+			  &dst->payload_packets, &dst->cpu_user_ns, &dst->cpu_sys_ns,
+			  &dst->vol_ctxsw, &dst->invol_ctxsw };
+	const uint64_t *v[] = { &src->packets, &src->bytes, &src->deliveries, &src->polls,
+				&src->empty_polls, &src->full_polls, &src->sleeps, &src->wakeups,
+				&src->timer_wakeups, &src->pauses, &src->sleep_ns, &src->mode_switches,
+				&src->moderation_changes, &src->errors, &src->source_drops,
+				&src->payload_packets, &src->cpu_user_ns, &src->cpu_sys_ns,
+				&src->vol_ctxsw, &src->invol_ctxsw };
+
+	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++)
+		*d[i] += *v[i];
+	if (src->run_ns > dst->run_ns)
+		dst->run_ns = src->run_ns;
+	if (src->seq_next > dst->seq_next)
+		dst->seq_next = src->seq_next;
+	hist_merge(&dst->latency, &src->latency);
+	hist_merge(&dst->batch, &src->batch);
+}
+
+/* The loops' statistics into @r: the sum over queues (a loop of one flow
+ * among several sees the others' sequence numbers as gaps, so seq_lost is
+ * left at the sum of its own, not used: lost counts come from totals), and
+ * a row per queue when there are several. */
+static void collect(struct run *run, struct live_result *r, const struct rx_thread *x)
+{
+	static struct rxl_stats st;
+
+	rxl_stats_get(run->loop[0], &r->rx);
+	r->queues = run->nq;
+	for (int q = 0; q < run->nq; q++) {
+		struct live_queue *lq = &r->q[q];
+
+		if (q > 0) {
+			rxl_stats_get(run->loop[q], &st);
+			stats_add(&r->rx, &st);
+		}
+		const struct rxl_stats *z = q > 0 ? &st : &r->rx;
+		*lq = (struct live_queue){ .cpu = x[q].cpu, .fifo = x[q].fifo,
+					   .napi_id = run->probe_napi[q],
+					   .seen_napi_id = queues_napi_id(run->rx_fd[q]),
+					   .packets = z->payload_packets, .wakeups = z->wakeups };
+		lq->p50_us = z->latency.n ? (double)hist_quantile(&z->latency, 0.5) / 1e3 : NAN;
+		lq->p99_us = z->latency.n ? (double)hist_quantile(&z->latency, 0.99) / 1e3 : NAN;
+	}
+	if (run->nq > 1) {	/* q 0's own figures, before the sum replaced them */
+		rxl_stats_get(run->loop[0], &st);
+		r->q[0].packets = st.payload_packets;
+		r->q[0].wakeups = st.wakeups;
+		r->q[0].p50_us = st.latency.n ? (double)hist_quantile(&st.latency, 0.5) / 1e3 : NAN;
+		r->q[0].p99_us = st.latency.n ? (double)hist_quantile(&st.latency, 0.99) / 1e3 : NAN;
+	}
+}
+
+/* Start one receive thread per queue, each pinned to its queue's CPU, and
+ * wait until all run: the first packets must find the loops running, not a
+ * thread still migrating to its CPU. */
+static int threads_start(struct run *run, struct rx_thread *x, char *err, size_t errlen)
+{
+	for (int q = 0; q < run->nq; q++) {
+		/* The scheduling class the mode is designed for (live.h):
+		 * SCHED_FIFO for the modes that sleep and hybrid, SCHED_OTHER for
+		 * the spinners, which would starve the FIFO NAPI kthread. */
+		x[q].loop = run->loop[q];
+		x[q].cpu = run->qcpu[q];
+		x[q].want_fifo = rxl_mode_sched_fifo(run->j->mode);
+		if (pthread_create(&x[q].t, NULL, rx_main, &x[q]) != 0) {
+			snprintf(err, errlen, "cannot start the receive thread");
+			threads_stop(run, x, q);
+			return 1;
+		}
+	}
+	for (int q = 0; q < run->nq; q++) {
+		while (!atomic_load(&x[q].ready))
+			sleep_ns(100000);
+		run->src.rx_tid[q] = x[q].tid;
+	}
+	return 0;
 }
 
 static int measure(struct run *run, struct live_result *r, char *err, size_t errlen)
 {
-	/* The scheduling class the mode is designed for (live.h): SCHED_FIFO
-	 * for the modes that sleep and hybrid, SCHED_OTHER for the spinners,
-	 * which would starve the FIFO NAPI kthread on their CPU. */
-	struct rx_thread x = { .loop = run->loop, .cpu = run->j->rx_cpu,
-			       .want_fifo = rxl_mode_sched_fifo(run->j->mode) };
+	struct rx_thread x[LIVE_MAX_QUEUES] = { 0 };
 	struct sender_config sc = run->j->snd;
 	struct counters before, sent, after;
 	struct sender *s = NULL;
 
 	sc.cpu = run->j->tx_cpu;
+	sc.more_fds = run->nq > 1 ? &run->tx_fd[1] : NULL;
+	sc.n_more_fds = run->nq > 1 ? (size_t)run->nq - 1 : 0;
 	counters_read(&before, &run->src);
-	if (pthread_create(&x.t, NULL, rx_main, &x) != 0) {
-		snprintf(err, errlen, "cannot start the receive thread");
+	if (threads_start(run, x, err, errlen))
 		return 1;
-	}
-	/* The first packets must find the loop running, not a thread still
-	 * migrating to its CPU. */
-	while (!atomic_load(&x.ready))
-		sleep_ns(100000);
-	run->src.rx_tid = x.tid;
 	sleep_ns(START_SETTLE_NS);
-	if (run->tx_fd >= 0 && (s = sender_start(run->tx_fd, &sc, err, errlen)) == NULL) {
-		rxl_stop(run->loop);
-		pthread_join(x.t, NULL);
+	if (run->tx_fd[0] >= 0 && (s = sender_start(run->tx_fd[0], &sc, err, errlen)) == NULL) {
+		threads_stop(run, x, run->nq);
 		return 2;
 	}
 	if (s) {
@@ -392,33 +563,60 @@ static int measure(struct run *run, struct live_result *r, char *err, size_t err
 			sleep_ns(DRAIN_STEP_NS);
 		counters_read(&sent, &run->src);
 	}
-	rxl_stop(run->loop);
-	pthread_join(x.t, NULL);
-	run->src.rx_tid = 0;	/* gone: its schedstat with it */
+	threads_stop(run, x, run->nq);
 	counters_read(&after, &run->src);
 	counters_diff(&r->d, &after, &before);
 	counters_diff(&r->d_sent, &sent, &before);
-	rxl_stats_get(run->loop, &r->rx);
+	collect(run, r, x);
 	r->sender = s != NULL;
-	r->fifo = x.fifo;
-	r->napi_kthread = run->src.napi_pid > 0;
+	r->fifo = x[0].fifo;
+	r->napi_kthread = run->src.napi_pid[0] > 0;
 	/* Rates are per second of the planned sending time, or of the time
 	 * actually sent when a signal cut the run short. */
 	if (s && stopped(run->j) && r->tx.end_ns > r->tx.start_ns)
 		r->dur_s = (double)(r->tx.end_ns - r->tx.start_ns) / 1e9;
 	else
 		r->dur_s = s ? (double)sc.duration_ns / 1e9 : (double)r->d.t_ns / 1e9;
-	if (x.rc < 0) {
-		snprintf(err, errlen, "receive loop: %s", strerror(-x.rc));
-		return 1;
-	}
+	for (int q = 0; q < run->nq; q++)
+		if (x[q].rc < 0) {
+			snprintf(err, errlen, "receive loop: %s", strerror(-x[q].rc));
+			return 1;
+		}
 	return 0;
+}
+
+/* How idle the two cores were before the run: printed, and a warning
+ * with the figure when the receiver core was too busy (idle_check.h). */
+static void idle_note(const struct live_job *j, struct live_result *r)
+{
+	char line[160];
+	int tries = 1;
+
+	/* The previous run's test bed dies in the kernel's cleanup_net work
+	 * after it is closed, which keeps a CPU busy for a few hundred ms:
+	 * look again, up to IDLE_CHECK_TRIES windows, before calling the
+	 * machine busy. */
+	idle_check_measure(&r->idle, j->rx_cpu, j->tx_cpu, IDLE_CHECK_WINDOW_NS);
+	while (idle_check_busy(&r->idle) && tries++ < IDLE_CHECK_TRIES && !stopped(j))
+		idle_check_measure(&r->idle, j->rx_cpu, j->tx_cpu, IDLE_CHECK_WINDOW_NS);
+	idle_check_format(&r->idle, line, sizeof(line));
+	fprintf(stderr, "rxlab live: %s: idle check: %s%s\n", rxl_mode_name(j->mode), line,
+		tries > 1 ? " (the last of several windows)" : "");
+	if (idle_check_busy(&r->idle))
+		fprintf(stderr, "rxlab live: warning: %s: the receiver core (CPU %d) was only "
+			"%.1f%% idle before the run (under %.0f%%): other work runs there, so this "
+			"run's latencies include waiting behind it and its core%% counts it; the "
+			"figures do not describe the receive path alone\n", rxl_mode_name(j->mode),
+			j->rx_cpu, r->idle.rx_idle_pct, IDLE_CHECK_MIN_PCT);
 }
 
 int live_run(const struct live_job *j, struct live_result *r, char *err, size_t errlen)
 {
-	struct run run = { .j = j, .rx_fd = -1, .tx_fd = -1 };
+	struct run run = { .j = j, .nq = 1 };
 	int rc;
+
+	for (int q = 0; q < LIVE_MAX_QUEUES; q++)
+		run.rx_fd[q] = run.tx_fd[q] = -1;
 
 	memset(r, 0, sizeof(*r));
 	r->mode = j->mode;
@@ -429,6 +627,7 @@ int live_run(const struct live_job *j, struct live_result *r, char *err, size_t 
 	r->sink_only = j->mode == RXL_MODE_TPACKET || j->mode == RXL_MODE_AF_XDP;
 	if ((rc = config_build(&run, err, errlen)) != 0)
 		return rc;
+	idle_note(j, r);
 	if ((rc = device_setup(&run, err, errlen)) == 0 && (rc = rx_socket(&run, err, errlen)) == 0 &&
 	    (rc = tx_socket(&run, err, errlen)) == 0 && (rc = apply_knobs(&run, r, err, errlen)) == 0 &&
 	    (rc = open_loop(&run, err, errlen)) == 0) {

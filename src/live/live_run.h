@@ -2,7 +2,9 @@
  * (include/rxlab/live.h) on the test bed or a named interface, fed by the
  * built-in sender, with the kernel's counters read around it.
  *
- * Order of one run: reap knobs left by a killed run; build the test bed;
+ * Order of one run: watch the two cores idle for IDLE_CHECK_WINDOW_NS
+ * (printed on stderr, with a warning when the receiver core was busy:
+ * idle_check.h); reap knobs left by a killed run; build the test bed;
  * bind the UDP socket; set the mode's device knobs (saved); open the loop;
  * read counters; start the receive thread (pinned, SCHED_FIFO for modes
  * that sleep, SCHED_OTHER for those that spin), then the sender; wait for
@@ -21,11 +23,15 @@
 #include <stdint.h>
 
 #include "live/counters.h"
+#include "live/idle_check.h"
 #include "live/knobs.h"
 #include "live/sender.h"
 #include "rxlab/live.h"
 
 #define LIVE_MAX_SETS 64
+#define LIVE_MAX_QUEUES COUNTERS_MAX_QUEUES
+#define LIVE_FIFO_PRIO 10	/* SCHED_FIFO priority of the NAPI kthread and of a
+				 * receive thread that sleeps */
 
 /* A device knob requested for the run (--set dev.KNOB=V or a sysfs name). */
 struct live_knob {
@@ -40,11 +46,25 @@ struct live_job {
 	uint16_t port;			/* UDP port, default 9000 */
 	int rx_cpu, tx_cpu;		/* default 1 and 0 */
 	bool threaded;			/* test bed: threaded NAPI pinned to rx_cpu (default) */
+	int queues;			/* test bed: veth queues, each with its NAPI kthread,
+					 * receive socket (SO_REUSEPORT) and thread on a CPU of
+					 * its own (queue 0 on rx_cpu, then the other CPUs,
+					 * tx_cpu last); 0 or 1 = one queue as always */
 	const char *const *sets;	/* KEY=VALUE for rxl_config_set() */
 	size_t n_sets;
 	struct live_knob knobs[KNOBS_MAX];	/* device knobs */
 	size_t n_knobs;
 	const volatile sig_atomic_t *stop;	/* set by a signal handler: end early (NULL: never) */
+};
+
+/* One receive queue of a run with several (queues.h). */
+struct live_queue {
+	int cpu;			/* its NAPI kthread and receive thread */
+	bool fifo;			/* its thread ran SCHED_FIFO */
+	uint32_t napi_id;		/* the NAPI its probe came through */
+	uint32_t seen_napi_id;		/* SO_INCOMING_NAPI_ID at the end of the run */
+	uint64_t packets, wakeups;	/* payload packets its loop received; wake-ups */
+	double p50_us, p99_us;		/* their one-way latency; NaN without packets */
 };
 
 struct live_result {
@@ -62,6 +82,9 @@ struct live_result {
 	bool sender;			/* traffic came from the built-in sender */
 	bool sink_only;			/* the UDP socket only absorbs (TPACKET, AF_XDP) */
 	char knobs[160];		/* device knobs in force, "napi_defer_hard_irqs=2 ..." */
+	struct idle_check idle;		/* the two cores just before the run (idle_check.h) */
+	int queues;			/* receive queues (1 as always; q[] holds them) */
+	struct live_queue q[LIVE_MAX_QUEUES];
 };
 
 /* Fill @j with the defaults above for @mode. */

@@ -231,12 +231,20 @@ static int64_t take_due(struct schedule *s, uint64_t k, unsigned *due, unsigned 
 	return t;
 }
 
+/* The socket of the @call-th sendmmsg(): the flows in turn. */
+static int flow_fd(int fd, const struct sender_config *c, uint64_t call)
+{
+	size_t i = c->more_fds ? (size_t)(call % (c->n_more_fds + 1)) : 0;
+
+	return i == 0 ? fd : c->more_fds[i - 1];
+}
+
 static int sender_loop(int fd, const struct sender_config *c, const atomic_bool *stop,
 		       struct sender_stats *st, struct batch *b)
 {
 	struct schedule s;
 	int64_t start = mono_ns(), end = start + c->duration_ns;
-	uint64_t k = 0;
+	uint64_t k = 0, calls = 0;
 	unsigned due = 0;	/* packets k.. taken from the schedule, not yet sent */
 
 	schedule_init(&s, c);
@@ -256,7 +264,7 @@ static int sender_loop(int fd, const struct sender_config *c, const atomic_bool 
 			continue;
 		}
 		batch_fill(b, c, k, due);
-		used = batch_send(fd, b, due, st);
+		used = batch_send(flow_fd(fd, c, calls++), b, due, st);
 		if (used < 0)
 			return used;
 		st->end_ns = mono_ns();
@@ -279,6 +287,8 @@ int sender_run(int fd, const struct sender_config *c, const atomic_bool *stop,
 	pin(c->cpu);
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	setsockopt(fd, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
+	for (size_t i = 0; c->more_fds && i < c->n_more_fds; i++)
+		setsockopt(c->more_fds[i], IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
 	rc = sender_loop(fd, c, stop, st, b);
 	free(b);
 	return rc;

@@ -12,6 +12,10 @@
  * falls behind catches up in full batches, so the long-run rate is exact
  * and bursts stay bounded by `batch`.
  *
+ * Several flows (more_fds): the batches go out on the sockets in turn, one
+ * sequence of numbers across them, so a receiver of one flow sees gaps
+ * that are the other flows' packets (lost counts come from totals).
+ *
  * Losses at the sender are counted, not hidden: the socket gets IP_RECVERR,
  * so a packet the device refuses (veth ring full: NET_XMIT_DROP) comes back
  * as ENOBUFS and counts in `enobufs`; its sequence number is skipped, so the
@@ -45,6 +49,10 @@ struct sender_config {
 	uint64_t seed;			/* POISSON */
 	int64_t duration_ns;		/* stop after this long; > 0 */
 	int cpu;			/* pin the sending thread, -1 = no */
+	const int *more_fds;		/* further connected sockets (other source ports,
+					 * other flows), or NULL: each sendmmsg() goes out on
+					 * the next of fd, more_fds[0], ... in turn */
+	size_t n_more_fds;
 };
 
 /* Counters, final once sender_run() has returned. */

@@ -66,6 +66,7 @@ static int veth_add(const struct testbed *tb)
 	struct ifinfomsg *peer;
 	struct nlattr *li, *data, *p;
 	int fd = nl_open_in(tb->ns_tx, NETLINK_ROUTE), rc;
+	uint32_t nq = tb->opts.queues > 1 ? (uint32_t)tb->opts.queues : 1;
 
 	if (fd < 0)
 		return -errno;
@@ -73,6 +74,8 @@ static int veth_add(const struct testbed *tb)
 	nlb_put(&b, sizeof(struct ifinfomsg));
 	nlb_str(&b, IFLA_IFNAME, tb->tx_if);
 	nlb_attr(&b, IFLA_ADDRESS, mac_tx, 6);
+	nlb_u32(&b, IFLA_NUM_TX_QUEUES, nq);
+	nlb_u32(&b, IFLA_NUM_RX_QUEUES, nq);
 	li = nlb_nest_start(&b, IFLA_LINKINFO);
 	nlb_str(&b, IFLA_INFO_KIND, "veth");
 	data = nlb_nest_start(&b, IFLA_INFO_DATA);
@@ -81,6 +84,8 @@ static int veth_add(const struct testbed *tb)
 	peer->ifi_family = AF_UNSPEC;
 	nlb_str(&b, IFLA_IFNAME, tb->rx_if);
 	nlb_attr(&b, IFLA_ADDRESS, mac_rx, 6);
+	nlb_u32(&b, IFLA_NUM_TX_QUEUES, nq);
+	nlb_u32(&b, IFLA_NUM_RX_QUEUES, nq);
 	nlb_u32(&b, IFLA_NET_NS_FD, (uint32_t)tb->ns_rx);
 	nlb_nest_end(&b, p);
 	nlb_nest_end(&b, data);
@@ -152,49 +157,75 @@ static int fail(char *err, size_t errlen, const char *what, int rc)
 	return -1;
 }
 
+/* The receiver's NAPI ids and kthreads, ids ascending (queue order). */
+static void napi_read(struct testbed *tb, const struct knob_dev *rx)
+{
+	int n = knob_napi_list(rx, tb->napi_ids, tb->napi_pids, TESTBED_MAX_QUEUES);
+
+	tb->n_napi = n > 0 ? n : 0;
+	for (int i = 1; i < tb->n_napi; i++)	/* insertion sort by id, pids along */
+		for (int k = i; k > 0 && tb->napi_ids[k - 1] > tb->napi_ids[k]; k--) {
+			uint32_t id = tb->napi_ids[k];
+			pid_t pid = tb->napi_pids[k];
+
+			tb->napi_ids[k] = tb->napi_ids[k - 1], tb->napi_pids[k] = tb->napi_pids[k - 1];
+			tb->napi_ids[k - 1] = id, tb->napi_pids[k - 1] = pid;
+		}
+	tb->napi_id = tb->n_napi ? tb->napi_ids[0] : 0;
+	tb->napi_pid = tb->n_napi ? tb->napi_pids[0] : 0;
+}
+
 /* GRO on at the receiver, TSO off at the sender: veth NAPI (see .h). */
 static int napi_mode(struct testbed *tb, char *err, size_t errlen)
 {
 	struct knob_dev rx = { .ns_fd = tb->ns_rx, .ifindex = tb->rx_ifindex };
 	struct knob_dev tx = { .ns_fd = tb->ns_tx, .ifindex = tb->tx_ifindex };
-	uint32_t id;
-	int n;
-
 	snprintf(rx.ifname, sizeof(rx.ifname), "%s", tb->rx_if);
 	snprintf(tx.ifname, sizeof(tx.ifname), "%s", tb->tx_if);
 	if (knob_put(&tx, KNOB_TSO, 0, err, errlen) || knob_put(&rx, KNOB_GRO, 1, err, errlen))
 		return -1;
-	n = knob_napi_list(&rx, &id, NULL, 1);
-	if (n == 1)
-		tb->napi_id = id;
+	napi_read(tb, &rx);
 	return 0;
 }
 
-/* Threaded NAPI at the receiver, kthread pinned to rx_cpu. */
+/* Pin kthread @pid to @cpu (-1: leave it) and make it SCHED_FIFO @prio (> 0). */
+static int kthread_place(pid_t pid, int cpu, int prio, char *err, size_t errlen)
+{
+	cpu_set_t set;
+
+	if (cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(pid, sizeof(set), &set) != 0)
+			return fail(err, errlen, "pinning the NAPI kthread", errno);
+	}
+	if (prio > 0) {
+		struct sched_param sp = { .sched_priority = prio };
+
+		if (sched_setscheduler(pid, SCHED_FIFO, &sp) != 0)
+			return fail(err, errlen, "SCHED_FIFO for the NAPI kthread", errno);
+	}
+	return 0;
+}
+
+/* Threaded NAPI at the receiver, queue q's kthread pinned to its CPU. */
 static int threaded_mode(struct testbed *tb, char *err, size_t errlen)
 {
 	struct knob_dev rx = { .ns_fd = tb->ns_rx, .ifindex = tb->rx_ifindex };
-	uint32_t id;
-	int pid = 0;
-	cpu_set_t set;
 
 	snprintf(rx.ifname, sizeof(rx.ifname), "%s", tb->rx_if);
 	if (knob_put(&rx, KNOB_THREADED, 1, err, errlen))
 		return -1;
-	if (knob_napi_list(&rx, &id, &pid, 1) != 1 || pid <= 0)
-		return fail(err, errlen, "threaded NAPI has no kthread", ESRCH);
-	tb->napi_pid = pid;
-	if (tb->opts.rx_cpu >= 0) {
-		CPU_ZERO(&set);
-		CPU_SET(tb->opts.rx_cpu, &set);
-		if (sched_setaffinity(pid, sizeof(set), &set) != 0)
-			return fail(err, errlen, "pinning the NAPI kthread", errno);
-	}
-	if (tb->opts.napi_prio > 0) {
-		struct sched_param sp = { .sched_priority = tb->opts.napi_prio };
+	napi_read(tb, &rx);
+	if (tb->n_napi < (tb->opts.queues > 1 ? tb->opts.queues : 1))
+		return fail(err, errlen, "threaded NAPI has fewer kthreads than queues", ESRCH);
+	for (int q = 0; q < tb->n_napi; q++) {
+		int cpu = q == 0 || tb->opts.queues <= 1 ? tb->opts.rx_cpu : tb->opts.queue_cpu[q];
 
-		if (sched_setscheduler(pid, SCHED_FIFO, &sp) != 0)
-			return fail(err, errlen, "SCHED_FIFO for the NAPI kthread", errno);
+		if (tb->napi_pids[q] <= 0)
+			return fail(err, errlen, "threaded NAPI has no kthread", ESRCH);
+		if (kthread_place(tb->napi_pids[q], cpu, tb->opts.napi_prio, err, errlen))
+			return -1;
 	}
 	return 0;
 }
@@ -275,4 +306,5 @@ void testbed_destroy(struct testbed *tb)
 	}
 	tb->napi_pid = 0;
 	tb->napi_id = 0;
+	tb->n_napi = 0;
 }

@@ -23,6 +23,17 @@
  * veth_skb_is_eligible_for_gro); with @threaded, that NAPI runs in its own
  * kthread pinned to @rx_cpu, so receive work lands on the receiver's core
  * as with a NIC whose IRQ is bound there.
+ *
+ * Queues (@queues > 1): both veth devices get that many RX and TX queues
+ * (IFLA_NUM_RX_QUEUES / IFLA_NUM_TX_QUEUES, as `ip link add ... numrxqueues
+ * N numtxqueues N`; veth's real queue counts start at those, `ethtool -L`
+ * could lower them).  veth_xmit() hands a packet to the peer's RX queue of
+ * the same index as the TX queue the sender's stack picked
+ * (skb_get_queue_mapping(), drivers/net/veth.c), and the stack picks the TX
+ * queue of a connected socket from its random sk_txhash (netdev_pick_tx ->
+ * skb_tx_hash, no XPS on veth), once per socket: so flows spread over the
+ * queues by socket, not by packet, and which socket lands where is random.
+ * Each RX queue has its own NAPI and, threaded, its own kthread.
  */
 #ifndef RXLAB_LIVE_TESTBED_H
 #define RXLAB_LIVE_TESTBED_H
@@ -33,7 +44,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "live/counters.h"
+
 #define TESTBED_PREFIX "rxlab"
+#define TESTBED_MAX_QUEUES COUNTERS_MAX_QUEUES
 
 struct testbed_opts {
 	int rx_cpu, tx_cpu;	/* CPUs for the receiver and the sender, -1 = any */
@@ -41,6 +55,10 @@ struct testbed_opts {
 	bool threaded;		/* threaded NAPI kthread pinned to rx_cpu (needs napi) */
 	int napi_prio;		/* > 0: run that kthread SCHED_FIFO at this priority,
 				 * as softirq work preempts threads on a NIC host */
+	int queues;		/* veth queue pairs (numrxqueues = numtxqueues), 1..
+				 * TESTBED_MAX_QUEUES; 0 means 1 */
+	int queue_cpu[TESTBED_MAX_QUEUES];	/* CPU of queue q's NAPI kthread when
+						 * queues > 1 (queue 0: rx_cpu) */
 };
 
 enum testbed_side { TESTBED_HOME, TESTBED_RX, TESTBED_TX };
@@ -51,8 +69,12 @@ struct testbed {
 	int rx_ifindex, tx_ifindex;	/* in their namespaces */
 	struct in_addr rx_addr, tx_addr;
 	struct testbed_opts opts;
-	uint32_t napi_id;		/* receiver's NAPI id, 0 when none */
+	uint32_t napi_id;		/* receiver's NAPI id, 0 when none (queue 0's) */
 	pid_t napi_pid;			/* its threaded kthread, 0 when none */
+	int n_napi;			/* NAPI instances of the receiver (one per queue) */
+	uint32_t napi_ids[TESTBED_MAX_QUEUES];	/* ascending: queue order (veth adds
+						 * them queue by queue, ids increase) */
+	pid_t napi_pids[TESTBED_MAX_QUEUES];	/* their kthreads, pinned to queue_cpu[] */
 };
 
 /* Build the test bed.  0, or -1 with a message in @err and nothing left

@@ -271,6 +271,7 @@ static const struct key_spec schema[] = {
 	BOOL(A, "sink", sink, 0),
 	NUM(A, "sink-cpu", sink_cpu, UNIT_COUNT, 0, SCN_MAX_CPUS - 1, 0, NULL),
 	NUM(A, "sink-work", sink_work_ns, UNIT_TIME_NS, 0, 1 * SEC, 0, NULL),
+	NUM(A, "sink-prio", sink_prio, UNIT_COUNT, 0, 99, 0, "(SCHED_FIFO priority; 0 = SCHED_OTHER)"),
 	NUM(A, "rcvbuf", rcvbuf, UNIT_BYTES, 2 * KIB, 2047 * MIB, 212992, NULL),
 	NUM(A, "reply-size", reply_bytes, UNIT_BYTES, 0, 9216, 0, NULL),
 	NUM(A, "busy_poll", busy_poll_ns, UNIT_TIME_US, 0, 1 * SEC, 0, NULL),

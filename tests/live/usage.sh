@@ -37,5 +37,10 @@ refuse "--format takes table, csv or json, not xml" napi --format xml
 refuse "unknown or incomplete option '--out'" calibrate --out
 refuse "no packets in" napi --pattern "pcap:$SRC/tests/fuzz/corpus/fuzz_pcap/header-only.pcap"
 refuse "back.csv: not a pcap or pcapng capture" napi --pattern "pcap:$TMP/back.csv"
+# more queues than CPUs: refused with the reason (the figure is this machine's)
+n=$(getconf _NPROCESSORS_ONLN)
+if [ "$n" -lt 4 ]; then
+	refuse "--queues $((n + 1)): this machine has $n CPUs, and each queue needs a core of its own" napi --queues $((n + 1))
+fi
 "$RXLAB" live --help | grep -q "usage: rxlab live" || fail "no usage text"
 echo "ok: --help"

@@ -336,6 +336,7 @@ static int add_reader(struct sim *s, uint16_t i, uint16_t cpu, const char *name,
 	if (id < 0)
 		return -1;
 	k->reader = (int16_t)id;
+	s->thr[id].rt_prio = (uint8_t)s->scn->apps.sink_prio;
 	s->thr[id].nic = i; /* THR_SINK: the worker it is */
 	s->thr[id].roam = roam;
 	s->n_roam = (uint16_t)(s->n_roam + roam);

@@ -129,3 +129,38 @@ struct table *live_kernel_table(const struct live_result *r, size_t n)
 		kernel_row(t, &r[i]);
 	return t;
 }
+
+/* live_queues: a row per receive queue of every run with several. */
+struct table *live_queues_table(const struct live_result *res, size_t n)
+{
+	struct table *t = table_new("live_queues", "Receive queues (one row per queue and mode)");
+
+	table_add_col(t, "mode", "mode", -1);
+	table_add_col(t, "queue", "queue", 0);
+	table_add_col(t, "cpu", "cpu", 0);
+	table_add_col(t, "napi_id", "napi-id", 0);
+	table_add_col(t, "incoming_napi_id", "incoming-napi-id", 0);
+	table_add_col(t, "rx_pps", "rx/s", 0);
+	table_add_col(t, "lat_p50_us", "p50us", 1);
+	table_add_col(t, "lat_p99_us", "p99us", 1);
+	table_add_col(t, "wakeups_per_s", "wake/s", 0);
+	table_add_col(t, "sched", "sched", -1);
+	for (size_t i = 0; i < n; i++)
+		for (int q = 0; res[i].queues > 1 && q < res[i].queues; q++) {
+			const struct live_queue *lq = &res[i].q[q];
+			double d = res[i].dur_s > 0 ? res[i].dur_s : NAN;
+
+			table_row(t);
+			table_str(t, rxl_mode_name(res[i].mode));
+			table_dbl(t, q);
+			table_dbl(t, lq->cpu);
+			table_dbl(t, lq->napi_id);
+			table_dbl(t, lq->seen_napi_id);
+			table_dbl(t, (double)lq->packets / d);
+			table_dbl(t, lq->p50_us);
+			table_dbl(t, lq->p99_us);
+			table_dbl(t, (double)lq->wakeups / d);
+			table_str(t, lq->fifo ? "fifo" : "other");
+		}
+	return t;
+}

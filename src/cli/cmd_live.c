@@ -7,7 +7,6 @@
  * Every mode runs on a fresh test bed (live_run.h), one after the other,
  * with the same sender settings, so rows differ by the receive mode only.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -11,7 +11,8 @@
 # profiles/veth-host.ini, which another machine of this kind may not match
 # (its halt exit has measured 39-48 us in different sessions).  The
 # machine's interference only adds delay: each load is measured twice and
-# passes when one of the two runs agrees.  A run whose idle check found
+# passes when one of the two runs agrees; a load that disagrees gets one
+# more calibration and measurement (the calibration's own spread).  A run whose idle check found
 # the receiver core under 90% idle, or a calibration that found no quiet
 # moment, makes the test skip with the figure.
 #
@@ -40,45 +41,56 @@ quiet() {
 		skip "the receiver core was only $idle% idle before run $1 (< 90%): the machine is too busy to compare with the model"
 }
 
-if ! "$RXLAB" live calibrate --out "$TMP/cal.ini" >"$TMP/cal.out" 2>"$TMP/cal.err"; then
-	cat "$TMP/cal.err"
-	grep -q "host is quieter" "$TMP/cal.err" && skip "live calibrate found no quiet moment (above)"
-	fail "rxlab live calibrate failed"
-fi
-grep -E '^(sched-wake|isr|ctx-switch) =|^haltpoll' "$TMP/cal.ini" || true
-
-live max napi --rate max --duration 1s
-quiet max
-max=$(get max live napi offered_pps)
-check "$max > 50000" "sender maximum $max pps"
-
-failed=""
-for pct in 10 50; do
-	rate=$(python3 -c "print(int($max * $pct / 100))")
-	ok=0
-	for run in 1 2; do
-		name="l${pct}_$run"
-		live "$name" napi --rate "${rate}pps" --duration 1s --compare-sim --profile "$TMP/cal.ini"
-		quiet "$name"
-		lp50=$(get "$name" live_vs_sim napi live_p50_us)
-		sp50=$(get "$name" live_vs_sim napi sim_p50_us)
-		lp99=$(get "$name" live_vs_sim napi live_p99_us)
-		sp99=$(get "$name" live_vs_sim napi sim_p99_us)
-		echo "load $pct% ($rate pps) run $run: p50 live $lp50 sim $sp50 us, p99 live $lp99 sim $sp99 us"
-		if [ "$pct" = 10 ] ||
-		   python3 -c "import sys; sys.exit(0 if abs($sp50-$lp50) <= $TOL*$lp50 else 1)"; then
-			ok=1
-		fi
-	done
-	if [ "$ok" = 1 ]; then
-		if [ "$pct" = 10 ]; then
+# attempt N: calibrate, measure the maximum, then 10% and 50% of it; sets
+# $failed to the loads whose p50 disagreed in both runs ("" when none).
+attempt() {
+	local cal="$TMP/cal$1.ini" pct rate ok run name lp50 sp50 lp99 sp99
+	if ! "$RXLAB" live calibrate --out "$cal" >"$TMP/cal$1.out" 2>"$TMP/cal$1.err"; then
+		cat "$TMP/cal$1.err"
+		grep -q "host is quieter" "$TMP/cal$1.err" && skip "live calibrate found no quiet moment (above)"
+		fail "rxlab live calibrate failed"
+	fi
+	echo "calibration $1: $(grep -E '^(sched-wake|isr|ctx-switch) =|^haltpoll' "$cal" | tr '\n' ' ')"
+	live "max$1" napi --rate max --duration 1s
+	quiet "max$1"
+	max=$(get "max$1" live napi offered_pps)
+	check "$max > 50000" "sender maximum $max pps"
+	failed=""
+	for pct in 10 50; do
+		rate=$(python3 -c "print(int($max * $pct / 100))")
+		ok=0
+		for run in 1 2; do
+			name="l$1_${pct}_$run"
+			live "$name" napi --rate "${rate}pps" --duration 1s --compare-sim --profile "$cal"
+			quiet "$name"
+			lp50=$(get "$name" live_vs_sim napi live_p50_us)
+			sp50=$(get "$name" live_vs_sim napi sim_p50_us)
+			lp99=$(get "$name" live_vs_sim napi live_p99_us)
+			sp99=$(get "$name" live_vs_sim napi sim_p99_us)
+			echo "load $pct% ($rate pps) run $run: p50 live $lp50 sim $sp50 us, p99 live $lp99 sim $sp99 us"
+			if [ "$pct" = 10 ] ||
+			   python3 -c "import sys; sys.exit(0 if abs($sp50-$lp50) <= $TOL*$lp50 else 1)"; then
+				ok=1
+			fi
+		done
+		if [ "$ok" = 0 ]; then
+			failed="$failed $pct%"
+		elif [ "$pct" = 10 ]; then
 			echo "note: load 10%: printed, not asserted (the simulated receiver's edge, see above)"
 		else
 			echo "ok: load $pct%: simulated p50 within 30% of measured (p99: printed above, not asserted)"
 		fi
-	else
-		failed="$failed $pct%"
-	fi
-done
+	done
+}
+
+# The calibration has its own spread (isr 8.0-10.2 us, the halt exit
+# 39-48 us in one day's sessions), which moves the simulated p50 at 50% by
+# about 25%: a disagreement gets one more calibration, as each load gets
+# a second run.
+attempt 1
+if [ -n "$failed" ]; then
+	echo "load$failed disagreed with calibration 1: calibrating again"
+	attempt 2
+fi
 assert_clean
 [ -z "$failed" ] || fail "load$failed: neither run's simulated p50 within 30% of the measured"

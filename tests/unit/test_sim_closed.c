@@ -16,17 +16,11 @@
 #include <stdio.h>
 
 #include "rxlab/sim.h"
+#include "sim_run.h"
 
 static void run(const char *const *sets, size_t n, struct results *r)
 {
-	char err[512] = "";
-	struct rxl_scenario *scn = rxl_scenario_load("rr-server", sets, n, err, sizeof(err));
-
-	if (!scn)
-		fail_msg("load: %s", err);
-	if (rxl_sim_run(scn, NULL, r, err, sizeof(err)))
-		fail_msg("run: %s", err);
-	rxl_scenario_free(scn);
+	sim_run_named("rr-server", sets, n, r);
 }
 
 /* Little's law within 1%: the 160 ms window holds about 2000 cycles per

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "rxlab/sim.h"
+#include "sim_run.h"
 
 /* idle = poll: the profile's C-states (C6 exits 170 us) would add to the
  * latencies these tests bound; GRO's timing is what is under test. */
@@ -55,15 +56,7 @@ static const char BASE[] =
 
 static void run(const char *const *sets, size_t n, struct results *r)
 {
-	char err[512] = "";
-	struct rxl_scenario *scn = rxl_scenario_load_text(BASE, "gro.ini", sets, n, err,
-							  sizeof(err));
-
-	if (!scn)
-		fail_msg("load: %s", err);
-	if (rxl_sim_run(scn, NULL, r, err, sizeof(err)))
-		fail_msg("run: %s", err);
-	rxl_scenario_free(scn);
+	sim_run_text(BASE, "gro.ini", sets, n, r);
 }
 
 static double softirq_ns(const struct results *r)

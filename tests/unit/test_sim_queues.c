@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "rxlab/sim.h"
+#include "sim_run.h"
 
 static const char BASE[] =
 	"[host]\n"
@@ -45,14 +46,7 @@ static const char BASE[] =
 
 static void run(const char *const *sets, size_t n, struct results *r)
 {
-	char err[512] = "";
-	struct rxl_scenario *scn = rxl_scenario_load_text(BASE, "q.ini", sets, n, err, sizeof(err));
-
-	if (!scn)
-		fail_msg("load: %s", err);
-	if (rxl_sim_run(scn, NULL, r, err, sizeof(err)))
-		fail_msg("run: %s", err);
-	rxl_scenario_free(scn);
+	sim_run_text(BASE, "q.ini", sets, n, r);
 }
 
 /* One flow: RSS sends every frame to one queue, whose run is the one-queue

@@ -48,6 +48,7 @@
  */
 #include "live/live_run.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -192,8 +193,12 @@ static void deepest_state(int cpu, char *name, size_t len, double *residency_ns)
 		if (fgets(buf, sizeof(buf), f))
 			buf[strcspn(buf, "\n")] = 0;
 		fclose(f);
+		/* the profile loader takes names of letters, digits, '_' and '-',
+		 * at most 15 characters: anything else from sysfs becomes '-' */
+		buf[15] = '\0';
 		for (char *c = buf; *c; c++)
-			*c = *c == ' ' || *c == '=' || *c == '#' ? '-' : *c;
+			if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
+				*c = '-';
 		snprintf(name, len, "%s", buf[0] ? buf : "C1");
 		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/residency", cpu,
 			 k);

@@ -1,8 +1,9 @@
 /* validate.c - the seed experiments' reported figures beside simulated ones.
  *
- * Each run is a built-in scenario in scenarios/seeds/; each figure names
- * the run it comes from and how to read it off the results.  Runs are done
- * once however many figures read them.
+ * The runs and figures are in validate_figs.c.  Runs are done once however
+ * many figures read them; each figure is judged, printed in the table of
+ * its kind (the posts' figures, or the model's claims) and counted in the
+ * score of its class.
  */
 #include "experiment/validate.h"
 
@@ -10,485 +11,27 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/builtin.h"
 #include "experiment/sweep.h"
+#include "experiment/validate_figs.h"
+#include "model/builtin.h"
 #include "rxlab/sim.h"
 
-#define MAX_RUN_SETS 8
-
-struct seed_run {
-	const char *scenario;
-	const char *sets[MAX_RUN_SETS];
-};
-
-static const struct nic_result *nic_named(const struct results *r, const char *name)
-{
-	for (uint16_t i = 0; i < r->n_nics; i++)
-		if (!strcmp(r->nic[i].name, name))
-			return &r->nic[i];
-	return NULL;
-}
-
-static double thread_s(const struct results *r, const char *name)
-{
-	for (uint16_t i = 0; i < r->n_threads; i++)
-		if (!strcmp(r->thr[i].name, name))
-			return (double)r->thr[i].cpu_ns / 1e9;
-	return NAN;
-}
-
-static double thread_pct(const struct results *r, const char *name)
-{
-	for (uint16_t i = 0; i < r->n_threads; i++)
-		if (!strcmp(r->thr[i].name, name))
-			return r->thr[i].pct;
-	return NAN;
-}
-
-#define NIC(r, name, field) (nic_named((r), (name)) ? (double)nic_named((r), (name))->c.field : NAN)
-#define INTR_PCT(r) ((r)->cpu_pct[ACCT_HARDIRQ] + (r)->cpu_pct[ACCT_SOFTIRQ])
-
-/* The runs, in the order figures index them. */
-enum {
-	R001, R000_CEL_STOCK, R000_CEL_PATCH, R000_CEL_POLL, R000_DUR_STOCK, R000_DUR_PATCH,
-	R003_5, R003_20 = R003_5 + 5, R004 = R003_20 + 5, R004_USECS, R004_DEFER,
-	R002_REC, R002_1B, R002_1F, R002_1S, R002_2B, R002_2F, R002_2S,
-	R004_PING, R004_PING_IDLE, R004_PING_USECS, R004_PING_DEFER, R004_PING_DIM, R004_NETPERF,
-	RW_SOFT_1B, RW_KTHR_1B, RW_SOFT_5K, RW_KTHR_5K,
-	N_RUNS
-};
-_Static_assert(N_RUNS <= 64, "USES() is a 64-bit mask");
-
-#define FLOAT_SETS "nic.eth0.irq-cpu=float", "nic.eth1.irq-cpu=float"
-#define SPLIT_SETS "nic.eth1.irq-cpu=1"
-
-/* Wang 2021 (tcp-rr-threaded.ini): threaded NAPI with unpinned kthreads,
- * and 5 KB requests and replies as one 5066-byte frame each. */
-#define KTHREAD_SETS "nic.eth0.threaded=1", "nic.eth0.threaded-cpus=all"
-#define SIZE_5K_SETS "traffic.frame-size=5066", "apps.reply-size=5066"
-
-/* Seed 003: the link-utilisation sweep, 5 rates per coalescing setting. */
-#define S003(base, frames, rate) [base] = { "seeds/003-tg3-tcp-receive", \
-	{ "nic.eth0.rx-frames=" frames, "nic.eth0.rx-frames-irq=" frames, "traffic.rate=" rate, NULL } }
-
-static const struct seed_run runs[N_RUNS] = {
-	[R001] = { "seeds/001-napi-router", { NULL } },
-	[R000_CEL_STOCK] = { "seeds/000-celeron-admtek", { "host.rxpath=isr-while", NULL } },
-	[R000_CEL_PATCH] = { "seeds/000-celeron-admtek", { "host.rxpath=isr-loop", NULL } },
-	[R000_CEL_POLL] = { "seeds/000-celeron-admtek",
-			    { "host.rxpath=bsd-poll", "host.hz=1000", "apps.cpu-hogs=1", "run.warmup=400ms",
-			      NULL } },
-	[R000_DUR_STOCK] = { "seeds/000-duron-pnic", { "host.rxpath=isr-while", NULL } },
-	[R000_DUR_PATCH] = { "seeds/000-duron-pnic", { "host.rxpath=isr-loop", NULL } },
-	S003(R003_5, "5", "20kpps"), S003(R003_5 + 1, "5", "40kpps"), S003(R003_5 + 2, "5", "60kpps"),
-	S003(R003_5 + 3, "5", "70kpps"), S003(R003_5 + 4, "5", "80kpps"),
-	S003(R003_20, "20", "20kpps"), S003(R003_20 + 1, "20", "40kpps"),
-	S003(R003_20 + 2, "20", "60kpps"), S003(R003_20 + 3, "20", "70kpps"),
-	S003(R003_20 + 4, "20", "80kpps"),
-	[R004] = { "seeds/004-e100-napi", { NULL } },
-	[R004_USECS] = { "seeds/004-e100-napi", { "nic.eth0.rx-usecs=100", "nic.eth0.rx-frames=32",
-						  NULL } },
-	[R004_DEFER] = { "seeds/004-e100-napi", { "nic.eth0.napi_defer_hard_irqs=2",
-						  "nic.eth0.gro_flush_timeout=50us", NULL } },
-	[R004_PING] = { "seeds/004-e100-ping", { NULL } },
-	[R004_PING_IDLE] = { "seeds/004-e100-ping", { "traffic.start=60s", NULL } },
-	[R004_PING_USECS] = { "seeds/004-e100-ping", { "nic.eth0.rx-usecs=100",
-						       "nic.eth0.rx-frames=32", NULL } },
-	[R004_PING_DEFER] = { "seeds/004-e100-ping", { "nic.eth0.napi_defer_hard_irqs=2",
-						       "nic.eth0.gro_flush_timeout=50us", NULL } },
-	[R004_PING_DIM] = { "seeds/004-e100-ping", { "nic.eth0.adaptive-rx=dim", NULL } },
-	[R004_NETPERF] = { "seeds/004-e100-netperf", { NULL } },
-	[R002_REC] = { "seeds/002-smp-recycle", { NULL } },
-	[R002_1B] = { "seeds/002-smp-router-1flow", { NULL } },
-	[R002_1F] = { "seeds/002-smp-router-1flow", { FLOAT_SETS, NULL } },
-	[R002_1S] = { "seeds/002-smp-router-1flow", { SPLIT_SETS, NULL } },
-	[R002_2B] = { "seeds/002-smp-router-2flows", { NULL } },
-	[R002_2F] = { "seeds/002-smp-router-2flows", { FLOAT_SETS, NULL } },
-	[R002_2S] = { "seeds/002-smp-router-2flows", { SPLIT_SETS, NULL } },
-	[RW_SOFT_1B] = { "tcp-rr-threaded", { NULL } },
-	[RW_KTHR_1B] = { "tcp-rr-threaded", { KTHREAD_SETS, NULL } },
-	[RW_SOFT_5K] = { "tcp-rr-threaded", { SIZE_5K_SETS, NULL } },
-	[RW_KTHR_5K] = { "tcp-rr-threaded", { KTHREAD_SETS, SIZE_5K_SETS, NULL } },
-};
-
-/* ---- seed 002: SMP forwarding (Olsson's recycling run, Fraser's router) ---- */
-
-static double s002_tx_ok(const struct results *const *r) { return NIC(r[R002_REC], "eth1", tx_ok); }
-static double s002_rx_irqs(const struct results *const *r) { return NIC(r[R002_REC], "eth0", irqs); }
-static double s002_tx_irqs(const struct results *const *r) { return NIC(r[R002_REC], "eth1", irqs); }
-
-/* Forwarding rate while the 10 M frames at 1.14 Mpps last (8.77 s). */
-static double s002_fwd_pps(const struct results *const *r)
-{
-	return s002_tx_ok(r) / (10e6 / 1.14e6);
-}
-
-static double skb_sum(const struct results *r, int miss)
-{
-	double n = 0;
-
-	for (uint16_t i = 0; i < r->n_cpus; i++)
-		n += (double)(miss ? r->cpu[i].sn.skb_miss : r->cpu[i].sn.skb_hit);
-	return n;
-}
-
-static double s002_hits(const struct results *const *r) { return skb_sum(r[R002_REC], 0); }
-
-/* Misses per million allocations (reported: 384 of 4,313,483, i.e. 89). */
-static double s002_miss_ppm(const struct results *const *r)
-{
-	double hit = skb_sum(r[R002_REC], 0), miss = skb_sum(r[R002_REC], 1);
-
-	return hit + miss > 0 ? 1e6 * miss / (hit + miss) : NAN;
-}
-
-/* Busy CPU summed over CPUs, % of one CPU ("65%x2" is 130). */
-static double busy_sum(const struct results *r)
-{
-	double s = 0;
-
-	for (uint16_t i = 0; i < r->n_cpus; i++)
-		s += 100.0 - r->cpu[i].pct[ACCT_IDLE];
-	return s;
-}
-
-#define S002(name, run) \
-	static double name##_kpps(const struct results *const *r) { return r[run]->forwarded_pps / 1e3; } \
-	static double name##_cpu(const struct results *const *r) { return busy_sum(r[run]); }
-S002(s002_1b, R002_1B)
-S002(s002_1f, R002_1F)
-S002(s002_1s, R002_1S)
-S002(s002_2b, R002_2B)
-S002(s002_2f, R002_2F)
-S002(s002_2s, R002_2S)
-
-/* ---- seed 004: e100 NAPI on POWER ---- */
-
-static double s004_irqs(const struct results *const *r) { return r[R004]->irqs_per_s; }
-static double s004_usecs_pct(const struct results *const *r)
-{
-	return 100.0 * r[R004_USECS]->irqs_per_s / r[R004]->irqs_per_s;
-}
-static double s004_defer_pct(const struct results *const *r)
-{
-	return 100.0 * r[R004_DEFER]->irqs_per_s / r[R004]->irqs_per_s;
-}
-
-/* ping -f: total time (ms) and round trips (ms) of a run. */
-static double ping_time(const struct results *r) { return r->ping.finished ? r->ping.time_ms : NAN; }
-static double s004_ping_idle_ms(const struct results *const *r) { return ping_time(r[R004_PING_IDLE]); }
-static double s004_ping_ms(const struct results *const *r) { return ping_time(r[R004_PING]); }
-static double s004_rtt_idle(const struct results *const *r) { return 1e3 * r[R004_PING_IDLE]->ping.rtt_avg_ms; }
-static double s004_rtt(const struct results *const *r) { return 1e3 * r[R004_PING]->ping.rtt_avg_ms; }
-static double s004_rtt_max(const struct results *const *r) { return 1e3 * r[R004_PING]->ping.rtt_max_ms; }
-
-/* An answer's ping time as % of the flood's with NAPI alone. */
-static double ping_pct(const struct results *const *r, int run)
-{
-	return 100.0 * ping_time(r[run]) / ping_time(r[R004_PING]);
-}
-static double s004_ping_usecs(const struct results *const *r) { return ping_pct(r, R004_PING_USECS); }
-static double s004_ping_defer(const struct results *const *r) { return ping_pct(r, R004_PING_DEFER); }
-static double s004_ping_dim(const struct results *const *r) { return ping_pct(r, R004_PING_DIM); }
-
-/* netperf + vmstat 2 (test 2): vmstat's figures between samples @a and @b
- * (samples are 2 s apart; pktgen starts at sample 2 of 4). */
-enum vm_what { VM_IN, VM_CS, VM_US, VM_SY };
-static double vm_between(const struct results *r, uint32_t a, uint32_t b, enum vm_what w)
-{
-	const struct vm_sample *x, *y;
-	double dt, tot = 0;
-
-	if (b >= r->n_vm)
-		return NAN;
-	x = &r->vm[a];
-	y = &r->vm[b];
-	dt = (double)(y->t - x->t) / 1e9;
-	for (int k = 0; k < ACCT_N; k++)
-		tot += (double)(y->acct[k] - x->acct[k]);
-	if (dt <= 0 || tot <= 0)
-		return NAN;
-	switch (w) {
-	case VM_IN:
-		return (double)(y->in - x->in) / dt;
-	case VM_CS:
-		return (double)(y->cs - x->cs) / dt;
-	case VM_US:
-		return 100.0 * (double)(y->acct[ACCT_USER] - x->acct[ACCT_USER]) / tot;
-	case VM_SY:
-		return 100.0 * (double)(y->acct[ACCT_SYSTEM] - x->acct[ACCT_SYSTEM] +
-					y->acct[ACCT_HARDIRQ] - x->acct[ACCT_HARDIRQ] +
-					y->acct[ACCT_SOFTIRQ] - x->acct[ACCT_SOFTIRQ]) / tot;
-	}
-	return NAN;
-}
-
-#define NP(name, a, b, w) \
-	static double name(const struct results *const *r) { return vm_between(r[R004_NETPERF], a, b, w); }
-NP(s004_np_cs_before, 0, 2, VM_CS)
-NP(s004_np_us_before, 0, 2, VM_US)
-NP(s004_np_in, 2, 4, VM_IN)
-NP(s004_np_us, 2, 4, VM_US)
-NP(s004_np_sy, 2, 4, VM_SY)
-
-static double s004_np_cs_pct(const struct results *const *r)
-{
-	return 100.0 * vm_between(r[R004_NETPERF], 2, 4, VM_CS) / s004_np_cs_before(r);
-}
-
-/* ---- seed 003: tg3 coalescing on a TCP receive stream ---- */
-
-/* Received frames per interrupt of the port (RX and TX share it on tg3). */
-static double tg3_ppi(const struct results *r)
-{
-	const struct nic_result *n = nic_named(r, "eth0");
-
-	return n && n->c.irqs ? (double)n->c.rx_taken / (double)n->c.irqs : NAN;
-}
-
-static double tg3_cpu(const struct results *r)
-{
-	return 100.0 - r->cpu_pct[ACCT_IDLE];
-}
-
-static double max_over(const struct results *const *r, int first, double (*f)(const struct results *))
-{
-	double m = NAN;
-
-	for (int i = first; i < first + 5; i++)
-		if (isnan(m) || f(r[i]) > m)
-			m = f(r[i]);
-	return m;
-}
-
-static double s003_ppi5(const struct results *const *r) { return max_over(r, R003_5, tg3_ppi); }
-static double s003_ppi20(const struct results *const *r) { return max_over(r, R003_20, tg3_ppi); }
-static double s003_cpu5(const struct results *const *r) { return max_over(r, R003_5, tg3_cpu); }
-static double s003_cpu20(const struct results *const *r) { return max_over(r, R003_20, tg3_cpu); }
-
-/* ---- seed 000: dc(4) under a SYN flood (FreeBSD 4, 100 Mb/s) ---- */
-
-static double cel_stock_irqs(const struct results *const *r) { return r[R000_CEL_STOCK]->rx_irqs_per_s; }
-static double cel_stock_intr(const struct results *const *r) { return INTR_PCT(r[R000_CEL_STOCK]); }
-static double cel_patch_irqs(const struct results *const *r) { return r[R000_CEL_PATCH]->rx_irqs_per_s; }
-static double cel_patch_intr(const struct results *const *r) { return INTR_PCT(r[R000_CEL_PATCH]); }
-static double dur_irqs(const struct results *const *r) { return r[R000_DUR_STOCK]->rx_irqs_per_s; }
-static double dur_tcp(const struct results *const *r) { return r[R000_DUR_STOCK]->delivered_pps; }
-static double dur_intr(const struct results *const *r) { return INTR_PCT(r[R000_DUR_STOCK]); }
-static double cel_poll_irqs(const struct results *const *r) { return r[R000_CEL_POLL]->rx_irqs_per_s; }
-static double cel_poll_user(const struct results *const *r) { return thread_pct(r[R000_CEL_POLL], "hog/0"); }
-static double cel_poll_tcp(const struct results *const *r) { return r[R000_CEL_POLL]->delivered_pps; }
-
-/* |patched / stock - 1| in %: "the patch made no difference". */
-static double dur_patch_change(const struct results *const *r)
-{
-	return 100.0 * fabs(r[R000_DUR_PATCH]->rx_irqs_per_s / r[R000_DUR_STOCK]->rx_irqs_per_s - 1);
-}
-
-/* ---- seed 001: Olsson's NAPI router (PIII 933, 2 x e1000) ---- */
-
-static double s001_rx_ok(const struct results *const *r) { return NIC(r[R001], "eth0", rx_ok); }
-static double s001_tx_ok(const struct results *const *r) { return NIC(r[R001], "eth1", tx_ok); }
-static double s001_rx_ovr(const struct results *const *r) { return NIC(r[R001], "eth0", rx_ovr); }
-static double s001_rx_irqs(const struct results *const *r) { return NIC(r[R001], "eth0", rx_irqs); }
-static double s001_tx_irqs(const struct results *const *r) { return NIC(r[R001], "eth1", irqs); }
-static double s001_ksoftirqd(const struct results *const *r) { return thread_s(r[R001], "ksoftirqd/0"); }
-
-/* Forwarding rate while the 10 M frames at 890 kpps last (11.24 s). */
-static double s001_fwd_pps(const struct results *const *r)
-{
-	return NIC(r[R001], "eth1", tx_ok) / (10e6 / 890e3);
-}
-
-/* ---- Wang 2021: neper tcp_rr, 1000 flows, softirq vs threaded NAPI ---- */
-
-/* The simulated host is the server; neper measures the round trip at the
- * client, which is the server's latency plus the scenario's client-delay
- * (a constant, so it adds to every percentile exactly). */
-#define WANG_CLIENT_DELAY_US 20.0
-
-static double wang_qps_m(const struct results *r) { return r->replied_pps / 1e6; }
-
-/* Round-trip percentile @i of results_cdf_q[] (11: p90, 13: p99, 14: p99.9). */
-static double wang_rtt(const struct results *r, int i)
-{
-	return r->lat_cdf_us[i] + WANG_CLIENT_DELAY_US;
-}
-
-#define WANG(name, run) \
-	static double name##_qps(const struct results *const *r) { return wang_qps_m(r[run]); } \
-	static double name##_p50(const struct results *const *r) { return r[run]->lat_p50_us + \
-									  WANG_CLIENT_DELAY_US; } \
-	static double name##_p90(const struct results *const *r) { return wang_rtt(r[run], 11); } \
-	static double name##_p99(const struct results *const *r) { return wang_rtt(r[run], 13); } \
-	static double name##_p999(const struct results *const *r) { return wang_rtt(r[run], 14); }
-WANG(rw_s1, RW_SOFT_1B)
-WANG(rw_k1, RW_KTHR_1B)
-WANG(rw_s5, RW_SOFT_5K)
-WANG(rw_k5, RW_KTHR_5K)
-
-/* kthread's p99.9 as a fraction of softirq's at the same request size. */
-static double rw_tail_1b(const struct results *const *r) { return rw_k1_p999(r) / rw_s1_p999(r); }
-static double rw_tail_5k(const struct results *const *r) { return rw_k5_p999(r) / rw_s5_p999(r); }
-
 #define USES(run) (UINT64_C(1) << (run))
-#define USES5(run) (UINT64_C(0x1f) << (run))
 
-/* One row of Wang's table: QPS (@qps_cls, @param: fitted or predicted),
- * p50 (derived: a closed loop of 1000 flows with one request each has a
- * mean round trip of 1000 / QPS, Little's law, and these are tight
- * distributions), p90, p99, p99.9 (predicted). */
-#define WANG_ROWS(mode, f, run, qps_cls, param, qps, p50, p90, p99, p999) \
-	{ { "wang", "tcp_rr 1000 flows, " mode ": QPS, millions", qps, CHECK_RATIO, 0, f##_qps, \
-	    USES(run) }, qps_cls, param }, \
-	{ { "wang", "tcp_rr 1000 flows, " mode ": p50, us", p50, CHECK_RATIO, 0, f##_p50, \
-	    USES(run) }, FIG_DERIVED, "1000 flows / QPS, Little's law" }, \
-	{ { "wang", "tcp_rr 1000 flows, " mode ": p90, us", p90, CHECK_RATIO, 0, f##_p90, \
-	    USES(run) }, FIG_PREDICTED, NULL }, \
-	{ { "wang", "tcp_rr 1000 flows, " mode ": p99, us", p99, CHECK_RATIO, 0, f##_p99, \
-	    USES(run) }, FIG_PREDICTED, NULL }, \
-	{ { "wang", "tcp_rr 1000 flows, " mode ": p99.9, us", p999, CHECK_RATIO, 0, f##_p999, \
-	    USES(run) }, FIG_PREDICTED, NULL }
-
-static const struct figure figures[] = {
-	{ "000", "Celeron 450 + ADMtek, stock dc: interrupts/s at ~57 kpps", 46000, CHECK_RATIO, 0,
-	  cel_stock_irqs, USES(R000_CEL_STOCK) },
-	{ "000", "Celeron 450 + ADMtek, stock dc: % CPU in interrupts (57-63)", 60, CHECK_RATIO, 0,
-	  cel_stock_intr, USES(R000_CEL_STOCK) },
-	{ "000", "Celeron 450 + ADMtek, ISR-loop patch: interrupts/s", 38000, CHECK_RATIO, 0,
-	  cel_patch_irqs, USES(R000_CEL_PATCH) },
-	{ "000", "Celeron 450 + ADMtek, ISR-loop patch: % CPU in interrupts (50-60)", 55,
-	  CHECK_RATIO, 0, cel_patch_intr, USES(R000_CEL_PATCH) },
-	{ "000", "Duron 600 + PNIC: interrupts/s where it bogs down", 25000, CHECK_RATIO, 0,
-	  dur_irqs, USES(R000_DUR_STOCK) },
-	{ "000", "Duron 600 + PNIC: packets/s reaching TCP (response limiter count)", 44000,
-	  CHECK_RATIO, 0, dur_tcp, USES(R000_DUR_STOCK) },
-	{ "000", "Duron 600 + PNIC: bogged down, % CPU in interrupts at least 90", 100,
-	  CHECK_AT_LEAST, 90, dur_intr, USES(R000_DUR_STOCK) },
-	{ "000", "Duron 600 + PNIC: the patch makes no difference, % change of interrupts/s at most 10",
-	  0, CHECK_AT_MOST, 10, dur_patch_change, USES(R000_DUR_STOCK) | USES(R000_DUR_PATCH) },
-	{ "000", "conclusion, polling under load: interrupts/s at most 100", 0, CHECK_AT_MOST, 100,
-	  cel_poll_irqs, USES(R000_CEL_POLL) },
-	{ "000", "conclusion, polling under load: % CPU left to a user process, at least 45", 50,
-	  CHECK_AT_LEAST, 45, cel_poll_user, USES(R000_CEL_POLL) },
-	{ "000", "conclusion, polling (HZ=1000) still takes in the flood: pps to TCP, at least 51300",
-	  57000, CHECK_AT_LEAST, 51300, cel_poll_tcp, USES(R000_CEL_POLL) },
-	{ "001", "eth0 RX-OK of 10 M frames offered at 890 kpps", 4031309, CHECK_RATIO, 0,
-	  s001_rx_ok, USES(R001) },
-	{ "001", "eth1 TX-OK (frames routed)", 4031305, CHECK_RATIO, 0, s001_tx_ok, USES(R001) },
-	{ "001", "eth0 RX-OVR (overruns at the NIC)", 5968699, CHECK_RATIO, 0, s001_rx_ovr,
-	  USES(R001) },
-	{ "001", "forwarding rate during the flood, pps (\"about 350.000 p/s\")", 350000,
-	  CHECK_RATIO, 0, s001_fwd_pps, USES(R001) },
-	{ "001", "RX interrupts over the run (\"only 24\"): at most 100", 24, CHECK_AT_MOST, 100,
-	  s001_rx_irqs, USES(R001) },
-	{ "001", "interrupts of the TX port over the run (mitigated)", 80652, CHECK_RATIO, 0,
-	  s001_tx_irqs, USES(R001) },
-	{ "001", "ksoftirqd CPU time over the run, s (ps TIME 0:11)", 11, CHECK_RATIO, 0,
-	  s001_ksoftirqd, USES(R001) },
-	{ "002", "1.14 Mpps into NAPI, bound, skb recycling: forwarding rate, pps", 491000,
-	  CHECK_RATIO, 0, s002_fwd_pps, USES(R002_REC) },
-	{ "002", "eth1 TX-OK (frames forwarded of 10 M offered)", 4313217, CHECK_RATIO, 0,
-	  s002_tx_ok, USES(R002_REC) },
-	{ "002", "RX interrupts over the run (\"19\"): at most 100", 19, CHECK_AT_MOST, 100,
-	  s002_rx_irqs, USES(R002_REC) },
-	{ "002", "TX interrupts over the run (\"53k\")", 53005, CHECK_RATIO, 0, s002_tx_irqs,
-	  USES(R002_REC) },
-	{ "002", "sk_buff recycling hits (RC hit)", 4313099, CHECK_RATIO, 0, s002_hits,
-	  USES(R002_REC) },
-	{ "002", "recycling misses per million allocations (RC miss 384: 89), at most 1000", 89,
-	  CHECK_AT_MOST, 1000, s002_miss_ppm, USES(R002_REC) },
-	{ "002", "5k irq/s, TX clean at xmit, 1 flow, bound: kpps", 290, CHECK_RATIO, 0,
-	  s002_1b_kpps, USES(R002_1B) },
-	{ "002", "1 flow, bound: CPU busy, % summed over CPUs (99%x1)", 99, CHECK_RATIO, 0,
-	  s002_1b_cpu, USES(R002_1B) },
-	{ "002", "1 flow, float: kpps", 270, CHECK_RATIO, 0, s002_1f_kpps, USES(R002_1F) },
-	{ "002", "1 flow, float: CPU busy, % summed (65%x2)", 130, CHECK_RATIO, 0, s002_1f_cpu,
-	  USES(R002_1F) },
-	{ "002", "1 flow, split: kpps", 290, CHECK_RATIO, 0, s002_1s_kpps, USES(R002_1S) },
-	{ "002", "1 flow, split: CPU busy, % summed (99%x1)", 99, CHECK_RATIO, 0, s002_1s_cpu,
-	  USES(R002_1S) },
-	{ "002", "2 flows, bound: kpps", 270, CHECK_RATIO, 0, s002_2b_kpps, USES(R002_2B) },
-	{ "002", "2 flows, bound: CPU busy, % summed (99%x1)", 99, CHECK_RATIO, 0, s002_2b_cpu,
-	  USES(R002_2B) },
-	{ "002", "2 flows, float: kpps", 380, CHECK_RATIO, 0, s002_2f_kpps, USES(R002_2F) },
-	{ "002", "2 flows, float: CPU busy, % summed (82%x2)", 164, CHECK_RATIO, 0, s002_2f_cpu,
-	  USES(R002_2F) },
-	{ "002", "2 flows, split: kpps", 450, CHECK_RATIO, 0, s002_2s_kpps, USES(R002_2S) },
-	{ "002", "2 flows, split: CPU busy, % summed (96%x2)", 192, CHECK_RATIO, 0, s002_2s_cpu,
-	  USES(R002_2S) },
-	{ "003", "rx-frames = rx-frames-irq = 5: most received packets per interrupt over the sweep",
-	  4.2, CHECK_RATIO, 0, s003_ppi5, USES5(R003_5) },
-	{ "003", "rx-frames = rx-frames-irq = 20: most received packets per interrupt", 19.6,
-	  CHECK_RATIO, 0, s003_ppi20, USES5(R003_20) },
-	{ "003", "rx-frames 5: highest CPU utilisation over the sweep, %", 52, CHECK_RATIO, 0,
-	  s003_cpu5, USES5(R003_5) },
-	{ "003", "rx-frames 20: highest CPU utilisation over the sweep, %", 35, CHECK_RATIO, 0,
-	  s003_cpu20, USES5(R003_20) },
-	{ "004", "77 kpps of pktgen into e100 NAPI: interrupts/s (\"upwards of 36000\")", 36000,
-	  CHECK_RATIO, 0, s004_irqs, USES(R004) },
-	{ "004", "\"how often to be polled?\" rx-usecs 100 / rx-frames 32: % of NAPI's interrupts, "
-	  "at most 50", 0, CHECK_AT_MOST, 50, s004_usecs_pct, USES(R004) | USES(R004_USECS) },
-	{ "004", "\"how often to be polled?\" napi_defer_hard_irqs 2 + gro_flush_timeout 50us: "
-	  "% of NAPI's interrupts, at most 10", 0, CHECK_AT_MOST, 10, s004_defer_pct,
-	  USES(R004) | USES(R004_DEFER) },
-	{ "004", "ping -f 127.0.0.1, 100000 echoes, idle: time, ms", 4332, CHECK_RATIO, 0,
-	  s004_ping_idle_ms, USES(R004_PING_IDLE) },
-	{ "004", "ping -f idle: rtt avg, us", 9, CHECK_RATIO, 0, s004_rtt_idle,
-	  USES(R004_PING_IDLE) },
-	{ "004", "ping -f while receiving 77 kpps: time, ms", 26370, CHECK_RATIO, 0, s004_ping_ms,
-	  USES(R004_PING) },
-	{ "004", "ping -f while receiving 77 kpps: rtt avg, us", 10, CHECK_RATIO, 0, s004_rtt,
-	  USES(R004_PING) },
-	{ "004", "ping -f while receiving 77 kpps: rtt max, us", 9410, CHECK_RATIO, 0, s004_rtt_max,
-	  USES(R004_PING) },
-	{ "004", "\"how often to be polled?\" rx-usecs 100 / rx-frames 32: % of NAPI's ping -f time, "
-	  "at most 50", 0, CHECK_AT_MOST, 50, s004_ping_usecs, USES(R004_PING) | USES(R004_PING_USECS) },
-	{ "004", "\"how often to be polled?\" napi_defer_hard_irqs 2 + gro_flush_timeout 50us: % of "
-	  "NAPI's ping -f time, at most 50", 0, CHECK_AT_MOST, 50, s004_ping_defer,
-	  USES(R004_PING) | USES(R004_PING_DEFER) },
-	{ "004", "adaptive-rx = dim: % of NAPI's ping -f time (shown, no claim in the post), "
-	  "at most 100", 0, CHECK_AT_MOST, 100, s004_ping_dim, USES(R004_PING) | USES(R004_PING_DIM) },
-	{ "004", "netperf x10 to localhost, before pktgen: vmstat us (9-11)", 10, CHECK_RATIO, 0,
-	  s004_np_us_before, USES(R004_NETPERF) },
-	{ "004", "netperf x10, before pktgen: vmstat cs (41,175-77,821; mean 51,295)", 51295,
-	  CHECK_RATIO, 0, s004_np_cs_before, USES(R004_NETPERF) },
-	{ "004", "netperf x10 + 77 kpps: vmstat in (\"about 32,000\")", 32000, CHECK_RATIO, 0,
-	  s004_np_in, USES(R004_NETPERF) },
-	{ "004", "netperf x10 + 77 kpps: vmstat us (7-9)", 9, CHECK_RATIO, 0, s004_np_us,
-	  USES(R004_NETPERF) },
-	{ "004", "netperf x10 + 77 kpps: vmstat sy = sys + hi + si (91-93)", 91, CHECK_RATIO, 0,
-	  s004_np_sy, USES(R004_NETPERF) },
-	{ "004", "netperf x10 + 77 kpps: cs as % of before, at most 10 (\"collapse\" to 1,182-2,597)",
-	  0, CHECK_AT_MOST, 10, s004_np_cs_pct, USES(R004_NETPERF) },
-};
-
-/* Figures with a class: Wang 2021 (issue #17), tcp-rr-threaded.ini. */
-static const struct classed_figure classed[] = {
-	WANG_ROWS("softirq 1B/1B", rw_s1, RW_SOFT_1B, FIG_FITTED, "local-deliver",
-		  2.75, 337, 376, 1040, 3690),
-	WANG_ROWS("kthread 1B/1B", rw_k1, RW_KTHR_1B, FIG_PREDICTED, NULL,
-		  2.67, 371, 408, 455, 550),
-	WANG_ROWS("softirq 5KB/5KB", rw_s5, RW_SOFT_5K, FIG_FITTED, "copy-per-byte",
-		  1.46, 678, 750, 969, 2780),
-	WANG_ROWS("kthread 5KB/5KB", rw_k5, RW_KTHR_5K, FIG_PREDICTED, NULL,
-		  1.44, 695, 789, 891, 1060),
-	{ { "wang", "tcp_rr 1B/1B: kthread p99.9 / softirq p99.9 (550us / 3.69ms), at most 0.5", 0.149,
-	  CHECK_AT_MOST, 0.5, rw_tail_1b, USES(RW_SOFT_1B) | USES(RW_KTHR_1B) }, FIG_PREDICTED, NULL },
-	{ { "wang", "tcp_rr 5KB/5KB: kthread p99.9 / softirq p99.9 (1.06ms / 2.78ms), at most 0.5",
-	  0.381, CHECK_AT_MOST, 0.5, rw_tail_5k, USES(RW_SOFT_5K) | USES(RW_KTHR_5K) },
-	  FIG_PREDICTED, NULL },
-};
-
-#define N_FIGURES (sizeof(figures) / sizeof(figures[0]))
-#define N_CLASSED (sizeof(classed) / sizeof(classed[0]))
-#define N_ALL (N_FIGURES + N_CLASSED)
-
-/* Figure @i of both tables, the unclassed first; *@c its class. */
-static const struct figure *fig_at(size_t i, const struct classed_figure **c)
+const char *fig_class_name(enum fig_class c)
 {
-	*c = i < N_FIGURES ? NULL : &classed[i - N_FIGURES];
-	return *c ? &(*c)->fig : &figures[i];
+	static const char *const names[FIG_N_CLASSES] = {
+		[FIG_FITTED] = "fitted", [FIG_PREDICTED] = "predicted", [FIG_DERIVED] = "derived",
+		[FIG_QUALITATIVE] = "qualitative", [FIG_CLAIM] = "claim",
+	};
+
+	return (unsigned)c < FIG_N_CLASSES ? names[c] : "?";
+}
+
+const struct figure *validate_figures(size_t *n)
+{
+	*n = n_seed_figures;
+	return seed_figures;
 }
 
 struct figure_result figure_judge(const struct figure *fig, double simulated)
@@ -512,51 +55,140 @@ struct figure_result figure_judge(const struct figure *fig, double simulated)
 	return o;
 }
 
+/* ---- classes against the fitted: comments ---- */
+
+/* The figure called @id (@len bytes), or NULL. */
+static const struct figure *figure_by_id(const struct figure *figs, size_t n, const char *id,
+					 size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(figs[i].id) == len && !strncmp(figs[i].id, id, len))
+			return &figs[i];
+	return NULL;
+}
+
+/* @file's name as fitted parameters name it: profiles without "profiles/". */
+static const char *file_short(const struct builtin_file *f)
+{
+	return strncmp(f->name, "profiles/", 9) ? f->name : f->name + 9;
+}
+
+/* One "fitted: KEYS to IDS" line (@line, to its end) of @file: each ID
+ * must be a fitted figure whose param is "FILE: KEYS"; @named counts the
+ * lines naming each figure. */
+static int check_line(const struct figure *figs, size_t n, const struct builtin_file *file,
+		      const char *line, unsigned *named, char *err, size_t len)
+{
+	size_t eol = strcspn(line, "\n");
+	const char *to = strstr(line, " to ");
+	char want[256];
+
+	if (!to || (size_t)(to - line) > eol) {
+		snprintf(err, len, "%s: \"fitted: %.*s\": expected KEYS to FIGURE-ID[, ...]",
+			 file->path, (int)eol, line);
+		return -1;
+	}
+	snprintf(want, sizeof(want), "%s: %.*s", file_short(file), (int)(to - line), line);
+	for (const char *p = to + 4; p < line + eol;) {
+		size_t idl = strcspn(p, ", \n");
+		const struct figure *f = figure_by_id(figs, n, p, idl);
+
+		if (!f) {
+			snprintf(err, len, "%s: \"fitted: ... to %.*s\": no figure has that id",
+				 file->path, (int)idl, p);
+			return -1;
+		}
+		if (f->cls != FIG_FITTED || !f->param || strcmp(f->param, want)) {
+			snprintf(err, len, "figure %s is %s%s%s, but %s says %s were fitted to it",
+				 f->id, fig_class_name(f->cls), f->param ? " from " : "",
+				 f->param ? f->param : "", file->path, want);
+			return -1;
+		}
+		named[f - figs]++;
+		p += idl;
+		p += strspn(p, ", ");
+	}
+	return 0;
+}
+
+/* The "fitted:" lines of @file: comment lines whose text starts so. */
+static int check_file(const struct figure *figs, size_t n, const struct builtin_file *file,
+		      unsigned *named, char *err, size_t len)
+{
+	for (const char *l = file->text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
+		const char *t = l;
+
+		if (*t != '#')
+			continue;
+		t += 1 + strspn(t + 1, " ");
+		if (!strncmp(t, "fitted: ", 8) &&
+		    check_line(figs, n, file, t + 8, named, err, len))
+			return -1;
+	}
+	return 0;
+}
+
+int validate_classes_check(const struct figure *figs, size_t n, const struct builtin_file *files,
+			   char *err, size_t len)
+{
+	unsigned named[256] = { 0 };
+
+	if (n > sizeof(named) / sizeof(named[0])) {
+		snprintf(err, len, "%zu figures: at most 256", n);
+		return -1;
+	}
+	for (const struct builtin_file *f = files; f->name; f++)
+		if (check_file(figs, n, f, named, err, len))
+			return -1;
+	for (size_t i = 0; i < n; i++)
+		if (figs[i].cls == FIG_FITTED && named[i] != 1) {
+			snprintf(err, len, "figure %s is fitted (%s), but %u comment lines say "
+				 "\"fitted: ... to %s\" (want 1)", figs[i].id,
+				 figs[i].param ? figs[i].param : "no parameter", named[i], figs[i].id);
+			return -1;
+		}
+	return 0;
+}
+
+/* ---- judging and printing ---- */
+
 static bool wanted(const struct figure *f, const char *seed)
 {
 	return !seed || !strncmp(f->seed, seed, strlen(seed));
 }
 
-static struct table *figure_table(void)
+static struct table *figure_table(const char *name, const char *title)
 {
-	struct table *t = table_new("validate", "Seed experiments: reported vs simulated");
+	struct table *t = table_new(name, title);
 
 	table_add_col(t, "seed", "seed", -1);
+	table_add_col(t, "id", "id", -1);
+	table_add_col(t, "class", "class", -1);
 	table_add_col(t, "figure", "figure", -1);
 	table_add_col(t, "reported", "reported", 2);
 	table_add_col(t, "simulated", "simulated", 2);
 	table_add_col(t, "ratio", "ratio", 3);
 	table_add_col(t, "ok", "ok", -1);
+	table_add_col(t, "fitted_param", "fitted (FILE: KEYS)", -1);
+	table_add_col(t, "derived_from", "derived from", -1);
 	return t;
-}
-
-/* The figure's name, with its class when it has one: "NAME [fitted:
- * PARAM]", "[derived: FROM]", "[predicted]". */
-static void figure_name(char *buf, size_t len, const struct figure_result *o)
-{
-	static const char *const cls[] = { [FIG_FITTED] = "fitted", [FIG_PREDICTED] = "predicted",
-					   [FIG_DERIVED] = "derived" };
-
-	if (o->cls == FIG_UNCLASSED)
-		snprintf(buf, len, "%s", o->fig->name);
-	else if (o->fitted_param)
-		snprintf(buf, len, "%s [%s: %s]", o->fig->name, cls[o->cls], o->fitted_param);
-	else
-		snprintf(buf, len, "%s [%s]", o->fig->name, cls[o->cls]);
 }
 
 static void figure_row(struct table *t, const struct figure_result *o)
 {
-	char name[256];
+	const struct figure *f = o->fig;
 
-	figure_name(name, sizeof(name), o);
 	table_row(t);
-	table_str(t, o->fig->seed);
-	table_str(t, name);
-	table_dbl(t, o->fig->reported);
+	table_str(t, f->seed);
+	table_str(t, f->id);
+	table_str(t, fig_class_name(f->cls));
+	table_str(t, f->name);
+	table_dbl(t, f->reported);
 	table_dbl(t, o->simulated);
 	table_dbl(t, o->ratio);
 	table_bool(t, o->ok);
+	table_str(t, f->cls == FIG_FITTED ? f->param : NULL);
+	table_str(t, f->cls == FIG_DERIVED ? f->param : NULL);
 }
 
 /* Run @run with the extra @sets into @r. */
@@ -567,11 +199,11 @@ static int do_run(size_t run, const char *const *sets, size_t n_sets, struct res
 	char err[1024];
 	size_t k = 0;
 
-	for (size_t i = 0; runs[run].sets[i]; i++)
-		all[k++] = runs[run].sets[i];
+	for (size_t i = 0; seed_runs[run].sets[i]; i++)
+		all[k++] = seed_runs[run].sets[i];
 	for (size_t i = 0; i < n_sets && k < MAX_RUN_SETS + 32; i++)
 		all[k++] = sets[i];
-	if (run_one(r, runs[run].scenario, all, k, stop, err, sizeof(err))) {
+	if (run_one(r, seed_runs[run].scenario, all, k, stop, err, sizeof(err))) {
 		fprintf(stderr, "rxlab: validate: %s\n", err);
 		return -1;
 	}
@@ -583,68 +215,127 @@ static uint64_t runs_needed(const char *seed)
 {
 	uint64_t need = 0;
 
-	const struct classed_figure *c;
-
-	for (size_t f = 0; f < N_ALL; f++)
-		if (wanted(fig_at(f, &c), seed))
-			need |= fig_at(f, &c)->uses;
+	for (size_t f = 0; f < n_seed_figures; f++)
+		if (wanted(&seed_figures[f], seed))
+			need |= seed_figures[f].uses;
 	return need;
 }
 
-static void judge_all(const char *seed, const struct results *const *res, struct table *t,
-		      size_t *n, size_t *n_ok)
+/* Figures and agreements per class. */
+struct score {
+	size_t n[FIG_N_CLASSES], ok[FIG_N_CLASSES];
+};
+
+static bool scored(enum fig_class c)
 {
-	for (size_t f = 0; f < N_ALL; f++) {
-		const struct classed_figure *c;
-		const struct figure *fig = fig_at(f, &c);
+	return c == FIG_FITTED || c == FIG_PREDICTED || c == FIG_QUALITATIVE;
+}
+
+static void judge_all(const char *seed, const struct results *const *res, struct table *figs,
+		      struct table *claims, struct score *sc)
+{
+	for (size_t i = 0; i < n_seed_figures; i++) {
+		const struct figure *fig = &seed_figures[i];
 		struct figure_result o;
 
 		if (!wanted(fig, seed))
 			continue;
 		o = figure_judge(fig, fig->measure(res));
-		o.cls = c ? c->cls : FIG_UNCLASSED;
-		o.fitted_param = c ? c->fitted_param : NULL;
-		figure_row(t, &o);
-		(*n)++;
-		*n_ok += o.ok;
+		figure_row(fig->cls == FIG_CLAIM ? claims : figs, &o);
+		sc->n[fig->cls]++;
+		sc->ok[fig->cls] += o.ok;
 	}
+}
+
+static struct table *score_table(const struct score *sc)
+{
+	struct table *t = table_new("score", "Score per class (fitted, predicted and qualitative "
+				    "figures are scored; derived ones and claims are not)");
+
+	table_add_col(t, "class", "class", -1);
+	table_add_col(t, "scored", "scored", -1);
+	table_add_col(t, "figures", "figures", -1);
+	table_add_col(t, "within", "within tolerance", -1);
+	for (int c = 0; c < FIG_N_CLASSES; c++) {
+		table_row(t);
+		table_str(t, fig_class_name((enum fig_class)c));
+		table_bool(t, scored((enum fig_class)c));
+		table_dbl(t, (double)sc->n[c]);
+		table_dbl(t, (double)sc->ok[c]);
+	}
+	return t;
+}
+
+/* "predicted: 9 of 16 within tolerance; fitted: ...". */
+static void score_line(const struct score *sc)
+{
+	static const enum fig_class order[] = { FIG_PREDICTED, FIG_FITTED, FIG_QUALITATIVE,
+						FIG_DERIVED, FIG_CLAIM };
+
+	printf("\n");
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		enum fig_class c = order[i];
+
+		printf("%s%s: %zu of %zu %s%s", i ? "; " : "", fig_class_name(c), sc->ok[c], sc->n[c],
+		       c == FIG_CLAIM ? "hold" : i ? "agree" : "within tolerance",
+		       scored(c) ? "" : " (not scored)");
+	}
+	printf("\n");
+}
+
+static int print_all(const char *seed, const struct results *const *ptr, enum out_format fmt)
+{
+	struct report *rep = report_new();
+	struct table *figs = figure_table("validate", "Seed experiments: reported vs simulated");
+	struct table *claims = figure_table("claims", "The model's answers (not in the posts; "
+					    "not scored)");
+	struct score sc = { { 0 }, { 0 } };
+	bool all_ok = true;
+
+	judge_all(seed, ptr, figs, claims, &sc);
+	report_add(rep, figs);
+	report_add(rep, claims);
+	report_add(rep, score_table(&sc));
+	report_print(rep, stdout, fmt);
+	if (fmt == OUT_TABLE)
+		score_line(&sc);
+	report_free(rep);
+	for (int c = 0; c < FIG_N_CLASSES; c++)
+		all_ok &= !scored((enum fig_class)c) || sc.ok[c] == sc.n[c];
+	return all_ok ? 0 : 1;
 }
 
 int validate_run(const char *seed, const char *const *sets, size_t n_sets, enum out_format fmt,
 		 const volatile sig_atomic_t *stop)
 {
-	static struct results res[N_RUNS];
-	const struct results *ptr[N_RUNS] = { 0 };
+	static struct results res[64];
+	const struct results *ptr[64] = { 0 };
 	uint64_t need = runs_needed(seed);
-	struct report *rep;
-	struct table *t;
-	size_t n = 0, n_ok = 0;
+	char err[512];
 	int rc = 0;
 
+	if (validate_classes_check(seed_figures, n_seed_figures, builtin_files, err, sizeof(err))) {
+		fprintf(stderr, "rxlab: validate: %s\n", err);
+		return 2;
+	}
 	if (!need) {
 		fprintf(stderr, "rxlab: validate: no figures for seed '%s'; try 'rxlab seeds'\n", seed);
 		return 2;
 	}
-	for (size_t run = 0; run < N_RUNS && rc == 0; run++) {
+	for (size_t run = 0; run < n_seed_runs && rc == 0; run++) {
 		if (!(need & USES(run)))
 			continue;
 		rc = do_run(run, sets, n_sets, &res[run], stop);
 		ptr[run] = rc ? NULL : &res[run];
 	}
-	if (rc == 0) {
-		rep = report_new();
-		t = figure_table();
-		judge_all(seed, ptr, t, &n, &n_ok);
-		report_add(rep, t);
-		report_print(rep, stdout, fmt);
-		if (fmt == OUT_TABLE)
-			printf("\n%zu of %zu figures within tolerance\n", n_ok, n);
-		report_free(rep);
-	}
-	for (size_t run = 0; run < N_RUNS; run++)
+	if (rc == 0)
+		rc = print_all(seed, ptr, fmt);
+	else
+		rc = 2;
+	for (size_t run = 0; run < n_seed_runs; run++)
 		if (ptr[run])
 			results_free(&res[run]);
-	return rc ? 2 : n_ok == n ? 0 : 1;
+	return rc;
 }
 
 int seeds_list(void)

@@ -3,7 +3,9 @@
  *
  * A figure is checked one of three ways: a number within 25% of the reported
  * one (ratio 0.75..1.25), or a stated direction for qualitative claims
- * ("only tens of interrupts": at most 100).
+ * ("only tens of interrupts": at most 100).  Each carries a class (fitted,
+ * predicted, derived, qualitative, or a model claim that is not in the
+ * post), and the score is given per class.
  */
 #ifndef RXLAB_EXPERIMENT_VALIDATE_H
 #define RXLAB_EXPERIMENT_VALIDATE_H
@@ -22,58 +24,72 @@ enum check_kind {
 };
 
 struct results;
+struct builtin_file;
 
-/* How a figure relates to the model's parameters (issue #17's validation
- * classes).  FIG_UNCLASSED is every seed figure of shared/seeds (their
- * profiles say which figures calibrated which cost); the others print
- * their class after the figure's name, so that unclassed rows print as
- * they always did. */
+/* How a figure relates to the model's parameters.  Fitted, predicted and
+ * qualitative figures are scored (validate exits 0 only when all of them
+ * agree); derived figures and the model's claims are shown, not scored. */
 enum fig_class {
-	FIG_UNCLASSED,
-	FIG_FITTED,    /* a parameter (fitted_param) was chosen to match it */
-	FIG_PREDICTED, /* no parameter was set from it */
-	FIG_DERIVED,   /* follows from other figures (fitted_param says how) */
+	FIG_FITTED,      /* a parameter (param) was chosen so that it matches */
+	FIG_PREDICTED,   /* a number no parameter was set from */
+	FIG_DERIVED,     /* follows from an input or another figure (param: how) */
+	FIG_QUALITATIVE, /* a direction or an ordering the post reports */
+	FIG_CLAIM,       /* not in the post: what the model says (out of the score) */
+	FIG_N_CLASSES
 };
+
+/* The class's name as printed and in JSON: "fitted", "predicted", ... */
+const char *fig_class_name(enum fig_class c);
 
 /* One reported figure of one seed experiment. */
 struct figure {
 	const char *seed;       /* "001" */
+	const char *id;         /* "001.tx-irqs": stable, named by fitted: comments */
 	const char *name;       /* what was measured, in the post's words */
 	double reported;
 	enum check_kind check;
 	double bound;           /* CHECK_AT_MOST / CHECK_AT_LEAST */
 	/* The simulated value, from the results of the seed's runs (indexed
-	 * as the run table of validate.c; runs the figure does not read may
-	 * be NULL). */
+	 * as the run table of validate_figs.c; runs the figure does not read
+	 * may be NULL). */
 	double (*measure)(const struct results *const *runs);
 	uint64_t uses;          /* bit i set: reads run i */
-};
-
-/* A figure with its class (the shared/seeds figures have none). */
-struct classed_figure {
-	struct figure fig;
 	enum fig_class cls;
-	const char *fitted_param; /* FIG_FITTED: the parameter; FIG_DERIVED: from
-	                           * what; else NULL */
+	/* FIG_FITTED: "FILE: KEY[, KEY...]", FILE the built-in profile (without
+	 * "profiles/") or scenario that sets the keys; FIG_DERIVED: from what;
+	 * else NULL. */
+	const char *param;
 };
 
 /* Outcome of one figure. */
 struct figure_result {
 	const struct figure *fig;
-	enum fig_class cls;       /* set by the caller of figure_judge() */
-	const char *fitted_param;
 	double simulated;
 	double ratio;           /* simulated / reported (NaN when reported is 0) */
 	bool ok;
 };
 
+/* The figures validate checks, in the order it prints them; *@n their count. */
+const struct figure *validate_figures(size_t *n);
+
+/* Check @figs against the "fitted: KEYS to ID[, ID...]" comment lines of
+ * @files (terminated by a NULL name): every ID such a line names is a
+ * FIG_FITTED figure whose param is "FILE: KEYS", FILE the line's file
+ * without "profiles/", and every FIG_FITTED figure is named by exactly one
+ * such line.  Returns 0, or -1 with the first disagreement in @err. */
+int validate_classes_check(const struct figure *figs, size_t n, const struct builtin_file *files,
+			   char *err, size_t len);
+
 /* Evaluate @fig against a simulated value. */
 struct figure_result figure_judge(const struct figure *fig, double simulated);
 
 /* Run every figure whose seed starts with @seed (NULL = all) and print the
- * table in @fmt, then (text) a count of figures within tolerance.  @sets are
- * extra overrides applied to every run (tests shorten runs with them).
- * Returns 0 when all are within tolerance, 1 if not, 2 on errors. */
+ * tables in @fmt: the posts' figures ("validate"), the model's claims
+ * ("claims") and the score per class ("score"), then (text) the score as
+ * one line.  @sets are extra overrides applied to every run (tests shorten
+ * runs with them).  Returns 0 when every scored figure (fitted, predicted,
+ * qualitative) is within tolerance, 1 if not, 2 on errors (a run failed,
+ * no figure matched @seed, the classes disagree with the fitted: comments). */
 int validate_run(const char *seed, const char *const *sets, size_t n_sets, enum out_format fmt,
 		 const volatile sig_atomic_t *stop);
 

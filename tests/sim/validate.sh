@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Objective: `rxlab validate` runs every built-in seed experiment, prints
-# each reported figure beside the simulated one with the keys seed, figure,
-# reported, simulated, ratio, ok, and exits 0 only when all agree; every
+# each reported figure beside the simulated one with the keys seed, id,
+# class, figure, reported, simulated, ratio, ok, fitted_param, derived_from,
+# the model's claims in a table of their own, a score per class that counts
+# the rows, and exits 0 only when every scored figure agrees; every
 # figure agrees except those listed, with a reason in docs/seeds.md, in
 # tests/sim/validate-known.txt; every seed scenario listed by `rxlab seeds`
 # loads and runs.  Its JSON is byte-identical to tests/golden/validate.out
@@ -19,32 +21,49 @@ else
   exit 1
 fi
 python3 - "$out" "$status" "$2/tests/sim/validate-known.txt" <<'PY'
-import json, re, sys
-rows = json.load(open(sys.argv[1])); status = int(sys.argv[2])
+import json, sys
+doc = json.load(open(sys.argv[1])); status = int(sys.argv[2])
+assert set(doc) == {"validate", "claims", "score"}, doc.keys()
 known = set()
 for line in open(sys.argv[3]):
     if line.strip() and not line.startswith("#"):
-        seed, fig = line.rstrip("\n").split("\t")
-        known.add((seed, fig))
+        known.add(line.split("\t")[0].strip())
+rows = doc["validate"] + doc["claims"]
 assert rows, "no figures"
+keys = {"seed", "id", "class", "figure", "reported", "simulated", "ratio", "ok", "fitted_param",
+        "derived_from"}
+classes = {"fitted", "predicted", "derived", "qualitative", "claim"}
 bad = 0
+count = {c: [0, 0] for c in classes}
 for r in rows:
-    assert set(r) == {"seed", "figure", "reported", "simulated", "ratio", "ok"}, r.keys()
-    # Wang 2021 rows carry their class after the figure; seed rows none
-    classed = re.search(r" \[(fitted: .+|derived: .+|predicted)\]$", r["figure"]) is not None
-    assert classed == (r["seed"] == "wang"), r["figure"]
-    key = (r["seed"], r["figure"])
-    if key in known:
+    assert set(r) == keys, r.keys()
+    assert r["class"] in classes, r["class"]
+    # the claims table holds exactly the claims
+    assert (r["class"] == "claim") == (r in doc["claims"]), r["id"]
+    # a fitted figure names its parameter as FILE: KEYS, a derived one its basis
+    assert (r["fitted_param"] is not None) == (r["class"] == "fitted"), r["id"]
+    assert r["fitted_param"] is None or ": " in r["fitted_param"], r["id"]
+    assert (r["derived_from"] is not None) == (r["class"] == "derived"), r["id"]
+    count[r["class"]][0] += 1
+    count[r["class"]][1] += r["ok"]
+    if r["id"] in known:
         tag = "known" if not r["ok"] else "AGREES NOW (remove from validate-known.txt)"
         bad += r["ok"]
-        known.discard(key)
+        known.discard(r["id"])
     else:
         tag = "ok" if r["ok"] else "FAIL"
         bad += not r["ok"]
-    print("%-5s %s %s: reported %g, simulated %g" % (tag, r["seed"], r["figure"], r["reported"], r["simulated"]))
+    print("%-5s %s %s [%s]: reported %g, simulated %g" % (tag, r["id"], r["figure"], r["class"],
+                                                         r["reported"], r["simulated"]))
 for k in known:
-    print("FAIL listed in validate-known.txt but not printed: %s %s" % k); bad += 1
-all_ok = all(r["ok"] for r in rows)
+    print("FAIL listed in validate-known.txt but not printed: %s" % k); bad += 1
+# the score table counts what the rows say, and the exit status follows the
+# scored classes only
+score = {s["class"]: s for s in doc["score"]}
+for c in classes:
+    assert score[c]["figures"] == count[c][0] and score[c]["within"] == count[c][1], c
+    assert score[c]["scored"] == (c in ("fitted", "predicted", "qualitative")), c
+all_ok = all(r["ok"] for r in rows if r["class"] in ("fitted", "predicted", "qualitative"))
 assert (status == 0) == all_ok, "exit status %d does not match the figures" % status
 sys.exit(1 if bad else 0)
 PY

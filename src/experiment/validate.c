@@ -231,8 +231,10 @@ static bool scored(enum fig_class c)
 	return c == FIG_FITTED || c == FIG_PREDICTED || c == FIG_QUALITATIVE;
 }
 
+/* Judge the wanted figures into @out (*@n of them), print each in @figs or
+ * @claims, count them in @sc. */
 static void judge_all(const char *seed, const struct results *const *res, struct table *figs,
-		      struct table *claims, struct score *sc)
+		      struct table *claims, struct score *sc, struct figure_result *out, size_t *n)
 {
 	for (size_t i = 0; i < n_seed_figures; i++) {
 		const struct figure *fig = &seed_figures[i];
@@ -244,6 +246,7 @@ static void judge_all(const char *seed, const struct results *const *res, struct
 		figure_row(fig->cls == FIG_CLAIM ? claims : figs, &o);
 		sc->n[fig->cls]++;
 		sc->ok[fig->cls] += o.ok;
+		out[(*n)++] = o;
 	}
 }
 
@@ -262,6 +265,103 @@ static struct table *score_table(const struct score *sc)
 		table_bool(t, scored((enum fig_class)c));
 		table_dbl(t, (double)sc->n[c]);
 		table_dbl(t, (double)sc->ok[c]);
+	}
+	return t;
+}
+
+/* ---- per seed: how many parameters were fitted to how many figures ---- */
+
+#define MAX_SEEDS 16
+#define MAX_KEYS 64
+
+struct seed_score {
+	const char *seed;
+	struct score sc;
+	char keys[MAX_KEYS][64]; /* distinct "FILE: KEY" of its fitted figures */
+	size_t n_keys;
+};
+
+/* Add each "FILE: KEY" of @param ("FILE: K1, K2") to @s once. */
+static void add_keys(struct seed_score *s, const char *param)
+{
+	const char *colon = strstr(param, ": ");
+	int flen = colon ? (int)(colon - param) : 0;
+
+	for (const char *k = colon ? colon + 2 : param; *k && s->n_keys < MAX_KEYS;) {
+		int klen = (int)strcspn(k, ",");
+		char key[64];
+		size_t i;
+
+		snprintf(key, sizeof(key), "%.*s: %.*s", flen, param, klen, k);
+		for (i = 0; i < s->n_keys && strcmp(s->keys[i], key); i++)
+			;
+		if (i == s->n_keys)
+			snprintf(s->keys[s->n_keys++], sizeof(s->keys[0]), "%s", key);
+		k += klen;
+		k += strspn(k, ", ");
+	}
+}
+
+/* The row of @seed in @all (@n of them so far), added when new. */
+static struct seed_score *seed_row(struct seed_score *all, size_t *n, const char *seed)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(all[i].seed, seed))
+			return &all[i];
+	if (*n == MAX_SEEDS)
+		return NULL;
+	memset(&all[*n], 0, sizeof(all[*n]));
+	all[*n].seed = seed;
+	return &all[(*n)++];
+}
+
+static void seed_cols(struct table *t)
+{
+	table_add_col(t, "seed", "seed", -1);
+	table_add_col(t, "fitted_params", "params fitted", -1);
+	table_add_col(t, "fitted", "fitted figures", -1);
+	table_add_col(t, "predicted", "predicted", -1);
+	table_add_col(t, "predicted_ok", "agree", -1);
+	table_add_col(t, "qualitative", "qualitative", -1);
+	table_add_col(t, "qualitative_ok", "agree", -1);
+	table_add_col(t, "derived", "derived", -1);
+	table_add_col(t, "claims", "claims", -1);
+}
+
+/* Per seed: parameters fitted, figures per class, and the agreements of
+ * the predicted and qualitative ones. */
+static struct table *seed_table(const struct figure_result *res, size_t n)
+{
+	static struct seed_score all[MAX_SEEDS];
+	struct table *t = table_new("by_seed", "Per seed: parameters fitted to figures, and the "
+				    "predictions");
+	size_t n_seeds = 0;
+
+	seed_cols(t);
+	for (size_t i = 0; i < n; i++) {
+		const struct figure *f = res[i].fig;
+		struct seed_score *s = seed_row(all, &n_seeds, f->seed);
+
+		if (!s)
+			continue;
+		s->sc.n[f->cls]++;
+		s->sc.ok[f->cls] += res[i].ok;
+		if (f->cls == FIG_FITTED)
+			add_keys(s, f->param);
+	}
+	for (size_t i = 0; i < n_seeds; i++) {
+		const struct score *c = &all[i].sc;
+
+		table_row(t);
+		table_str(t, all[i].seed);
+		table_dbl(t, (double)all[i].n_keys);
+		table_dbl(t, (double)c->n[FIG_FITTED]);
+		table_dbl(t, (double)c->n[FIG_PREDICTED]);
+		table_dbl(t, (double)c->ok[FIG_PREDICTED]);
+		table_dbl(t, (double)c->n[FIG_QUALITATIVE]);
+		table_dbl(t, (double)c->ok[FIG_QUALITATIVE]);
+		table_dbl(t, (double)c->n[FIG_DERIVED]);
+		table_dbl(t, (double)c->n[FIG_CLAIM]);
 	}
 	return t;
 }
@@ -290,12 +390,15 @@ static int print_all(const char *seed, const struct results *const *ptr, enum ou
 	struct table *claims = figure_table("claims", "The model's answers (not in the posts; "
 					    "not scored)");
 	struct score sc = { { 0 }, { 0 } };
+	static struct figure_result out[256];
+	size_t n = 0;
 	bool all_ok = true;
 
-	judge_all(seed, ptr, figs, claims, &sc);
+	judge_all(seed, ptr, figs, claims, &sc, out, &n);
 	report_add(rep, figs);
 	report_add(rep, claims);
 	report_add(rep, score_table(&sc));
+	report_add(rep, seed_table(out, n));
 	report_print(rep, stdout, fmt);
 	if (fmt == OUT_TABLE)
 		score_line(&sc);

@@ -23,7 +23,7 @@ fi
 python3 - "$out" "$status" "$2/tests/sim/validate-known.txt" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1])); status = int(sys.argv[2])
-assert set(doc) == {"validate", "claims", "score"}, doc.keys()
+assert set(doc) == {"validate", "claims", "score", "by_seed"}, doc.keys()
 known = set()
 for line in open(sys.argv[3]):
     if line.strip() and not line.startswith("#"):
@@ -63,6 +63,20 @@ score = {s["class"]: s for s in doc["score"]}
 for c in classes:
     assert score[c]["figures"] == count[c][0] and score[c]["within"] == count[c][1], c
     assert score[c]["scored"] == (c in ("fitted", "predicted", "qualitative")), c
+# the per-seed table adds up to the rows of each seed
+for b in doc["by_seed"]:
+    mine = [r for r in rows if r["seed"] == b["seed"]]
+    for c, k in (("fitted", "fitted"), ("predicted", "predicted"), ("qualitative", "qualitative"),
+                 ("derived", "derived"), ("claim", "claims")):
+        assert b[k] == sum(r["class"] == c for r in mine), (b["seed"], c)
+    assert b["predicted_ok"] == sum(r["class"] == "predicted" and r["ok"] for r in mine), b["seed"]
+    keys = set()
+    for r in mine:
+        if r["class"] == "fitted":
+            f, ks = r["fitted_param"].split(": ", 1)
+            keys |= {f + ": " + k.strip() for k in ks.split(",")}
+    assert b["fitted_params"] == len(keys), (b["seed"], keys)
+assert sorted(b["seed"] for b in doc["by_seed"]) == sorted({r["seed"] for r in rows})
 all_ok = all(r["ok"] for r in rows if r["class"] in ("fitted", "predicted", "qualitative"))
 assert (status == 0) == all_ok, "exit status %d does not match the figures" % status
 sys.exit(1 if bad else 0)

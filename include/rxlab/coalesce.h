@@ -21,12 +21,21 @@
  *               completions that arrive while the host is servicing the
  *               previous interrupt (between fire and unmask).  0 = same as
  *               the normal value.
+ *   every       a count of descriptors, not of pending completions: the
+ *               driver marks every Nth descriptor it queues for an interrupt
+ *               of its own (Olsson's e1000 NAPI driver, changelog 010610:
+ *               "Added TX interrupt for a given no of packets. (Currently
+ *               60)").  The count runs over all completions and neither an
+ *               interrupt nor an acknowledgement restarts it; a marked
+ *               completion latches the cause until the next fire or ack, so
+ *               several marks while the line is masked make one interrupt.
  *
  * Firing rule (include/uapi/linux/ethtool.h): fire when
- *   (usecs > 0 && timer expired) || (frames > 0 && pending >= frames),
- * and never before last_irq + min_gap_ns.  With usecs == 0 and frames <= 1
- * every completion fires at once (no coalescing).  Both zero is rejected by
- * coal_params_check().
+ *   (usecs > 0 && timer expired) || (frames > 0 && pending >= frames)
+ *   || (every > 0 && a marked completion is pending),
+ * and never before last_irq + min_gap_ns.  With usecs == 0, frames <= 1 and
+ * every == 0 every completion fires at once (no coalescing).  usecs, frames
+ * and every all zero is rejected by coal_params_check().
  *
  * The engine counts completions since the last interrupt *or* the last
  * acknowledgement (a driver reading the interrupt cause register clears the
@@ -57,6 +66,7 @@ struct coal_params {
 	enum coal_timer_mode mode;
 	int64_t abs_ns;        /* absolute timer next to a RESTART timer (RADV); 0 = none */
 	int64_t min_gap_ns;    /* minimum interval between interrupts; 0 = none */
+	uint32_t every;        /* every Nth completion raises the cause at once; 0 = none */
 };
 
 /* Why an interrupt fired; reported per interrupt. */
@@ -69,7 +79,8 @@ enum coal_cause {
 
 /* Invariants: pending == 0 implies t_first/t_last are meaningless;
  * t_first <= t_last when pending > 0; servicing is true between
- * coal_fire() and coal_unmask(). */
+ * coal_fire() and coal_unmask(); marked implies pending > 0 and
+ * t_first <= t_mark <= t_last. */
 struct coal {
 	struct coal_params p;
 	uint32_t pending;      /* completions since last fire/ack */
@@ -78,6 +89,9 @@ struct coal {
 	int64_t t_last;        /* time of the last pending completion */
 	int64_t t_last_irq;    /* time of the last fire; INT64_MIN before the first */
 	bool servicing;        /* host is servicing (between fire and unmask) */
+	uint32_t since_mark;   /* every: completions since the last marked one, < every */
+	bool marked;           /* every: a marked completion is pending (t_mark) */
+	int64_t t_mark;        /* ... the time of the first such since the last fire/ack */
 	/* counters */
 	uint64_t fired;        /* interrupts fired */
 	uint64_t fired_by[4];  /* per enum coal_cause */
@@ -89,7 +103,8 @@ struct coal {
  * RDTR is a packet timer restarted by every frame, RADV an absolute timer
  * from the first; RDTR = 0 means an interrupt per frame and disables RADV,
  * so then @p is left as it is.  Otherwise p->mode, usecs_ns, frames and
- * abs_ns are set. */
+ * abs_ns are set; p->every stays (the hardware has no frame count, but a
+ * driver may mark every Nth descriptor beside TIDV). */
 void coal_params_e1000(uint32_t rdtr, uint32_t radv, struct coal_params *p);
 
 /* Returns 0 if @p is legal, else -1 with *why set to a static message naming

@@ -69,6 +69,9 @@ enum coal_timer_mode_cfg {
 enum tx_clean_mode {
 	TX_CLEAN_IRQ,  /* TX completion interrupts, moderated by tx-usecs/tx-frames */
 	TX_CLEAN_XMIT, /* no TX interrupts; the ring is cleaned when the driver transmits */
+	TX_CLEAN_HARDIRQ, /* TX completion interrupts cleaned in the hard IRQ handler; under
+	                   * NAPI the poll disables only the RX cause and does not clean TX
+	                   * (Olsson's e1000 NAPI driver before its 011114 change) */
 };
 
 /* Adaptive RX moderation run by the driver, [nic] adaptive-rx. */
@@ -175,7 +178,7 @@ struct scn_nic {
 	enum coal_timer_mode_cfg rx_timer; /* cqe-mode-rx = on | off */
 	enum coal_timer_mode_cfg tx_timer; /* cqe-mode-tx = on | off */
 	int64_t min_irq_gap_ns;      /* min-irq-interval: ITR-style minimum gap, 0 = none */
-	enum tx_clean_mode tx_clean; /* tx-clean = irq | xmit */
+	enum tx_clean_mode tx_clean; /* tx-clean = irq | xmit | hardirq */
 	uint32_t irq_cpu;            /* irq-cpu = CPU that services this NIC's IRQ */
 	uint32_t irq_float;          /* irq-cpu = float: each interrupt goes to the CPU
 	                              * running at the lowest level (idle first),
@@ -239,6 +242,9 @@ struct scn_nic {
 	uint32_t rx_abs_int_delay;      /* RxAbsIntDelay (RADV), units of 1.024 us */
 	uint32_t tx_int_delay;          /* TxIntDelay (TIDV), units of 1.024 us; 0 = off */
 	uint32_t tx_abs_int_delay;      /* TxAbsIntDelay (TADV), units of 1.024 us */
+	uint32_t tx_frames_marked;      /* tx-frames given next to TxIntDelay: the driver marks
+	                                 * every tx-frames-th descriptor for an interrupt of its
+	                                 * own (coal_params.every), beside TIDV; else 0 */
 };
 
 /* A TCP segment of pattern = stream on the wire: Ethernet header 14, IPv4

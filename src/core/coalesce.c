@@ -48,7 +48,7 @@ int coal_params_check(const struct coal_params *p, const char **why)
 	/* include/uapi/linux/ethtool.h, struct ethtool_coalesce: "It is
 	 * illegal to set both usecs and max_frames to zero"; the documented
 	 * way to turn coalescing off is usecs 0 and max_frames 1. */
-	if (p->usecs_ns == 0 && p->frames == 0)
+	if (p->usecs_ns == 0 && p->frames == 0 && p->every == 0)
 		msg = "rx-usecs and rx-frames are both 0; to disable coalescing set rx-usecs 0 rx-frames 1";
 	else if (p->usecs_ns < 0)
 		msg = "rx-usecs is negative (accepted: >= 0)";
@@ -89,6 +89,23 @@ void coal_set_params(struct coal *c, const struct coal_params *p)
 	c->p = *p;
 }
 
+/* every: the driver marked each every-th descriptor; the count runs over
+ * all completions (a property of the descriptor, not of the interrupt),
+ * and the first marked one since the last fire or ack latches the cause.
+ * ">=" keeps the count in range after coal_set_params() lowers every. */
+static void coal_count_mark(struct coal *c, int64_t t_ns)
+{
+	if (c->p.every == 0)
+		return;
+	if (++c->since_mark < c->p.every)
+		return;
+	c->since_mark = 0;
+	if (!c->marked) {
+		c->marked = true;
+		c->t_mark = t_ns;
+	}
+}
+
 void coal_complete(struct coal *c, int64_t t_ns)
 {
 	c->completions++;
@@ -101,6 +118,7 @@ void coal_complete(struct coal *c, int64_t t_ns)
 	 * by the host", i.e. between fire and unmask. */
 	if (c->servicing && c->pending_svc < UINT32_MAX)
 		c->pending_svc++;
+	coal_count_mark(c, t_ns);
 }
 
 /* The coal_unmask() rule: the *_irq thresholds apply while every pending
@@ -149,16 +167,23 @@ static int64_t coal_condition_time(const struct coal *c, enum coal_cause *cause)
 {
 	struct coal_thresh th = coal_thresholds(c);
 	int64_t t_timer = coal_timer_deadline(c, th.usecs_ns);
+	int64_t t_count = COAL_NEVER;
 
 	/* ethtool.h: "usecs 0, max_frames 1" disables coalescing; usecs 0
-	 * alone counts as max_frames 1 too (every completion fires). */
-	if (th.usecs_ns == 0 && th.frames <= 1)
+	 * alone counts as max_frames 1 too (every completion fires), unless
+	 * marked descriptors are the trigger. */
+	if (th.usecs_ns == 0 && th.frames <= 1 && c->p.every == 0)
 		th.frames = 1;
-	/* The frame count was met no later than the last completion; a tie
-	 * with the timer is reported as FRAMES. */
-	if (th.frames > 0 && c->pending >= th.frames && c->t_last <= t_timer) {
+	/* The frame count was met no later than the last completion; a
+	 * marked descriptor raised the cause when it completed. */
+	if (th.frames > 0 && c->pending >= th.frames)
+		t_count = c->t_last;
+	if (c->marked)
+		t_count = coal_min(t_count, c->t_mark);
+	/* A tie with the timer is reported as FRAMES. */
+	if (t_count != COAL_NEVER && t_count <= t_timer) {
 		*cause = COAL_CAUSE_FRAMES;
-		return c->t_last;
+		return t_count;
 	}
 	*cause = t_timer == COAL_NEVER ? COAL_CAUSE_NONE : COAL_CAUSE_TIMER;
 	return t_timer;
@@ -193,6 +218,7 @@ void coal_fire(struct coal *c, int64_t t_ns, enum coal_cause cause)
 {
 	c->pending = 0;
 	c->pending_svc = 0;
+	c->marked = false;
 	c->t_last_irq = t_ns;
 	c->servicing = true;
 	c->fired++;
@@ -208,6 +234,7 @@ void coal_ack(struct coal *c, int64_t t_ns)
 	(void)t_ns;
 	c->pending = 0;
 	c->pending_svc = 0;
+	c->marked = false;
 }
 
 void coal_unmask(struct coal *c, int64_t t_ns)

@@ -132,7 +132,7 @@ static const char *const rxpath_names[] = { "classic", "isr-loop", "napi", "bsd-
 					     NULL };
 static const char *const pattern_names[] = { "constant", "poisson", "on-off", "trace", "closed",
 					      "stream", NULL };
-static const char *const tx_clean_names[] = { "irq", "xmit", NULL };
+static const char *const tx_clean_names[] = { "irq", "xmit", "hardirq", NULL };
 /* adaptive-rx also takes policy:NAME (model/policy_key.c); src/core/policy.c
  * keeps user policies off these names. */
 static const char *const adaptive_names[] = { "off", "dim", "pkt-rate", NULL };
@@ -153,7 +153,7 @@ _Static_assert(RXPATH_CLASSIC == 0 && RXPATH_ISR_LOOP == 1 && RXPATH_NAPI == 2 &
 _Static_assert(TRAFFIC_CONSTANT == 0 && TRAFFIC_POISSON == 1 && TRAFFIC_ONOFF == 2 &&
                TRAFFIC_TRACE == 3 && TRAFFIC_CLOSED == 4 && TRAFFIC_STREAM == 5,
                "pattern_names");
-_Static_assert(TX_CLEAN_IRQ == 0 && TX_CLEAN_XMIT == 1, "tx_clean_names");
+_Static_assert(TX_CLEAN_IRQ == 0 && TX_CLEAN_XMIT == 1 && TX_CLEAN_HARDIRQ == 2, "tx_clean_names");
 _Static_assert(TIMER_ABSOLUTE == 0 && TIMER_RESTART == 1, "cqe-mode-* stores a bool");
 _Static_assert(sizeof(enum rxpath) == 4 && sizeof(enum traffic_pattern) == 4 &&
                sizeof(enum tx_clean_mode) == 4 && sizeof(enum coal_timer_mode_cfg) == 4,
@@ -1065,11 +1065,11 @@ static int check_queue_coalescing(struct sload *l, uint32_t i, uint32_t q, bool 
 	const struct scn_qcoal *c = &n->coal[q];
 	const struct coal_params rx = {
 		c->rx_usecs_ns, c->rx_frames, n->rx_usecs_irq_ns, n->rx_frames_irq,
-		(enum coal_timer_mode)n->rx_timer, 0, n->min_irq_gap_ns,
+		(enum coal_timer_mode)n->rx_timer, 0, n->min_irq_gap_ns, 0,
 	};
 	const struct coal_params tx = {
 		c->tx_usecs_ns, c->tx_frames, n->tx_usecs_irq_ns, n->tx_frames_irq,
-		(enum coal_timer_mode)n->tx_timer, 0, n->min_irq_gap_ns,
+		(enum coal_timer_mode)n->tx_timer, 0, n->min_irq_gap_ns, 0,
 	};
 	const char *why, *src;
 	char txwhy[256], queue[32] = "";
@@ -1338,11 +1338,26 @@ static int check_gro(struct sload *l, uint32_t i)
 	           rxpath_names[l->s->host.rxpath]);
 }
 
+/* tx-frames next to TxIntDelay: the e1000 has no TX frame count (TIDV
+ * replaces tx-usecs/tx-frames), so a tx-frames given with it is the
+ * driver's own count: every tx-frames-th descriptor interrupts at once
+ * (Olsson's NAPI e1000, changelog 010610 "Added TX interrupt for a given
+ * no of packets. (Currently 60)").  Not given, there is none; with
+ * tx-clean = xmit there are no TX interrupts to count. */
+static void mark_tx_frames(struct sload *l, uint32_t i)
+{
+	struct scn_nic *n = &l->s->nic[i];
+
+	n->tx_frames_marked = ini_find(l->nic[i], "tx-frames") && n->tx_int_delay > 0 &&
+			      n->tx_frames > 0;
+}
+
 static int check_nics(struct sload *l)
 {
 	for (uint32_t i = 0; i < l->s->n_nics; i++) {
 		int rc = check_cpu(l, l->nic[i], "irq-cpu", l->s->nic[i].irq_cpu);
 
+		mark_tx_frames(l, i);
 		if (!rc)
 			rc = check_gro(l, i);
 

@@ -163,9 +163,16 @@ static int64_t tx_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t)
 	return t + k * s->prof->tx_clean_pkt_ns + remote * s->prof->remote_free_ns;
 }
 
-/* The TX clean an ISR or a NAPI poll does: none with tx-clean = xmit ("the
- * Tx ring is not cleaned at interrupt time", seed 002). */
+/* The TX clean a classic ISR does: none with tx-clean = xmit ("the Tx ring
+ * is not cleaned at interrupt time", seed 002). */
 static int64_t irq_tx_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t)
+{
+	return nic_tx_irqs(n) ? tx_clean(s, c, n, t) : t;
+}
+
+/* The TX clean a NAPI poll does: only with tx-clean = irq (hardirq cleans
+ * in the ISR: "TX is mitigated (not polled)", seed 001). */
+static int64_t poll_tx_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t)
 {
 	return n->cfg->tx_clean == TX_CLEAN_IRQ ? tx_clean(s, c, n, t) : t;
 }
@@ -322,8 +329,7 @@ static bool read_cause(struct sim *s, struct nic *n, int64_t *t)
 	*t += s->prof->reg_read_ns;
 	nic_rx_advance(s, n, *t);
 	nic_tx_advance(s, n, *t);
-	cause = n->rx_coal.pending > 0 ||
-		(n->cfg->tx_clean == TX_CLEAN_IRQ && n->tx_coal.pending > 0);
+	cause = n->rx_coal.pending > 0 || (nic_tx_irqs(n) && n->tx_coal.pending > 0);
 	nic_ack(s, n, *t);
 	return cause;
 }
@@ -405,6 +411,13 @@ static int64_t hardirq_start(struct sim *s, struct cpu *c, uint16_t irq)
 	policy_on_irq(s, n);
 	switch (s->scn->host.rxpath) {
 	case RXPATH_NAPI:
+		/* tx-clean = hardirq: the ISR cleans TX and schedules the poll
+		 * only for an RX cause (Olsson's e1000 before 011114) */
+		if (n->cfg->tx_clean == TX_CLEAN_HARDIRQ) {
+			t = tx_clean(s, c, n, t);
+			if (!n->icr_rx)
+				break;
+		}
 		if (napi_schedule_prep(&n->napi))
 			napi_kick(s, c, n);
 		break;
@@ -432,6 +445,8 @@ static void hardirq_done(struct sim *s, struct cpu *c, uint16_t irq)
 		}
 		if (s->scn->host.rxpath != RXPATH_NAPI && s->scn->host.rxpath != RXPATH_BSD_POLL)
 			driver_rearm(s, n);
+		else if (s->scn->host.rxpath == RXPATH_NAPI && n->cfg->tx_clean == TX_CLEAN_HARDIRQ)
+			nic_isr_done(s, n, s->eng.now, n->napi.state & NAPI_SCHED);
 	}
 	if (c->n_irq_q) {
 		uint16_t next = c->irq_q[0];
@@ -483,7 +498,7 @@ int64_t kern_nic_poll(struct sim *s, struct cpu *c, struct nic *n, int64_t t, ui
 {
 	uint32_t w = 0;
 
-	t = irq_tx_clean(s, c, n, t + s->prof->napi_poll_ns);
+	t = poll_tx_clean(s, c, n, t + s->prof->napi_poll_ns);
 	while (w < limit) {
 		struct pkt p;
 

@@ -469,7 +469,7 @@ static void tx_place(struct sim *s, struct nic *n, struct pkt *p, int64_t t)
 
 void nic_tx_advance(struct sim *s, struct nic *n, int64_t t)
 {
-	bool irq = n->cfg->tx_clean == TX_CLEAN_IRQ;
+	bool irq = nic_tx_irqs(n);
 
 	while (n->departed < n->txr.count) {
 		const struct pkt *p = pktq_at(&n->txr, n->departed);
@@ -530,7 +530,7 @@ void nic_xmit(struct sim *s, struct nic *n, const struct pkt *p, int64_t t)
 		n->c.tx_drp++;
 		nic_client_next(s, &q, t, true);
 	}
-	if (!n->masked && n->cfg->tx_clean == TX_CLEAN_IRQ)
+	if (!n->masked && nic_tx_irqs(n))
 		nic_schedule(s, n);
 }
 
@@ -591,6 +591,7 @@ static void nic_assert(struct sim *s, struct nic *n, bool rx, bool tx)
 	int64_t now = s->eng.now;
 	enum coal_cause why;
 
+	n->irq_rx = rx;
 	if (rx) {
 		coal_fire_time(&n->rx_coal, now, &why);
 		coal_fire(&n->rx_coal, now, why);
@@ -616,9 +617,9 @@ static void fire_times(struct sim *s, struct nic *n, int64_t *rx, int64_t *tx)
 {
 	int64_t now = s->eng.now;
 
-	*rx = lookahead(&n->rx_coal, &n->ring, n->notified, now);
+	*rx = n->rx_off ? COAL_NEVER : lookahead(&n->rx_coal, &n->ring, n->notified, now);
 	*tx = COAL_NEVER;
-	if (n->cfg->tx_clean == TX_CLEAN_IRQ)
+	if (nic_tx_irqs(n))
 		*tx = lookahead(&n->tx_coal, &n->txr, n->departed, now);
 }
 
@@ -627,7 +628,8 @@ static void fire_times(struct sim *s, struct nic *n, int64_t *rx, int64_t *tx)
  * so assertion always happens in an EV_NIC_WAKE handler of its own. */
 static void nic_schedule(struct sim *s, struct nic *n)
 {
-	int64_t rx, tx, next = rx_next_arrival(s, n), wake;
+	/* with the RX cause off, an arrival changes nothing */
+	int64_t rx, tx, next = n->rx_off ? COAL_NEVER : rx_next_arrival(s, n), wake;
 
 	fire_times(s, n, &rx, &tx);
 	wake = rx < tx ? rx : tx;
@@ -647,6 +649,8 @@ void nic_ack(struct sim *s, struct nic *n, int64_t t)
 {
 	nic_rx_advance(s, n, t);
 	nic_tx_advance(s, n, t);
+	n->icr_rx = n->irq_rx || n->rx_coal.pending > 0;
+	n->irq_rx = false;
 	coal_ack(&n->rx_coal, t);
 	coal_ack(&n->tx_coal, t);
 }
@@ -654,10 +658,23 @@ void nic_ack(struct sim *s, struct nic *n, int64_t t)
 void nic_unmask(struct sim *s, struct nic *n, int64_t t)
 {
 	n->masked = false;
+	n->rx_off = false;
 	nic_rx_advance(s, n, t);
 	nic_tx_advance(s, n, t);
 	coal_unmask(&n->rx_coal, t);
 	coal_unmask(&n->tx_coal, t);
+	nic_schedule(s, n);
+}
+
+void nic_isr_done(struct sim *s, struct nic *n, int64_t t, bool rx_polled)
+{
+	n->masked = false;
+	n->rx_off = rx_polled;
+	nic_rx_advance(s, n, t);
+	nic_tx_advance(s, n, t);
+	coal_unmask(&n->tx_coal, t);
+	if (!rx_polled)
+		coal_unmask(&n->rx_coal, t);
 	nic_schedule(s, n);
 }
 
@@ -706,7 +723,8 @@ static struct coal_params coal_rx_params(const struct scn_nic *c, const struct s
 }
 
 /* TX: the queue's tx-usecs / tx-frames, or e1000 TxIntDelay (TIDV, a packet timer)
- * with TxAbsIntDelay (TADV, absolute), in 1.024 us units. */
+ * with TxAbsIntDelay (TADV, absolute), in 1.024 us units, and then a
+ * tx-frames given beside them marks every tx-frames-th descriptor. */
 static struct coal_params coal_tx_params(const struct scn_nic *c, const struct scn_qcoal *q)
 {
 	struct coal_params p = {
@@ -717,6 +735,8 @@ static struct coal_params coal_tx_params(const struct scn_nic *c, const struct s
 	};
 
 	coal_params_e1000(c->tx_int_delay, c->tx_abs_int_delay, &p);
+	if (c->tx_frames_marked) /* the driver's count beside TIDV (scenario_load.c) */
+		p.every = q->tx_frames;
 	return p;
 }
 

@@ -123,6 +123,11 @@ struct nic {
 	struct xlock *xlock;  /* dev->xmit_lock holds, NULL = not modelled */
 	/* interrupt line */
 	bool masked;          /* asserted and not yet re-enabled by the driver */
+	bool rx_off;          /* tx-clean = hardirq under NAPI: the RX cause is disabled while
+	                       * its NAPI is scheduled; the line still fires for TX */
+	bool irq_rx;          /* the last assertion included the RX cause */
+	bool icr_rx;          /* the last cause-register read showed RX (asserted, or
+	                       * completions pending) */
 	uint32_t wake_gen;
 	uint32_t ack_count;   /* frames delivered since the last ACK sent */
 	int64_t wake_t;       /* time of the pending valid EV_NIC_WAKE, or COAL_NEVER */
@@ -184,10 +189,20 @@ void nic_tx_advance(struct sim *s, struct nic *n, int64_t t);
  * returns how many, and in *remote how many of those sk_buffs another CPU
  * allocated (the costs are the caller's). */
 uint32_t nic_tx_clean(struct sim *s, struct cpu *c, struct nic *n, int64_t t, uint32_t *remote);
-/* Driver read the cause register at @t. */
+/* Driver read the cause register at @t (n->icr_rx says whether RX was in it). */
 void nic_ack(struct sim *s, struct nic *n, int64_t t);
-/* Driver re-enabled the interrupt at @t. */
+/* Driver re-enabled the interrupt, every cause, at @t. */
 void nic_unmask(struct sim *s, struct nic *n, int64_t t);
+/* tx-clean = hardirq under NAPI: the ISR is done at @t and re-enables the
+ * line for TX; the RX cause stays disabled while @rx_polled (its NAPI is
+ * scheduled) until nic_unmask().  Olsson's e1000 of Oct 2001: "during poll
+ * we disable only RX interrupts" (shared/seeds/001). */
+void nic_isr_done(struct sim *s, struct nic *n, int64_t t, bool rx_polled);
+/* Does @n raise TX completion interrupts (tx-clean = irq or hardirq)? */
+static inline bool nic_tx_irqs(const struct nic *n)
+{
+	return n->cfg->tx_clean != TX_CLEAN_XMIT;
+}
 /* EV_NIC_WAKE */
 void nic_wake(struct sim *s, struct nic *n, uint32_t gen);
 /* pattern = closed: the client of @p's flow learns at @t that its reply

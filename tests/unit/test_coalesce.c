@@ -406,6 +406,131 @@ static void test_e1000_delays(void **state)
 	assert_int_equal(p.abs_ns, 131072);
 }
 
+/* every: a count of descriptors (Olsson's e1000 "TX interrupt for a given
+ * no of packets. (Currently 60)").  @n completions 1 us apart from t = 1
+ * us; a host that services at once (fire, then unmask: a hard-IRQ clean)
+ * takes every interrupt whose time has come before the next completion.
+ * Returns the interrupts taken; *tail gets the fire time left after the
+ * last completion. */
+static uint32_t run_every(struct coal *c, uint32_t n, int64_t *tail)
+{
+	uint32_t irqs = 0;
+
+	for (uint32_t k = 1; k <= n; k++) {
+		enum coal_cause why;
+
+		coal_complete(c, US(k));
+		if (coal_fire_time(c, US(k), &why) <= US(k)) {
+			assert_int_equal(why, COAL_CAUSE_FRAMES);
+			coal_fire(c, US(k), why);
+			coal_unmask(c, US(k));
+			irqs++;
+		}
+	}
+	*tail = coal_fire_time(c, US(n), NULL);
+	return irqs;
+}
+
+/* 600 frames back to back, every 60, no timer: marks at frames 60, 120,
+ * ..., 600 -> 10 interrupts, nothing left.  630 frames: the same 10 and a
+ * tail of 30 that nothing fires (no timer). */
+static void test_every_count_only(void **state)
+{
+	struct coal_params p = { .every = 60, .mode = COAL_TIMER_RESTART };
+	struct coal c;
+	int64_t tail;
+
+	(void)state;
+	assert_int_equal(coal_params_check(&p, NULL), 0);
+	coal_init(&c, &p);
+	assert_int_equal(run_every(&c, 600, &tail), 10);
+	assert_int_equal(tail, COAL_NEVER);
+	assert_int_equal(c.fired_by[COAL_CAUSE_FRAMES], 10);
+	coal_init(&c, &p);
+	assert_int_equal(run_every(&c, 630, &tail), 10);
+	assert_int_equal(tail, COAL_NEVER);
+	assert_int_equal(c.pending, 30);
+}
+
+/* With TIDV 64 (65.536 us, restarted by every completion): 630 frames give
+ * the 10 marked interrupts and one more for the tail of 30, when the line
+ * has been quiet for TIDV after frame 630: 630 + 65.536 us.  A gap shorter
+ * than TIDV (frames 1 us apart) never fires the timer in between. */
+static void test_every_with_tidv_tail(void **state)
+{
+	struct coal_params p = { .every = 60 };
+	enum coal_cause why;
+	struct coal c;
+	int64_t tail;
+
+	(void)state;
+	coal_params_e1000(64, 0, &p);
+	assert_int_equal(p.every, 60);
+	assert_int_equal(p.frames, 0);
+	coal_init(&c, &p);
+	assert_int_equal(run_every(&c, 630, &tail), 10);
+	assert_int_equal(tail, US(630) + 65536);
+	coal_fire_time(&c, US(630), &why);
+	assert_int_equal(why, COAL_CAUSE_TIMER);
+	coal_fire(&c, tail, why);
+	assert_int_equal(c.fired, 11);
+	assert_int_equal(c.fired_by[COAL_CAUSE_TIMER], 1);
+}
+
+/* The count is a property of the descriptors: neither an interrupt nor an
+ * acknowledgement restarts it.  Marks at frames 60, 120, 180 (t = 60, 120,
+ * 180 us).  The host fires at 60 and keeps the line masked until 150:
+ * the mark at 120 is latched and fires at the unmask (t = 150, cause
+ * FRAMES); the next is frame 180, not 150 + 60.  An ack at frame 170
+ * does not move it either.  A pending-count threshold (frames = 60) would
+ * instead fire 60 completions after the ack, at 230. */
+static void test_every_ignores_fire_and_ack(void **state)
+{
+	struct coal_params p = { .every = 60 };
+	struct coal c;
+
+	(void)state;
+	coal_init(&c, &p);
+	for (int64_t k = 1; k <= 60; k++)
+		coal_complete(&c, US(k));
+	expect_fire(&c, 60, 60, COAL_CAUSE_FRAMES);
+	coal_fire(&c, US(60), COAL_CAUSE_FRAMES);
+	for (int64_t k = 61; k <= 150; k++)
+		coal_complete(&c, US(k));
+	/* masked: two marks would have been one interrupt; here one */
+	expect_fire(&c, 150, 150, COAL_CAUSE_FRAMES);
+	coal_fire(&c, US(150), COAL_CAUSE_FRAMES);
+	coal_unmask(&c, US(150));
+	for (int64_t k = 151; k <= 170; k++)
+		coal_complete(&c, US(k));
+	coal_ack(&c, US(170));
+	expect_never(&c, 170);
+	for (int64_t k = 171; k <= 179; k++)
+		coal_complete(&c, US(k));
+	expect_never(&c, 179);
+	coal_complete(&c, US(180));
+	expect_fire(&c, 180, 180, COAL_CAUSE_FRAMES);
+	assert_int_equal(c.pending, 10);
+}
+
+/* Two marks while masked make one interrupt: marks at 60 and 120, nothing
+ * fired until 130; then one fire clears both. */
+static void test_every_marks_merge(void **state)
+{
+	struct coal_params p = { .every = 60 };
+	struct coal c;
+
+	(void)state;
+	coal_init(&c, &p);
+	for (int64_t k = 1; k <= 130; k++)
+		coal_complete(&c, US(k));
+	/* the first mark (t = 60) is when the cause was raised */
+	expect_fire(&c, 0, 60, COAL_CAUSE_FRAMES);
+	coal_fire(&c, US(130), COAL_CAUSE_FRAMES);
+	expect_never(&c, 130);
+	assert_int_equal(c.fired, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +551,10 @@ int main(void)
 		cmocka_unit_test(test_set_params_keeps_pending),
 		cmocka_unit_test(test_fire_counters),
 		cmocka_unit_test(test_e1000_delays),
+		cmocka_unit_test(test_every_count_only),
+		cmocka_unit_test(test_every_with_tidv_tail),
+		cmocka_unit_test(test_every_ignores_fire_and_ack),
+		cmocka_unit_test(test_every_marks_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -388,12 +388,14 @@ static void o1_enter(struct sim *s, struct cpu *c, struct thread *t, bool expire
 			 (int64_t)c->o1.seq);
 }
 
-/* A thread as the model starts it: never slept, a full slice, its nice. */
+/* A thread as the model starts it: never slept (so the priority of no
+ * bonus, static + 5), a full slice, its nice. */
 static void o1_thread_init(struct sim *s, struct thread *t)
 {
 	int sp = o1_static_prio(t->kind == THR_KSOFTIRQD ? 19 : 0);
 
-	t->o1 = (struct o1_task){ .static_prio = (int16_t)sp, .prio = (int16_t)sp,
+	t->o1 = (struct o1_task){ .static_prio = (int16_t)sp,
+				  .prio = (int16_t)o1_effective_prio(sp, 0, s->sched.hz),
 				  .slice_ns = o1_timeslice_ns(sp, s->sched.hz),
 				  .mm = t->ops->run_acct == ACCT_USER };
 }

@@ -451,7 +451,8 @@ static void o1_tick(struct sim *s, struct cpu *c, struct thread *t)
 
 /* When the scheduler must next look at the running fair thread of @c,
  * which got the CPU now: the end of its slice, or its next round robin. */
-static void o1_arm(struct sim *s, struct cpu *c, const struct thread *t)
+__attribute__((noinline)) static void o1_arm(struct sim *s, struct cpu *c,
+					     const struct thread *t)
 {
 	int64_t full = o1_timeslice_ns(t->o1.static_prio, s->sched.hz);
 	int64_t used = full - t->o1.slice_ns, due = t->o1.slice_ns;
@@ -471,7 +472,7 @@ static void o1_arm(struct sim *s, struct cpu *c, const struct thread *t)
  * thread sleeps, a wake-up asked for it, its slice or round robin is due;
  * not when a cpu-hog's chunk merely ended) its run time off its sleep
  * average. */
-static void o1_prev(struct sim *s, struct cpu *c)
+__attribute__((noinline)) static void o1_prev(struct sim *s, struct cpu *c)
 {
 	struct thread *t = &s->thr[c->cur];
 	bool called = !t->runnable || c->resched || s->eng.now >= c->o1_due;
@@ -876,7 +877,7 @@ static void thread_start(struct sim *s, struct cpu *c)
 	struct thread *t = &s->thr[c->cur];
 
 	c->slice_start = s->eng.now;
-	if (o1_fair(s, t))
+	if (s->sched.o1 && o1_fair(s, t))
 		o1_arm(s, c, t);
 	if (t->left > 0) {
 		int64_t left = t->left;
@@ -892,7 +893,7 @@ static void thread_start(struct sim *s, struct cpu *c)
  * when it comes from the expired array, the woken thread's wait credit,
  * and the switch to the idle task, which 2.6's nr_switches counts as a
  * switch like any other (prev != next). */
-static void o1_picked(struct sim *s, struct cpu *c, int16_t next)
+__attribute__((noinline)) static void o1_picked(struct sim *s, struct cpu *c, int16_t next)
 {
 	if (next < 0) {
 		o1rq_idle(&c->o1);
@@ -1019,7 +1020,8 @@ void sched_wake(struct sim *s, struct thread *t)
 		return;
 	/* in_interrupt() of the waker: a hard IRQ or softirq, or an event of
 	 * no CPU (a timer) */
-	t->o1_irq_wake = s->ctx_cpu < 0 || cpu_top(&s->cpu[s->ctx_cpu]) >= LVL_SOFTIRQ;
+	if (s->sched.o1)
+		t->o1_irq_wake = s->ctx_cpu < 0 || cpu_top(&s->cpu[s->ctx_cpu]) >= LVL_SOFTIRQ;
 	if (t->roam && s->sched.wake_idle)
 		wake_place(s, (int32_t)(t - s->thr));
 	if (s->prof->sched_wake_ns > 0 && s->ctx_cpu >= 0 && s->ctx_cpu != (int16_t)t->cpu) {
@@ -1076,12 +1078,24 @@ __attribute__((noinline)) static bool other_due(struct sim *s, struct cpu *c)
 	return next >= 0 && next != c->cur;
 }
 
+/* sched_need_resched() under o1: a fair thread's slice or round robin is
+ * due (c->o1_due), else only a wake-up (c->resched) takes the CPU; a
+ * SCHED_FIFO or idle-priority thread as under cfs. */
+__attribute__((noinline)) static bool o1_need_resched(struct sim *s, struct cpu *c)
+{
+	if (c->cur >= 0 && o1_fair(s, &s->thr[c->cur]))
+		return s->eng.now >= c->o1_due;
+	if (c->cur >= 0 && s->eng.now - c->slice_start < s->scn->run.timeslice_ns)
+		return false;
+	return other_due(s, c);
+}
+
 bool sched_need_resched(struct sim *s, struct cpu *c)
 {
 	if (c->resched)
 		return true;
-	if (c->cur >= 0 && o1_fair(s, &s->thr[c->cur]))
-		return s->eng.now >= c->o1_due; /* its slice or round robin, else a wake-up */
+	if (s->sched.o1)
+		return o1_need_resched(s, c);
 	if (c->cur >= 0 && s->eng.now - c->slice_start < s->scn->run.timeslice_ns)
 		return false; /* its slice is not over: nobody else is due */
 	return other_due(s, c);

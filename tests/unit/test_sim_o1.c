@@ -22,6 +22,15 @@
  *     strictly better priority preempts: each of the 500 datagrams of the
  *     window is a switch to the sink and one back, exactly 1000.
  *
+ *   - o1, two cpu-hogs alone for 1 s: neither sleeps, so neither is
+ *     interactive (bonus -5); each runs its whole 100 ms slice (nice 0)
+ *     and goes to the expired array, where the other waits: 10 switches
+ *     (idle -> hog/0 at 0, then one per 100 ms slice plus the 3 us of each
+ *     switch, the profile's ctx-switch).  hog/0 runs slices 1, 3, 5, 7, 9:
+ *     500 ms of CPU; hog/1 the others, the last one cut by the end of the
+ *     run: 1 s - 10 * 3 us - 500 ms = 499.97 ms (cfs: one 4 ms
+ *     run.timeslice each, 250 switches).
+ *
  * Mutation notes: making the o1 wake-up test `<=` alone changes nothing
  * here, as in the kernel: schedule() would run, but the hog is the head
  * of the priority-125 list (it was picked before the sink queued behind
@@ -104,12 +113,50 @@ static void test_o1_better_preempts(void **state)
 	results_free(&r);
 }
 
+static const char HOGS[] =
+	"[host]\n"
+	"profile = piii-933-e1000\n"
+	"cpus = 1\n"
+	"scheduler = o1\n"
+	"[nic eth0]\n"
+	"[traffic]\n"
+	"port = eth0\n"
+	"rate = 1kpps\n"
+	"start = 10s\n"
+	"[apps]\n"
+	"cpu-hogs = 2\n"
+	"[run]\n"
+	"duration = 1s\n"
+	"warmup = 0\n";
+
+static int64_t thread_ns(const struct results *r, const char *name)
+{
+	for (uint16_t i = 0; i < r->n_threads; i++)
+		if (strcmp(r->thr[i].name, name) == 0)
+			return r->thr[i].cpu_ns;
+	fail_msg("no thread %s", name);
+	return -1;
+}
+
+static void test_o1_timeslices(void **state)
+{
+	struct results r;
+
+	(void)state;
+	sim_run_text(HOGS, "hogs.ini", NULL, 0, &r);
+	assert_int_equal(r.cpu[0].cs, 10);
+	assert_int_equal(thread_ns(&r, "hog/0"), 500000000);
+	assert_int_equal(thread_ns(&r, "hog/1"), 499970000);
+	results_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cfs_preempts),
 		cmocka_unit_test(test_o1_equal_does_not_preempt),
 		cmocka_unit_test(test_o1_better_preempts),
+		cmocka_unit_test(test_o1_timeslices),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -124,6 +124,10 @@ struct scn_qcoal {
 };
 
 /* [host]: the machine and its kernel. */
+/* [host] scheduler: the CFS-like fair scheduler of today's kernels, or
+ * the O(1) scheduler of Linux 2.6.0-2.6.22 (kernel/sched.c of 2.6.12). */
+enum scn_scheduler { SCHEDULER_CFS = 0, SCHEDULER_O1 = 1 };
+
 struct scn_host {
 	char profile[64];            /* profile = NAME (built-in) or path to an INI */
 	uint32_t cpus;               /* cpus = 1..64 */
@@ -157,6 +161,8 @@ struct scn_host {
 	uint32_t max_cstate;         /* max-cstate = N: states deeper than stateN of the
 	                              * profile's table are disabled (intel_idle.max_cstate,
 	                              * processor.max_cstate); 9 = no limit */
+	enum scn_scheduler scheduler; /* scheduler = cfs | o1: the fair class of the
+	                              * threads (src/sim/cpu.c, src/sim/o1rq.c) */
 };
 
 /* [nic NAME]: one port.  Coalescing keys are ethtool -C names. */

@@ -140,6 +140,9 @@ static const char *const driver_names[] = { "generic", "e1000", NULL };
 static const char *const server_names[] = { "none", "epoll", NULL };
 static const char *const spread_names[] = { "napi", "rr", NULL };
 static const char *const idle_names[] = { "menu", "teo", "poll", NULL };
+static const char *const scheduler_names[] = { "cfs", "o1", NULL };
+_Static_assert(SCHEDULER_CFS == 0 && SCHEDULER_O1 == 1 && sizeof(enum scn_scheduler) == 4,
+               "scheduler_names");
 _Static_assert(CPUIDLE_MENU == 0 && CPUIDLE_TEO == 1 && CPUIDLE_POLL == 2, "idle_names");
 _Static_assert(SERVER_NONE == 0 && SERVER_EPOLL == 1 && SPREAD_NAPI == 0 && SPREAD_RR == 1,
                "server_names, spread_names");
@@ -191,6 +194,7 @@ static const struct key_spec schema[] = {
 	    500 * US, NULL),
 	BOOL(H, "sched_wake_idle", sched_wake_idle, 0),
 	ENUM(H, "idle", idle_gov, idle_names, CPUIDLE_MENU),
+	ENUM(H, "scheduler", scheduler, scheduler_names, SCHEDULER_CFS),
 	NUM(H, "max-cstate", max_cstate, UNIT_COUNT, 0, PROFILE_MAX_CSTATES - 1,
 	    PROFILE_MAX_CSTATES - 1, NULL),
 

@@ -290,10 +290,14 @@ static struct runq *queue_of(struct cpu *c, const struct thread *t)
 	return t->ops->idle_prio ? &c->idle : &c->fair;
 }
 
-/* A thread's place in its queue: -priority for SCHED_FIFO, vruntime else. */
-static int64_t queue_key(const struct thread *t)
+/* A thread's place in its queue: -priority for SCHED_FIFO; for a fair
+ * thread its vruntime, or under host.scheduler = o1 its array, priority
+ * and place in the list (o1rq.h). */
+static int64_t queue_key(const struct sim *s, const struct thread *t)
 {
-	return t->rt_prio ? -(int64_t)t->rt_prio : t->vruntime;
+	if (t->rt_prio)
+		return -(int64_t)t->rt_prio;
+	return s->sched.o1 ? t->o1_key : t->vruntime;
 }
 
 /* Queue runnable thread @i on its CPU (it is not that CPU's cur). */
@@ -301,7 +305,7 @@ static void enqueue(struct sim *s, int32_t i)
 {
 	struct thread *t = &s->thr[i];
 
-	runq_insert(queue_of(&s->cpu[t->cpu], t), s->sched.pos, queue_key(t), i);
+	runq_insert(queue_of(&s->cpu[t->cpu], t), s->sched.pos, queue_key(s, t), i);
 }
 
 static void dequeue(struct sim *s, int32_t i)
@@ -358,6 +362,146 @@ static void move_thread(struct sim *s, int32_t i, struct cpu *dst)
 	dst->sn.migrations++;
 }
 
+/* ---- scheduler: O(1) (host.scheduler = o1) ----
+ *
+ * kernel/sched.c of 2.6.12: the priority arithmetic is src/core/o1sched.c,
+ * the arrays o1rq.h.  What the model leaves out: the per-tick busy
+ * rebalancing (only idle balancing moves threads, as under cfs), fork
+ * (sched_fork()'s split timeslice and CHILD_PENALTY: every thread exists
+ * from the start with a full slice and no sleep average), SCHED_RR, and
+ * sync wake-ups (2.6.12's sockets wake with wake_up_interruptible(), not
+ * the _sync variant that pipes and AF_UNIX use, so every wake-up the
+ * model makes is a preempting one). */
+
+/* A thread the O(1) rules apply to: SCHED_OTHER, not the idle poller. */
+static bool o1_fair(const struct sim *s, const struct thread *t)
+{
+	return s->sched.o1 && !t->rt_prio && !t->ops->idle_prio;
+}
+
+/* @t (not queued) takes the key of the tail of its priority's list in the
+ * active or the expired array of @c. */
+static void o1_enter(struct sim *s, struct cpu *c, struct thread *t, bool expired)
+{
+	if (!o1rq_tail(&c->o1, t->o1.prio, expired, &t->o1_key))
+		sim_fail(s, "O(1) run queue: sequence numbers or generations used up", c->id,
+			 (int64_t)c->o1.seq);
+}
+
+/* A thread as the model starts it: never slept (so the priority of no
+ * bonus, static + 5), a full slice, its nice. */
+static void o1_thread_init(struct sim *s, struct thread *t)
+{
+	int sp = o1_static_prio(t->kind == THR_KSOFTIRQD ? 19 : 0);
+
+	t->o1 = (struct o1_task){ .static_prio = (int16_t)sp,
+				  .prio = (int16_t)o1_effective_prio(sp, 0, s->sched.hz),
+				  .slice_ns = o1_timeslice_ns(sp, s->sched.hz),
+				  .mm = t->ops->run_acct == ACCT_USER };
+}
+
+/* scheduler_tick()'s expiry of the running @t: prio from its sleep
+ * average, a new slice, and the tail of the expired array, or of the
+ * active one when it is interactive and the expired ones are not starving
+ * (EXPIRED_STARVING). */
+static void o1_expire(struct sim *s, struct cpu *c, struct thread *t, int64_t full)
+{
+	struct o1_task *p = &t->o1;
+	bool expired;
+
+	p->prio = (int16_t)o1_effective_prio(p->static_prio, p->sleep_avg_ns, s->sched.hz);
+	p->slice_ns = full;
+	if (!t->runnable)
+		return; /* it goes to sleep: a wake-up gives it its next key */
+	if (c->o1.expired_ns < 0)
+		c->o1.expired_ns = s->eng.now;
+	expired = !o1_interactive(p->prio, p->static_prio) ||
+		  o1_expired_starving(s->eng.now, c->o1.expired_ns, c->nr_running, p->static_prio,
+				      c->o1.best_expired, s->sched.hz);
+	o1_enter(s, c, t, expired);
+	if (expired && p->static_prio < c->o1.best_expired)
+		c->o1.best_expired = p->static_prio;
+}
+
+/* scheduler_tick() for the running fair thread @t of @c, done when the
+ * scheduler looks (the model has no per-CPU tick): its slice is charged
+ * the wall time since it got the CPU, interrupts included (a tick charges
+ * whoever is current).  A slice used up expires; an interactive thread
+ * that crossed a multiple of TIMESLICE_GRANULARITY with at least that
+ * much slice left goes to the tail of its list (round robin among
+ * equals). */
+static void o1_tick(struct sim *s, struct cpu *c, struct thread *t)
+{
+	int64_t full = o1_timeslice_ns(t->o1.static_prio, s->sched.hz);
+	int64_t used0 = full - t->o1.slice_ns, gran;
+
+	t->o1.slice_ns -= s->eng.now - c->slice_start;
+	c->slice_start = s->eng.now;
+	if (t->o1.slice_ns <= 0) {
+		o1_expire(s, c, t, full);
+		return;
+	}
+	if (!t->runnable || !o1_interactive(t->o1.prio, t->o1.static_prio) ||
+	    o1rq_in_expired(&c->o1, t->o1_key))
+		return;
+	gran = o1_granularity_ns(t->o1.sleep_avg_ns, s->n_cpus, s->sched.hz);
+	if ((full - t->o1.slice_ns) / gran > used0 / gran && t->o1.slice_ns >= gran)
+		o1_enter(s, c, t, false);
+}
+
+/* When the scheduler must next look at the running fair thread of @c,
+ * which got the CPU now: the end of its slice, or its next round robin. */
+__attribute__((noinline)) static void o1_arm(struct sim *s, struct cpu *c,
+					     const struct thread *t)
+{
+	int64_t full = o1_timeslice_ns(t->o1.static_prio, s->sched.hz);
+	int64_t used = full - t->o1.slice_ns, due = t->o1.slice_ns;
+
+	if (o1_interactive(t->o1.prio, t->o1.static_prio)) {
+		int64_t gran = o1_granularity_ns(t->o1.sleep_avg_ns, s->n_cpus, s->sched.hz);
+		int64_t next = (used / gran + 1) * gran;
+
+		if (full - next >= gran && next - used < due)
+			due = next - used;
+	}
+	c->o1_due = s->eng.now + due;
+}
+
+/* schedule()'s part for prev, the running thread of @c, before the pick:
+ * the tick's slice accounting, and when schedule() really runs (the
+ * thread sleeps, a wake-up asked for it, its slice or round robin is due;
+ * not when a cpu-hog's chunk merely ended) its run time off its sleep
+ * average. */
+__attribute__((noinline)) static void o1_prev(struct sim *s, struct cpu *c)
+{
+	struct thread *t = &s->thr[c->cur];
+	bool called = !t->runnable || c->resched || s->eng.now >= c->o1_due;
+
+	if (!o1_fair(s, t))
+		return;
+	o1_tick(s, c, t);
+	if (called)
+		o1_charge_run(&t->o1, s->eng.now, s->sched.hz);
+}
+
+/* schedule() picked @next (queued on @c, not the running thread): a
+ * woken thread's wait counts as sleep (activated 2 in full, 1 at 30%),
+ * and if that changes its priority it moves to the tail of its new list
+ * in the same array. */
+static void o1_switch_in(struct sim *s, struct cpu *c, int16_t next)
+{
+	struct thread *t = &s->thr[next];
+
+	if (o1_credit_wait(&t->o1, s->eng.now, s->sched.hz)) {
+		bool expired = o1rq_in_expired(&c->o1, t->o1_key);
+
+		dequeue(s, next);
+		o1_enter(s, c, t, expired);
+		enqueue(s, next);
+	}
+	t->o1.timestamp_ns = s->eng.now;
+}
+
 /* Carve each CPU's two queues out of the pool and queue the threads that
  * sim_init made runnable (no CPU runs a thread yet). */
 static void sched_build(struct sim *s, const uint16_t *pinned)
@@ -374,6 +518,7 @@ static void sched_build(struct sim *s, const uint16_t *pinned)
 		e += 3 * cap;
 		rq_list_init(&c->roam);
 		rq_list_init(&c->members);
+		o1rq_init(&c->o1);
 	}
 	for (int32_t i = 0; i < s->n_threads; i++) {
 		struct thread *t = &s->thr[i];
@@ -383,6 +528,8 @@ static void sched_build(struct sim *s, const uint16_t *pinned)
 		s->sched.roam_link[i] = s->sched.member_link[i] = (struct rq_link){ -1, -1 };
 		rq_list_add(&s->cpu[t->cpu].members, s->sched.member_link, i);
 		t->runnable = false;
+		if (s->sched.o1)
+			o1_enter(s, &s->cpu[t->cpu], t, false);
 		if (on) {
 			set_runnable(s, i, true);
 			enqueue(s, i);
@@ -405,12 +552,17 @@ int sched_init(struct sim *s)
 	q->pullable = calloc(q->words, sizeof(*q->pullable));
 	q->idle = calloc(q->words, sizeof(*q->idle));
 	q->wake_idle = s->scn->host.sched_wake_idle != 0;
+	q->o1 = s->scn->host.scheduler == SCHEDULER_O1;
+	q->hz = s->scn->host.hz;
 	if (!pinned || !q->pos || !q->roam_link || !q->member_link || !q->pullable || !q->idle)
 		goto err;
 	/* A CPU's queues hold at most its own pinned threads and every thread
 	 * without affinity (which may all gather on it): size each for that. */
-	for (uint16_t i = 0; i < s->n_threads; i++)
+	for (uint16_t i = 0; i < s->n_threads; i++) {
 		pinned[s->thr[i].cpu] += !s->thr[i].roam;
+		if (q->o1)
+			o1_thread_init(s, &s->thr[i]);
+	}
 	for (uint16_t c = 0; c < s->n_cpus; c++)
 		slots += 3u * (pinned[c] + s->n_roam);
 	q->pool = malloc((slots ? slots : 1) * sizeof(*q->pool));
@@ -511,8 +663,8 @@ static int16_t first_of(struct sim *s, struct cpu *c, struct runq *q)
 
 	if (!t || !t->runnable || queue_of(c, t) != q)
 		return f ? (int16_t)f->id : -1;
-	if (f && (t->rt_prio ? f->vruntime < queue_key(t)
-			     : runq_before(f->vruntime, f->id, t->vruntime, c->cur)))
+	if (f && (t->rt_prio ? f->vruntime < queue_key(s, t)
+			     : runq_before(f->vruntime, f->id, queue_key(s, t), c->cur)))
 		return (int16_t)f->id;
 	return c->cur;
 }
@@ -580,6 +732,17 @@ struct pull {
 	int64_t cold;
 };
 
+/* Which of two waiting threads of one CPU idle_pull takes first: the
+ * least vruntime, or under o1 move_tasks()'s order (o1rq_pull_before). */
+static bool pull_before(const struct sim *s, int32_t a, int32_t b)
+{
+	const struct thread *ta = &s->thr[a], *tb = &s->thr[b];
+
+	if (s->sched.o1)
+		return o1rq_pull_before(ta->o1_key, a, tb->o1_key, b);
+	return runq_before(ta->vruntime, a, tb->vruntime, b);
+}
+
 /* idle_pull's look at one busy CPU @d: its waiting threads without
  * affinity (not running there, not being switched to). */
 static void pull_scan(struct sim *s, const struct cpu *d, struct pull *p)
@@ -600,7 +763,7 @@ static void pull_scan(struct sim *s, const struct cpu *d, struct pull *p)
 		}
 		if (i < first)
 			first = i;
-		if (best < 0 || runq_before(t->vruntime, i, s->thr[best].vruntime, best))
+		if (best < 0 || pull_before(s, i, best))
 			best = i;
 	}
 	if (best < 0)
@@ -609,6 +772,19 @@ static void pull_scan(struct sim *s, const struct cpu *d, struct pull *p)
 	    (d->nr_running == s->cpu[p->src].nr_running && first < p->first))
 		*p = (struct pull){ .best = (int16_t)best, .src = d->id, .first = first,
 				    .cold = p->cold };
+}
+
+/* idle_pull() under o1: thread @i moves to @c, into the array it was in. */
+static int16_t o1_pull(struct sim *s, struct cpu *c, int16_t i)
+{
+	struct thread *t = &s->thr[i];
+	bool expired = o1rq_in_expired(&s->cpu[t->cpu].o1, t->o1_key);
+
+	dequeue(s, i);
+	move_thread(s, i, c);
+	o1_enter(s, c, t, expired);
+	enqueue(s, i);
+	return i;
 }
 
 /* idle_balance(): @c has nothing to run; take a waiting thread that has no
@@ -639,6 +815,8 @@ static int16_t idle_pull(struct sim *s, struct cpu *c)
 			balance_later(s, c, p.cold);
 		return -1;
 	}
+	if (s->sched.o1) /* pull_task(): the same array, its tail, on this CPU */
+		return o1_pull(s, c, p.best);
 	delta = queue_ref(s, c) - min_vruntime(s, &s->cpu[p.src]);
 	dequeue(s, p.best);
 	move_thread(s, p.best, c);
@@ -699,6 +877,8 @@ static void thread_start(struct sim *s, struct cpu *c)
 	struct thread *t = &s->thr[c->cur];
 
 	c->slice_start = s->eng.now;
+	if (s->sched.o1 && o1_fair(s, t))
+		o1_arm(s, c, t);
 	if (t->left > 0) {
 		int64_t left = t->left;
 
@@ -709,14 +889,37 @@ static void thread_start(struct sim *s, struct cpu *c)
 	t->ops->start(s, c);
 }
 
+/* sched_pick() under o1 has chosen @next (-1: idle) on @c: an array swap
+ * when it comes from the expired array, the woken thread's wait credit,
+ * and the switch to the idle task, which 2.6's nr_switches counts as a
+ * switch like any other (prev != next). */
+__attribute__((noinline)) static void o1_picked(struct sim *s, struct cpu *c, int16_t next)
+{
+	if (next < 0) {
+		o1rq_idle(&c->o1);
+		c->cs += c->cur >= 0;
+		return;
+	}
+	if (!o1_fair(s, &s->thr[next]))
+		return;
+	o1rq_picked(&c->o1, s->thr[next].o1_key);
+	if (next != c->cur)
+		o1_switch_in(s, c, next);
+}
+
 void sched_pick(struct sim *s, struct cpu *c)
 {
-	int16_t next = pick_thread(s, c);
+	int16_t next;
 
+	if (s->sched.o1 && c->cur >= 0)
+		o1_prev(s, c);
+	next = pick_thread(s, c);
 	if (c->cur >= 0 && next != c->cur)
 		s->thr[c->cur].t_off = s->eng.now;
 	if (next < 0 && s->n_roam)
 		next = idle_pull(s, c);
+	if (s->sched.o1)
+		o1_picked(s, c, next);
 	c->resched = false;
 	if (next < 0) {
 		cpu_account(s, c);
@@ -745,11 +948,27 @@ void sched_pick(struct sim *s, struct cpu *c)
  * higher SCHED_FIFO priority always, a fair thread never from a FIFO one;
  * between fair threads, when @t is more than the wakeup granularity
  * behind (or @running is the idle-priority poller). */
-static bool wake_preempts(const struct thread *t, const struct thread *running)
+static bool wake_preempts(const struct sim *s, const struct thread *t,
+			  const struct thread *running)
 {
 	if (t->rt_prio || running->rt_prio)
 		return t->rt_prio > running->rt_prio;
+	if (s->sched.o1) /* TASK_PREEMPTS_CURR: strictly better dynamic priority */
+		return running->ops->idle_prio ||
+		       (!t->ops->idle_prio && o1_preempts(t->o1.prio, running->o1.prio));
 	return running->ops->idle_prio || t->vruntime + WAKEUP_GRAN_NS < running->vruntime;
+}
+
+/* CFS's place_entity() for woken @t: no further back than the sleeper
+ * credit below the least vruntime of its CPU. */
+static void cfs_place(struct sim *s, const struct cpu *c, struct thread *t)
+{
+	int64_t floor = min_vruntime(s, c);
+
+	if (c->cur >= 0 && s->thr[c->cur].vruntime < floor)
+		floor = s->thr[c->cur].vruntime;
+	if (floor != INT64_MAX && t->vruntime < floor - SLEEPER_CREDIT_NS)
+		t->vruntime = floor - SLEEPER_CREDIT_NS;
 }
 
 /* Thread @t becomes runnable on its CPU now: the sleeper-credit floor,
@@ -758,13 +977,16 @@ static void wake_now(struct sim *s, struct thread *t)
 {
 	int32_t i = (int32_t)(t - s->thr);
 	struct cpu *c = &s->cpu[t->cpu];
-	int64_t floor = min_vruntime(s, c);
 	int16_t running;
 
-	if (c->cur >= 0 && s->thr[c->cur].vruntime < floor)
-		floor = s->thr[c->cur].vruntime;
-	if (floor != INT64_MAX && t->vruntime < floor - SLEEPER_CREDIT_NS)
-		t->vruntime = floor - SLEEPER_CREDIT_NS;
+	if (s->sched.o1) {
+		if (o1_fair(s, t)) { /* activate_task(): recalc_task_prio, the active tail */
+			o1_activate(&t->o1, s->eng.now, t->o1_irq_wake, s->sched.hz);
+			o1_enter(s, c, t, false);
+		}
+	} else {
+		cfs_place(s, c, t);
+	}
 	set_runnable(s, i, true);
 	enqueue(s, i);
 	if (cpu_top(c) < 0) {
@@ -773,7 +995,7 @@ static void wake_now(struct sim *s, struct thread *t)
 		return;
 	}
 	running = c->cur >= 0 ? c->cur : c->next;
-	if (running >= 0 && wake_preempts(t, &s->thr[running]))
+	if (running >= 0 && wake_preempts(s, t, &s->thr[running]))
 		c->resched = true;
 	/* Take the CPU now only from a chunk in progress.  Between two chunks
 	 * the running thread's own code is waking @t (a poll that delivered to
@@ -796,6 +1018,10 @@ void sched_wake(struct sim *s, struct thread *t)
 {
 	if (t->runnable || t->waking)
 		return;
+	/* in_interrupt() of the waker: a hard IRQ or softirq, or an event of
+	 * no CPU (a timer) */
+	if (s->sched.o1)
+		t->o1_irq_wake = s->ctx_cpu < 0 || cpu_top(&s->cpu[s->ctx_cpu]) >= LVL_SOFTIRQ;
 	if (t->roam && s->sched.wake_idle)
 		wake_place(s, (int32_t)(t - s->thr));
 	if (s->prof->sched_wake_ns > 0 && s->ctx_cpu >= 0 && s->ctx_cpu != (int16_t)t->cpu) {
@@ -852,10 +1078,24 @@ __attribute__((noinline)) static bool other_due(struct sim *s, struct cpu *c)
 	return next >= 0 && next != c->cur;
 }
 
+/* sched_need_resched() under o1: a fair thread's slice or round robin is
+ * due (c->o1_due), else only a wake-up (c->resched) takes the CPU; a
+ * SCHED_FIFO or idle-priority thread as under cfs. */
+__attribute__((noinline)) static bool o1_need_resched(struct sim *s, struct cpu *c)
+{
+	if (c->cur >= 0 && o1_fair(s, &s->thr[c->cur]))
+		return s->eng.now >= c->o1_due;
+	if (c->cur >= 0 && s->eng.now - c->slice_start < s->scn->run.timeslice_ns)
+		return false;
+	return other_due(s, c);
+}
+
 bool sched_need_resched(struct sim *s, struct cpu *c)
 {
 	if (c->resched)
 		return true;
+	if (s->sched.o1)
+		return o1_need_resched(s, c);
 	if (c->cur >= 0 && s->eng.now - c->slice_start < s->scn->run.timeslice_ns)
 		return false; /* its slice is not over: nobody else is due */
 	return other_due(s, c);

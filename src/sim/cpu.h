@@ -9,10 +9,12 @@
 
 #include "rxlab/cpuidle.h"
 #include "rxlab/napi.h"
+#include "rxlab/o1sched.h"
 #include "rxlab/profile.h"
 #include "rxlab/sim.h"
 #include "rxlab/softirq.h"
 #include "sim/pkt.h"
+#include "sim/o1rq.h"
 #include "sim/runq.h"
 
 struct sim;
@@ -100,6 +102,15 @@ struct thread {
 	int64_t t_off;        /* when it last left its CPU */
 	int64_t left;         /* a chunk preempted by the scheduler: ns still to run */
 	uint8_t left_what;    /* ... and its enum thread_chunk */
+	/* host.scheduler = o1 (cpu.c, o1rq.h): its priority numbers, its key in
+	 * its CPU's fair queue while it waits there (a running thread keeps
+	 * the key it will go back with), and whether the wake-up on its way
+	 * (thread.waking) came from interrupt context (activated = 2).  Nice
+	 * is 19 for ksoftirqd (2.6.12 kernel/softirq.c ksoftirqd(): set_user_nice
+	 * 19), 0 for every other thread. */
+	struct o1_task o1;
+	int64_t o1_key;
+	bool o1_irq_wake;
 	char name[48];
 };
 
@@ -144,7 +155,11 @@ struct cpu {
 	int16_t cur;          /* running thread, -1 = idle */
 	int16_t next;         /* thread being switched to */
 	int16_t ksoftirqd;
-	int64_t slice_start;
+	int64_t slice_start;  /* when the running thread last got the CPU (o1: since when
+	                       * its timeslice is charged) */
+	int64_t o1_due;       /* o1: when the running fair thread's slice ends or its
+	                       * round robin (TIMESLICE_GRANULARITY) is due */
+	struct o1rq o1;       /* o1: the arrays' generations and starvation state */
 	bool resched;         /* a woken thread should preempt the current one */
 	int64_t balance_t;    /* pending EV_BALANCE, or 0 */
 	int64_t exit_ns;      /* exit latency owed by the hard IRQ or switch that ends an
@@ -188,6 +203,8 @@ struct sched {
 	uint64_t *idle;            /* no thread running, switched to or runnable */
 	uint16_t words;
 	bool wake_idle;            /* host.sched_wake_idle */
+	bool o1;                   /* host.scheduler = o1 */
+	uint32_t hz;               /* host.hz: the O(1) scheduler's jiffy */
 	uint64_t visits;           /* threads examined one by one (list walks): what
 	                            * tests count to show a decision's cost */
 };

@@ -185,7 +185,8 @@ static double s004_ping_defer(const struct results *const *r) { return ping_pct(
 static double s004_ping_dim(const struct results *const *r) { return ping_pct(r, R004_PING_DIM); }
 
 /* netperf + vmstat 2 (test 2): vmstat's figures between samples @a and @b
- * (samples are 2 s apart; pktgen starts at sample 2 of 4). */
+ * (samples are 2 s apart; netperf settles by sample 3, pktgen starts at
+ * sample 5 of 7). */
 enum vm_what { VM_IN, VM_CS, VM_US, VM_SY };
 static double vm_between(const struct results *r, uint32_t a, uint32_t b, enum vm_what w)
 {
@@ -218,15 +219,15 @@ static double vm_between(const struct results *r, uint32_t a, uint32_t b, enum v
 
 #define NP(name, a, b, w) \
 	static double name(const struct results *const *r) { return vm_between(r[R004_NETPERF], a, b, w); }
-NP(s004_np_cs_before, 0, 2, VM_CS)
-NP(s004_np_us_before, 0, 2, VM_US)
-NP(s004_np_in, 2, 4, VM_IN)
-NP(s004_np_us, 2, 4, VM_US)
-NP(s004_np_sy, 2, 4, VM_SY)
+NP(s004_np_cs_before, 3, 5, VM_CS)
+NP(s004_np_us_before, 3, 5, VM_US)
+NP(s004_np_in, 5, 7, VM_IN)
+NP(s004_np_us, 5, 7, VM_US)
+NP(s004_np_sy, 5, 7, VM_SY)
 
 static double s004_np_cs_pct(const struct results *const *r)
 {
-	return 100.0 * vm_between(r[R004_NETPERF], 2, 4, VM_CS) / s004_np_cs_before(r);
+	return 100.0 * vm_between(r[R004_NETPERF], 5, 7, VM_CS) / s004_np_cs_before(r);
 }
 
 /* ---- seed 003: tg3 coalescing on a TCP receive stream ---- */

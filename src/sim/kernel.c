@@ -384,7 +384,7 @@ void kern_tick(struct sim *s, struct cpu *c)
 	cpu_irq(s, c, IRQ_TICK);
 }
 
-static int64_t hardirq_start(struct sim *s, struct cpu *c, uint16_t irq)
+static int64_t hardirq_work(struct sim *s, struct cpu *c, uint16_t irq)
 {
 	struct nic *n = &s->nic[irq & ~IRQ_FLAGS];
 	int64_t t0 = s->eng.now, t = t0 + c->exit_ns; /* idle-exit when it was idle */
@@ -419,6 +419,18 @@ static int64_t hardirq_start(struct sim *s, struct cpu *c, uint16_t irq)
 		break;
 	}
 	return t - t0;
+}
+
+/* The hard IRQ handler of @irq, as kern_level_ops.isr: its duration.  It
+ * preempts whatever runs on @c, and a softirq chunk's frames were handled
+ * (their times computed) when the chunk began: a ping reply stamped later
+ * in that chunk is stamped later by the handler's time (ping_irq_preempt). */
+static int64_t hardirq_start(struct sim *s, struct cpu *c, uint16_t irq)
+{
+	int64_t d = hardirq_work(s, c, irq);
+
+	ping_irq_preempt(s, c, s->eng.now, d);
+	return d;
 }
 
 static void hardirq_done(struct sim *s, struct cpu *c, uint16_t irq)

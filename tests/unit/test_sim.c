@@ -35,6 +35,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1002,6 +1003,40 @@ static void test_ping_shares_cpu(void **state)
 	run_free(b);
 }
 
+/* One round (ping-count 1) and one frame on eth0 whose interrupt lands in
+ * the softirq chunk of process_backlog.  The round, as in
+ * test_ping_idle_round, after the switch to ping (ctx-switch 3000):
+ * ping-work to 33000, sendmsg to netif_rx (syscall/2 + local-deliver)
+ * 34700, softirq-entry: process_backlog begins at 35000; the reply is
+ * stamped after backlog-pkt + two local-deliver, at 37700 (RTT 4700), and
+ * the chunk ends after the reply's backlog-pkt + local-deliver, at 39200.
+ * A frame that starts at 35000 (start = 35us) interrupts after its wire
+ * time and DMA (672 + 1012), at 36684, before the stamp: the hard IRQ
+ * (irq-entry + isr, 2500) runs first and the stamp, do_gettimeofday() in
+ * netif_rx(), comes 2500 later: RTT 7200.  Started at 37000 the interrupt
+ * (38684) comes after the stamp, within the chunk: RTT 4700. */
+static void test_ping_stamp_after_preempting_irq(void **state)
+{
+	static const char *const at[2] = { "traffic.start=35us", "traffic.start=37us" };
+	char ini[sizeof(IDLE) + 128];
+
+	(void)state;
+	snprintf(ini, sizeof(ini), "%s[traffic]\nport = eth0\nrate = 1kpps\ncount = 1\n", IDLE);
+	for (int i = 0; i < 2; i++) {
+		struct run *x = RUN(ini, at[i], "apps.ping=on", "apps.ping-count=1",
+				    "apps.ping-work=30us", "run.duration=1ms", "run.warmup=0");
+		const struct profile *p = x->p;
+		int64_t rtt = p->syscall_ns / 2 + p->local_deliver_ns + p->softirq_entry_ns +
+			      p->backlog_pkt_ns + 2 * p->local_deliver_ns;
+		int64_t irq = p->irq_entry_ns + p->isr_ns;
+
+		assert_u64_eq(x->r.ping.received, 1);
+		assert_u64_eq(x->r.nic[0].c.irqs, 1);
+		assert_near(x->r.ping.rtt_max_ms * 1e6, i == 0 ? rtt + irq : rtt, 0.5);
+		run_free(x);
+	}
+}
+
 /* netperf with a window of one send: every send() waits for the ACK of
  * the one before, and every recv() finds one segment, so each of the
  * two threads sleeps once per segment.  Alone on its CPU, a thread's
@@ -1103,6 +1138,7 @@ int main(void)
 		cmocka_unit_test(test_irq_float_remote_free),
 		cmocka_unit_test(test_ping_idle_round),
 		cmocka_unit_test(test_ping_shares_cpu),
+		cmocka_unit_test(test_ping_stamp_after_preempting_irq),
 		cmocka_unit_test(test_vmstat_samples),
 		cmocka_unit_test(test_netperf_one_segment_window),
 		cmocka_unit_test(test_netperf_idle_pull),

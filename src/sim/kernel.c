@@ -20,6 +20,11 @@
  * Softirq processing follows handle_softirqs(): passes of net_rx_action,
  * restarted while NET_RX is raised again, at most 10 passes or 2 ms or
  * until need_resched(), then ksoftirqd/N takes over as a normal thread.
+ * [host] rxcore = 2.6 gives 2.6.12's instead (poll_next, poll_requeue):
+ * one poll list, a device that stays moves to its tail within the pass,
+ * and __do_softirq() stops after 10 passes only.  A driver's poll-exit
+ * rule (src/core/poll_rules.c) decides whether a poll below its weight
+ * stays listed.
  * Softirqs run inline at irq_exit unless the CPU is already in one.
  */
 #include <string.h>
@@ -35,7 +40,6 @@ static bool rxcore_26(const struct sim *s)
 {
 	return s->scn->host.rxcore == RXCORE_26;
 }
-
 
 static void list_add(struct napi_list *l, uint16_t id)
 {

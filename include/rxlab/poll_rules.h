@@ -18,6 +18,10 @@
  * Each takes the result of every poll and returns enum rule_action; the
  * caller sleeps on readiness, pauses or polls again.  Times are int64_t
  * nanoseconds of one clock chosen by the caller.
+ *
+ * Kernel drivers have such a rule too: when a NAPI ->poll() completes
+ * (re-enables its interrupt, RULE_SLEEP) or keeps the device on the poll
+ * list (RULE_POLL); see enum napi_exit_rule below ([nic] poll-exit).
  */
 #ifndef RXLAB_RXLAB_POLL_RULES_H
 #define RXLAB_RXLAB_POLL_RULES_H
@@ -96,5 +100,26 @@ void seastar_rule_woken(struct seastar_rule *s, int64_t now_ns);
 /* A poll returned @n at @now_ns: RULE_POLL while packets come or less than
  * idle_poll_ns passed since the last ones, else RULE_SLEEP. */
 enum rule_action seastar_rule_after_poll(struct seastar_rule *s, int64_t now_ns, uint32_t n);
+
+/* ---- a NAPI driver's ->poll() ---- */
+
+/* When the driver completes ([nic] poll-exit). */
+enum napi_exit_rule {
+	/* budget: complete when the poll took fewer frames than it could
+	 * (work < weight): NAPI_HOWTO's contract and every driver since the
+	 * napi_struct of 2.6.24 (napi_complete_done(), e100.c of today). */
+	NAPI_EXIT_BUDGET = 0,
+	/* idle: complete only when the poll cleaned no RX frame and no TX
+	 * descriptor; any work keeps the device listed ("return 1").  2.6.12's
+	 * e100.c 3.3.6-k2 e100_poll(): "If no Rx and Tx cleanup work was done,
+	 * exit polling mode", and e1000 6.0.54-k2 (2.6.12.1) e1000_clean(). */
+	NAPI_EXIT_IDLE = 1,
+};
+
+/* A poll that could take @limit frames took @rx and cleaned @tx TX
+ * descriptors: RULE_SLEEP when the driver completes, RULE_POLL when it
+ * stays on the poll list.  A full poll (rx >= limit) always stays. */
+enum rule_action napi_exit_after_poll(enum napi_exit_rule r, uint32_t rx, uint32_t tx,
+				      uint32_t limit);
 
 #endif

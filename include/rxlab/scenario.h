@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "rxlab/poll_rules.h"
 #include "rxlab/profile.h"
 
 #define SCN_MAX_NICS 16     /* ports ([nic NAME] sections) */
@@ -32,6 +33,16 @@ enum rxpath {
 	RXPATH_NAPI,     /* ISR masks and schedules NAPI; net_rx_action polls */
 	RXPATH_BSD_POLL, /* FreeBSD DEVICE_POLLING: no RX interrupts, polls each tick */
 	RXPATH_ISR_WHILE,/* classic, ISR loops while the cause register shows work (stock dc) */
+};
+
+/* Whose net_rx_action() and softirq loop, [host] rxcore. */
+enum rxcore {
+	RXCORE_CURRENT, /* Linux 6.x: netdev_budget(_usecs), local + repoll lists, a
+	                 * repoll ends the pass, handle_softirqs() 10 passes / 2 ms /
+	                 * need_resched() */
+	RXCORE_26,      /* Linux 2.6.12: one poll list, a device that stays moves to
+	                 * its tail within the pass, budget netdev_max_backlog and
+	                 * 2 jiffies, __do_softirq() 10 passes only */
 };
 
 /* Traffic pattern, [traffic] pattern. */
@@ -133,6 +144,7 @@ struct scn_host {
 	uint32_t cpus;               /* cpus = 1..64 */
 	uint32_t hz;                 /* hz = 100..10000, CONFIG_HZ */
 	enum rxpath rxpath;          /* rxpath = classic | isr-loop | napi */
+	enum rxcore rxcore;          /* rxcore = current | 2.6 */
 	uint32_t netdev_budget;      /* net.core.netdev_budget, default 300 */
 	int64_t netdev_budget_usecs_ns; /* net.core.netdev_budget_usecs, default 2000 us */
 	uint32_t netdev_max_backlog; /* net.core.netdev_max_backlog, default 1000 */
@@ -242,6 +254,7 @@ struct scn_nic {
 	uint32_t rx_frames_low, rx_frames_high; /* rx-frames-low / -high */
 	int64_t sample_interval_ns;     /* sample-interval (ethtool rate-sample-interval) */
 	/* e1000 module parameters (per port) */
+	enum napi_exit_rule poll_exit;  /* poll-exit = budget | idle: when its NAPI poll completes */
 	enum nic_driver driver;         /* driver = generic | e1000 */
 	uint32_t itr_param;             /* InterruptThrottleRate: 0 off, 1, 3, 4, 100..100000 */
 	uint32_t rx_int_delay;          /* RxIntDelay (RDTR), units of 1.024 us; 0 = off */

@@ -11,6 +11,16 @@
  *    at most MAX_SOFTIRQ_TIME (2 ms, in jiffies); if softirqs are still
  *    pending after that, or need_resched() is true, it wakes ksoftirqd.
  *
+ * Linux 2.6 (2.6.12's net/core/dev.c and kernel/softirq.c, host.rxcore =
+ * 2.6) had simpler rules, each with its own function below:
+ *
+ *  - net_rx_action() gets netdev_max_backlog packets ("int budget =
+ *    netdev_max_backlog") and stops when "jiffies - start_time > 1", i.e.
+ *    at the second jiffy boundary whatever HZ is; both are tested at the
+ *    top of its loop, only while the poll list is not empty.
+ *  - __do_softirq() restarts while a softirq is pending and
+ *    "--max_restart" (10) is non-zero: no time limit, no need_resched().
+ *
  * Jiffies are derived from simulated time: jiffies(t) = t / (1e9 / HZ).
  */
 #ifndef RXLAB_RXLAB_SOFTIRQ_H
@@ -48,6 +58,13 @@ enum netrx_verdict {
 void netrx_begin(struct netrx_budget *b, int64_t now_ns, uint32_t netdev_budget,
 		 int64_t budget_usecs_ns, uint32_t hz);
 
+/* Linux 2.6.12 net_rx_action(): a run at @now_ns gets @netdev_max_backlog
+ * packets and ends at the second jiffy boundary ("jiffies - start_time >
+ * 1"); netrx_account() then applies both, to be asked only while a device
+ * is still listed (2.6 tests them at the top of its loop). */
+void netrx_begin_26(struct netrx_budget *b, int64_t now_ns, uint32_t netdev_max_backlog,
+		    uint32_t hz);
+
 /* Account a poll that did @work packets and returned at @now_ns. */
 enum netrx_verdict netrx_account(struct netrx_budget *b, uint32_t work, int64_t now_ns,
 				 uint32_t hz);
@@ -71,5 +88,11 @@ void softirq_begin(struct softirq_run *r, int64_t now_ns, uint32_t hz);
  * && --max_restart != 0; WAKE_KSOFTIRQD if pending otherwise. */
 enum softirq_verdict softirq_after_pass(struct softirq_run *r, bool pending, bool need_resched,
 					int64_t now_ns, uint32_t hz);
+
+/* Linux 2.6.12 __do_softirq(): "if (pending && --max_restart) goto
+ * restart; if (pending) wakeup_softirqd();" - RESTART iff pending &&
+ * --max_restart != 0, WAKE_KSOFTIRQD if pending otherwise; time and
+ * need_resched() play no part (r->end is not used). */
+enum softirq_verdict softirq_after_pass_26(struct softirq_run *r, bool pending);
 
 #endif

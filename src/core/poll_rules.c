@@ -1,5 +1,6 @@
-/* poll_rules.c - DPDK l3fwd-power, ixy and Seastar poll/sleep rules (see
- * poll_rules.h for the sources of every constant). */
+/* poll_rules.c - DPDK l3fwd-power, ixy and Seastar poll/sleep rules, and
+ * the NAPI drivers' poll-exit rules (see poll_rules.h for the sources of
+ * every constant and rule). */
 #include "rxlab/poll_rules.h"
 
 void dpdk_power_init(struct dpdk_power *d, uint32_t pause_polls, uint32_t sleep_polls)
@@ -98,5 +99,24 @@ enum rule_action seastar_rule_after_poll(struct seastar_rule *s, int64_t now_ns,
 	if (now_ns - s->t_last_work_ns < s->idle_poll_ns)
 		return RULE_POLL;
 	s->sleeps++;
+	return RULE_SLEEP;
+}
+
+enum rule_action napi_exit_after_poll(enum napi_exit_rule r, uint32_t rx, uint32_t tx,
+				      uint32_t limit)
+{
+	if (rx >= limit)
+		return RULE_POLL;
+	switch (r) {
+	case NAPI_EXIT_BUDGET:
+		break;
+	case NAPI_EXIT_IDLE:
+		/* e100_poll(): "if ((!tx_cleaned && (work_done == 0)) ||
+		 * !netif_running(netdev)) { netif_rx_complete(netdev);
+		 * e100_enable_irq(nic); return 0; } ... return 1;" */
+		if (rx > 0 || tx > 0)
+			return RULE_POLL;
+		break;
+	}
 	return RULE_SLEEP;
 }

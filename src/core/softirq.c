@@ -68,6 +68,17 @@ void netrx_begin(struct netrx_budget *b, int64_t now_ns, uint32_t netdev_budget,
 	b->time_limit = jiffies_at(now_ns, hz) + usecs_to_jiffies(usecs, hz);
 }
 
+void netrx_begin_26(struct netrx_budget *b, int64_t now_ns, uint32_t netdev_max_backlog,
+		    uint32_t hz)
+{
+	/* 2.6.12 net/core/dev.c net_rx_action(): "int budget =
+	 * netdev_max_backlog;" and "if (budget <= 0 || jiffies - start_time >
+	 * 1) goto softnet_break;" - the second test is jiffies >= start + 2,
+	 * which is netrx_account()'s "time_after_eq(jiffies, time_limit)". */
+	b->budget = netdev_max_backlog > INT32_MAX ? INT32_MAX : (int32_t)netdev_max_backlog;
+	b->time_limit = jiffies_at(now_ns, hz) + 2;
+}
+
 enum netrx_verdict netrx_account(struct netrx_budget *b, uint32_t work, int64_t now_ns,
 				 uint32_t hz)
 {
@@ -104,6 +115,18 @@ enum softirq_verdict softirq_after_pass(struct softirq_run *r, bool pending, boo
 		return SOFTIRQ_DONE;
 	if (!jiffies_before(jiffies_at(now_ns, hz), r->end) || need_resched)
 		return SOFTIRQ_WAKE_KSOFTIRQD;
+	if (r->max_restart == 0 || --r->max_restart == 0)
+		return SOFTIRQ_WAKE_KSOFTIRQD;
+	return SOFTIRQ_RESTART;
+}
+
+enum softirq_verdict softirq_after_pass_26(struct softirq_run *r, bool pending)
+{
+	/* 2.6.12 kernel/softirq.c __do_softirq(): "pending =
+	 * local_softirq_pending(); if (pending && --max_restart) goto restart;
+	 * if (pending) wakeup_softirqd();" */
+	if (!pending)
+		return SOFTIRQ_DONE;
 	if (r->max_restart == 0 || --r->max_restart == 0)
 		return SOFTIRQ_WAKE_KSOFTIRQD;
 	return SOFTIRQ_RESTART;

@@ -137,6 +137,10 @@ static const char *const tx_clean_names[] = { "irq", "xmit", "hardirq", NULL };
  * keeps user policies off these names. */
 static const char *const adaptive_names[] = { "off", "dim", "pkt-rate", NULL };
 static const char *const driver_names[] = { "generic", "e1000", NULL };
+static const char *const rxcore_names[] = { "current", "2.6", NULL };
+static const char *const poll_exit_names[] = { "budget", "idle", NULL };
+_Static_assert(RXCORE_CURRENT == 0 && RXCORE_26 == 1 && NAPI_EXIT_BUDGET == 0 &&
+               NAPI_EXIT_IDLE == 1, "rxcore_names, poll_exit_names");
 static const char *const server_names[] = { "none", "epoll", NULL };
 static const char *const spread_names[] = { "napi", "rr", NULL };
 static const char *const idle_names[] = { "menu", "teo", "poll", NULL };
@@ -158,6 +162,7 @@ _Static_assert(TRAFFIC_CONSTANT == 0 && TRAFFIC_POISSON == 1 && TRAFFIC_ONOFF ==
                "pattern_names");
 _Static_assert(TX_CLEAN_IRQ == 0 && TX_CLEAN_XMIT == 1 && TX_CLEAN_HARDIRQ == 2, "tx_clean_names");
 _Static_assert(TIMER_ABSOLUTE == 0 && TIMER_RESTART == 1, "cqe-mode-* stores a bool");
+_Static_assert(sizeof(enum rxcore) == 4 && sizeof(enum napi_exit_rule) == 4, "enum size");
 _Static_assert(sizeof(enum rxpath) == 4 && sizeof(enum traffic_pattern) == 4 &&
                sizeof(enum tx_clean_mode) == 4 && sizeof(enum coal_timer_mode_cfg) == 4,
                "enums are stored as 32-bit values");
@@ -176,6 +181,7 @@ static const struct key_spec schema[] = {
 	NUM(H, "cpus", cpus, UNIT_COUNT, 1, SCN_MAX_CPUS, 1, "CPUs"),
 	NUM(H, "hz", hz, UNIT_COUNT, 100, 10000, 1000, "Hz"),
 	ENUM(H, "rxpath", rxpath, rxpath_names, RXPATH_NAPI),
+	ENUM(H, "rxcore", rxcore, rxcore_names, RXCORE_CURRENT),
 	NUM(H, "netdev_budget", netdev_budget, UNIT_COUNT, 1, 1000000, 300, "packets"),
 	NUM(H, "netdev_budget_usecs", netdev_budget_usecs_ns, UNIT_TIME_US, 1 * US, 10 * SEC,
 	    2000 * US, NULL),
@@ -246,6 +252,7 @@ static const struct key_spec schema[] = {
 	NUM(N, "sample-interval", sample_interval_ns, UNIT_TIME_NS, 1 * MS, 3600 * SEC, 1 * SEC,
 	    NULL),
 	ENUM(N, "driver", driver, driver_names, DRIVER_GENERIC),
+	ENUM(N, "poll-exit", poll_exit, poll_exit_names, NAPI_EXIT_BUDGET),
 	NUM(N, "InterruptThrottleRate", itr_param, UNIT_COUNT, 0, 100000, 0, "interrupts/s"),
 	NUM(N, "RxIntDelay", rx_int_delay, UNIT_COUNT, 0, 65535, 0, "x 1.024 us"),
 	NUM(N, "RxAbsIntDelay", rx_abs_int_delay, UNIT_COUNT, 0, 65535, 0, "x 1.024 us"),

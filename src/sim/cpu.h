@@ -145,6 +145,8 @@ struct cpu {
 	struct napi_list poll_list, local, repoll;
 	uint16_t cur_napi;
 	uint32_t cur_work;
+	bool cur_stay;        /* ... and the poll keeps it listed (full, or its driver's
+	                       * poll-exit rule; kernel.c poll_start) */
 	uint32_t thr_work;    /* frames of the threaded-NAPI poll running */
 	uint32_t bp_work;     /* frames of the busy poll running */
 	/* backlog (netif_rx) */

@@ -20,6 +20,11 @@
  * Softirq processing follows handle_softirqs(): passes of net_rx_action,
  * restarted while NET_RX is raised again, at most 10 passes or 2 ms or
  * until need_resched(), then ksoftirqd/N takes over as a normal thread.
+ * [host] rxcore = 2.6 gives 2.6.12's instead (poll_next, poll_requeue):
+ * one poll list, a device that stays moves to its tail within the pass,
+ * and __do_softirq() stops after 10 passes only.  A driver's poll-exit
+ * rule (src/core/poll_rules.c) decides whether a poll below its weight
+ * stays listed.
  * Softirqs run inline at irq_exit unless the CPU is already in one.
  */
 #include <string.h>
@@ -29,6 +34,12 @@
 #include "sim/sim.h"
 
 /* ---- poll lists ---- */
+
+/* host.rxcore = 2.6: net_rx_action() and __do_softirq() of Linux 2.6.12. */
+static bool rxcore_26(const struct sim *s)
+{
+	return s->scn->host.rxcore == RXCORE_26;
+}
 
 static void list_add(struct napi_list *l, uint16_t id)
 {
@@ -390,7 +401,7 @@ void kern_tick(struct sim *s, struct cpu *c)
 	cpu_irq(s, c, IRQ_TICK);
 }
 
-static int64_t hardirq_start(struct sim *s, struct cpu *c, uint16_t irq)
+static int64_t hardirq_work(struct sim *s, struct cpu *c, uint16_t irq)
 {
 	struct nic *n = &s->nic[irq & ~IRQ_FLAGS];
 	int64_t t0 = s->eng.now, t = t0 + c->exit_ns; /* idle-exit when it was idle */
@@ -432,6 +443,18 @@ static int64_t hardirq_start(struct sim *s, struct cpu *c, uint16_t irq)
 		break;
 	}
 	return t - t0;
+}
+
+/* The hard IRQ handler of @irq, as kern_level_ops.isr: its duration.  It
+ * preempts whatever runs on @c, and a softirq chunk's frames were handled
+ * (their times computed) when the chunk began: a ping reply stamped later
+ * in that chunk is stamped later by the handler's time (ping_irq_preempt). */
+static int64_t hardirq_start(struct sim *s, struct cpu *c, uint16_t irq)
+{
+	int64_t d = hardirq_work(s, c, irq);
+
+	ping_irq_preempt(s, c, s->eng.now, d);
+	return d;
 }
 
 static void hardirq_done(struct sim *s, struct cpu *c, uint16_t irq)
@@ -520,12 +543,13 @@ int64_t kern_nic_poll(struct sim *s, struct cpu *c, struct nic *n, int64_t t, ui
 	return t;
 }
 
-/* process_backlog(): up to dev_weight frames from the backlog. */
-static int64_t backlog_poll(struct sim *s, struct cpu *c, int64_t t, uint32_t *work)
+/* process_backlog(): up to @limit frames from the backlog. */
+static int64_t backlog_poll(struct sim *s, struct cpu *c, int64_t t, uint32_t limit,
+			    uint32_t *work)
 {
 	uint32_t w = 0;
 
-	while (w < c->backlog_napi.weight && c->backlog.count) {
+	while (w < limit && c->backlog.count) {
 		struct pkt p = pktq_pop(&c->backlog);
 
 		t = deliver(s, c, &p, t + s->prof->backlog_pkt_ns);
@@ -545,8 +569,9 @@ static void rx_action_finish(struct sim *s, struct cpu *c)
 	c->poll_list = l;
 	if (c->poll_list.n)
 		c->net_rx_pending = true;
-	switch (softirq_after_pass(&c->sr, c->net_rx_pending, sched_need_resched(s, c),
-				   s->eng.now, s->scn->host.hz)) {
+	switch (rxcore_26(s) ? softirq_after_pass_26(&c->sr, c->net_rx_pending)
+			     : softirq_after_pass(&c->sr, c->net_rx_pending, sched_need_resched(s, c),
+						  s->eng.now, s->scn->host.hz)) {
 	case SOFTIRQ_RESTART:
 		cpu_run(s, c, LVL_SOFTIRQ, SI_ENTRY, s->prof->softirq_entry_ns);
 		return;
@@ -561,23 +586,49 @@ static void rx_action_finish(struct sim *s, struct cpu *c)
 	cpu_resume(s, c);
 }
 
+/* The most frames a poll of a NAPI with @weight may take: its weight, or
+ * in 2.6 "min(dev->quota, *budget)" (e100_poll, process_backlog; the quota
+ * is the weight again whenever a device moves to the tail).  The budget
+ * left is positive here: 2.6 tests it before every poll. */
+static uint32_t poll_limit(const struct sim *s, const struct cpu *c, uint32_t weight)
+{
+	if (rxcore_26(s) && c->nb.budget > 0 && (uint32_t)c->nb.budget < weight)
+		return (uint32_t)c->nb.budget;
+	return weight;
+}
+
 static void poll_start(struct sim *s, struct cpu *c, uint16_t id)
 {
 	int64_t t = s->eng.now, end;
-	uint32_t work;
+	uint32_t work, limit;
 
-	if (id == NAPI_BACKLOG)
-		end = backlog_poll(s, c, t, &work);
-	else
-		end = kern_nic_poll(s, c, &s->nic[id], t, s->nic[id].napi.weight, &work);
+	if (id == NAPI_BACKLOG) {
+		limit = poll_limit(s, c, c->backlog_napi.weight);
+		end = backlog_poll(s, c, t, limit, &work);
+		c->cur_stay = work >= limit;
+	} else {
+		struct nic *n = &s->nic[id];
+		uint64_t tx0 = n->c.tx_cleaned;
+
+		limit = poll_limit(s, c, n->napi.weight);
+		end = kern_nic_poll(s, c, n, t, limit, &work);
+		c->cur_stay = napi_exit_after_poll(n->cfg->poll_exit, work,
+						   (uint32_t)(n->c.tx_cleaned - tx0), limit) == RULE_POLL;
+	}
 	c->cur_napi = id;
 	c->cur_work = work;
 	cpu_run(s, c, LVL_SOFTIRQ, SI_POLL, end - t);
 }
 
+/* The next device to poll.  Today's net_rx_action() works through the
+ * list it took at the start (local) and then the devices listed since,
+ * but a repoll ends the pass.  2.6.12's polls the head of its one
+ * poll_list each time, so a device scheduled meanwhile (an interrupt
+ * during process_backlog) is polled in this pass, after those listed
+ * before it. */
 static void poll_next(struct sim *s, struct cpu *c)
 {
-	if (c->local.n == 0 && c->repoll.n == 0 && c->poll_list.n)
+	if (rxcore_26(s) || (c->local.n == 0 && c->repoll.n == 0))
 		list_splice(&c->local, &c->poll_list);
 	if (c->local.n == 0) {
 		rx_action_finish(s, c);
@@ -586,21 +637,39 @@ static void poll_next(struct sim *s, struct cpu *c)
 	poll_start(s, c, list_pop(&c->local));
 }
 
-/* After a poll: complete or repoll, as __napi_poll() and the driver do. */
+/* NAPI @id stays scheduled for another poll: onto the repoll list (today's
+ * net_rx_action(): spliced back at the end of the pass), or in 2.6 to the
+ * tail of the poll list ("list_del(&dev->poll_list); list_add_tail(
+ * &dev->poll_list, &queue->poll_list)"), behind the devices interrupts
+ * listed while it was polled. */
+static void poll_requeue(struct sim *s, struct cpu *c, uint16_t id)
+{
+	if (!rxcore_26(s)) {
+		list_add(&c->repoll, id);
+		return;
+	}
+	list_splice(&c->local, &c->poll_list);
+	list_add(&c->local, id);
+}
+
+/* After a poll: complete or repoll, as __napi_poll() and the driver do.
+ * A poll that stays (c->cur_stay: a full one, or a driver whose poll-exit
+ * rule keeps polling after work, which today's drivers express by
+ * returning their budget) is a full poll to the NAPI core. */
 static void poll_settle(struct sim *s, struct cpu *c, struct napi *n, struct nic *dev,
 			uint32_t work)
 {
 	/* process_backlog() takes what was queued while it ran before it lets
 	 * go of the queue: here, a repoll in the same net_rx_action pass */
-	if (c->cur_napi == NAPI_BACKLOG && work < n->weight && c->backlog.count) {
-		list_add(&c->repoll, c->cur_napi);
+	if (c->cur_napi == NAPI_BACKLOG && !c->cur_stay && c->backlog.count) {
+		poll_requeue(s, c, c->cur_napi);
 		return;
 	}
-	if (work >= n->weight) {
-		struct napi_poll_result r = napi_poll_finish(n, work);
+	if (c->cur_stay) {
+		struct napi_poll_result r = napi_poll_finish(n, work > n->weight ? work : n->weight);
 
 		if (r.next == NAPI_NEXT_REPOLL)
-			list_add(&c->repoll, c->cur_napi);
+			poll_requeue(s, c, c->cur_napi);
 		else if (r.done.reschedule)
 			raise_net_rx(c, c->cur_napi);
 		return;
@@ -619,6 +688,15 @@ static void poll_done(struct sim *s, struct cpu *c)
 	else
 		poll_settle(s, c, &s->nic[id].napi, &s->nic[id], work);
 	c->sn.processed += work;
+	/* 2.6 tests budget and time at the top of its loop: not once the
+	 * list is empty */
+	if (rxcore_26(s)) {
+		list_splice(&c->local, &c->poll_list);
+		if (c->local.n == 0) {
+			rx_action_finish(s, c);
+			return;
+		}
+	}
 	if (netrx_account(&c->nb, work, s->eng.now, s->scn->host.hz) == NETRX_SQUEEZE) {
 		c->sn.time_squeeze++;
 		rx_action_finish(s, c);
@@ -642,7 +720,10 @@ static void rx_action_begin(struct sim *s, struct cpu *c)
 	const struct scn_host *h = &s->scn->host;
 
 	c->net_rx_pending = false;
-	netrx_begin(&c->nb, s->eng.now, h->netdev_budget, h->netdev_budget_usecs_ns, h->hz);
+	if (h->rxcore == RXCORE_26)
+		netrx_begin_26(&c->nb, s->eng.now, h->netdev_max_backlog, h->hz);
+	else
+		netrx_begin(&c->nb, s->eng.now, h->netdev_budget, h->netdev_budget_usecs_ns, h->hz);
 	c->repoll.n = 0;
 	list_splice(&c->local, &c->poll_list);
 	poll_next(s, c);

@@ -1,5 +1,6 @@
 /* test_poll_rules.c - exact decision sequences of the DPDK l3fwd-power,
- * ixy and Seastar poll/sleep rules (poll_rules.h). */
+ * ixy and Seastar poll/sleep rules and of the NAPI drivers' poll-exit
+ * rules (poll_rules.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -86,6 +87,24 @@ static void test_seastar(void **state)
 	assert_int_equal(seastar_rule_after_poll(&s, US(1100), 0), RULE_POLL);
 }
 
+/* NAPI drivers: budget completes below the limit (TX does not matter);
+ * idle (2.6.12 e100_poll) stays while a poll cleaned anything; a full
+ * poll stays under both. */
+static void test_napi_exit_rules(void **state)
+{
+	(void)state;
+	assert_int_equal(napi_exit_after_poll(NAPI_EXIT_BUDGET, 0, 0, 16), RULE_SLEEP);
+	assert_int_equal(napi_exit_after_poll(NAPI_EXIT_BUDGET, 1, 0, 16), RULE_SLEEP);
+	assert_int_equal(napi_exit_after_poll(NAPI_EXIT_BUDGET, 15, 3, 16), RULE_SLEEP);
+	assert_int_equal(napi_exit_after_poll(NAPI_EXIT_BUDGET, 16, 0, 16), RULE_POLL);
+	assert_int_equal(napi_exit_after_poll(NAPI_EXIT_IDLE, 0, 0, 16), RULE_SLEEP);
+	assert_int_equal(napi_exit_after_poll(NAPI_EXIT_IDLE, 1, 0, 16), RULE_POLL);
+	assert_int_equal(napi_exit_after_poll(NAPI_EXIT_IDLE, 0, 1, 16), RULE_POLL);
+	assert_int_equal(napi_exit_after_poll(NAPI_EXIT_IDLE, 16, 0, 16), RULE_POLL);
+	/* a limit the budget cut to 0 frames: full, stays */
+	assert_int_equal(napi_exit_after_poll(NAPI_EXIT_BUDGET, 0, 0, 0), RULE_POLL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -93,6 +112,7 @@ int main(void)
 		cmocka_unit_test(test_ixy_threshold),
 		cmocka_unit_test(test_ixy_full_batch),
 		cmocka_unit_test(test_seastar),
+		cmocka_unit_test(test_napi_exit_rules),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

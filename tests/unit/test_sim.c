@@ -35,6 +35,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,6 +196,42 @@ static void test_napi_light_load_path_cost(void **state)
 	assert_near(x->r.cpu[0].pct[ACCT_IDLE], 100.0 - 100.0 * (double)(hard + soft) / 10000,
 		    0.1);
 	run_free(x);
+}
+
+/* poll-exit = idle (2.6.12's e100_poll: only a poll that cleaned nothing
+ * completes), the path of test_napi_light_load_path_cost: the poll that
+ * takes the frame stays listed and a second poll (napi-poll, finds
+ * nothing) completes and re-enables the IRQ, 7212 ns after the frame,
+ * before the next one: two polls per interrupt, one interrupt per frame.
+ * With rxcore = 2.6 net_rx_action() moves the device to the tail of its
+ * poll list and polls it again in the same pass: softirq time per frame
+ * softirq-entry + 2 napi-poll + rx-pkt + fwd-pkt + tx-clean-pkt = 3700 ns
+ * of 10000, 37 %.  With today's core (rxcore = current) the repoll ends
+ * the pass, handle_softirqs() restarts it (NET_RX is raised again): one
+ * more softirq-entry, 40 %. */
+static void test_poll_exit_idle(void **state)
+{
+	struct run *o = RUN(BASE, "traffic.rate=100kpps", "nic.eth0.poll-exit=idle",
+			    "host.rxcore=2.6");
+	struct run *c = RUN(BASE, "traffic.rate=100kpps", "nic.eth0.poll-exit=idle");
+	const struct profile *p = o->p;
+	int64_t soft = p->softirq_entry_ns + 2 * p->napi_poll_ns + (p->rx_pkt_ns + p->skb_alloc_ns) +
+		       p->fwd_pkt_ns + p->tx_clean_pkt_ns;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		struct run *x = i ? c : o;
+
+		assert_rel(x->r.forwarded_pps, 100000, 0.001);
+		assert_rel(x->r.rx_irqs_per_s, 100000, 0.001);
+		assert_near(x->r.pkts_per_poll, 0.5, 0.001);
+		assert_u64_eq(x->sim.nic[0].c.polls, 2 * x->sim.nic[0].c.poll_pkts);
+	}
+	assert_near(o->r.cpu[0].pct[ACCT_SOFTIRQ], 100.0 * (double)soft / 10000, 0.1);
+	assert_near(c->r.cpu[0].pct[ACCT_SOFTIRQ],
+		    100.0 * (double)(soft + p->softirq_entry_ns) / 10000, 0.1);
+	run_free(o);
+	run_free(c);
 }
 
 /* idle-exit: the same path at 50 kpps (a frame every 20 us) with an idle
@@ -1002,6 +1039,40 @@ static void test_ping_shares_cpu(void **state)
 	run_free(b);
 }
 
+/* One round (ping-count 1) and one frame on eth0 whose interrupt lands in
+ * the softirq chunk of process_backlog.  The round, as in
+ * test_ping_idle_round, after the switch to ping (ctx-switch 3000):
+ * ping-work to 33000, sendmsg to netif_rx (syscall/2 + local-deliver)
+ * 34700, softirq-entry: process_backlog begins at 35000; the reply is
+ * stamped after backlog-pkt + two local-deliver, at 37700 (RTT 4700), and
+ * the chunk ends after the reply's backlog-pkt + local-deliver, at 39200.
+ * A frame that starts at 35000 (start = 35us) interrupts after its wire
+ * time and DMA (672 + 1012), at 36684, before the stamp: the hard IRQ
+ * (irq-entry + isr, 2500) runs first and the stamp, do_gettimeofday() in
+ * netif_rx(), comes 2500 later: RTT 7200.  Started at 37000 the interrupt
+ * (38684) comes after the stamp, within the chunk: RTT 4700. */
+static void test_ping_stamp_after_preempting_irq(void **state)
+{
+	static const char *const at[2] = { "traffic.start=35us", "traffic.start=37us" };
+	char ini[sizeof(IDLE) + 128];
+
+	(void)state;
+	snprintf(ini, sizeof(ini), "%s[traffic]\nport = eth0\nrate = 1kpps\ncount = 1\n", IDLE);
+	for (int i = 0; i < 2; i++) {
+		struct run *x = RUN(ini, at[i], "apps.ping=on", "apps.ping-count=1",
+				    "apps.ping-work=30us", "run.duration=1ms", "run.warmup=0");
+		const struct profile *p = x->p;
+		int64_t rtt = p->syscall_ns / 2 + p->local_deliver_ns + p->softirq_entry_ns +
+			      p->backlog_pkt_ns + 2 * p->local_deliver_ns;
+		int64_t irq = p->irq_entry_ns + p->isr_ns;
+
+		assert_u64_eq(x->r.ping.received, 1);
+		assert_u64_eq(x->r.nic[0].c.irqs, 1);
+		assert_near(x->r.ping.rtt_max_ms * 1e6, i == 0 ? rtt + irq : rtt, 0.5);
+		run_free(x);
+	}
+}
+
 /* netperf with a window of one send: every send() waits for the ACK of
  * the one before, and every recv() finds one segment, so each of the
  * two threads sleeps once per segment.  Alone on its CPU, a thread's
@@ -1085,6 +1156,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_napi_light_load_path_cost),
+		cmocka_unit_test(test_poll_exit_idle),
 		cmocka_unit_test(test_thread_ops_double),
 		cmocka_unit_test(test_idle_exit),
 		cmocka_unit_test(test_classic_rx_frames_4),
@@ -1103,6 +1175,7 @@ int main(void)
 		cmocka_unit_test(test_irq_float_remote_free),
 		cmocka_unit_test(test_ping_idle_round),
 		cmocka_unit_test(test_ping_shares_cpu),
+		cmocka_unit_test(test_ping_stamp_after_preempting_irq),
 		cmocka_unit_test(test_vmstat_samples),
 		cmocka_unit_test(test_netperf_one_segment_window),
 		cmocka_unit_test(test_netperf_idle_pull),

@@ -197,6 +197,49 @@ static void test_softirq_two_ms(void **state)
 			 SOFTIRQ_WAKE_KSOFTIRQD);
 }
 
+/* 2.6.12 net_rx_action(): budget = netdev_max_backlog, stop at the second
+ * jiffy boundary whatever HZ is.  HZ=100, start 15 ms (jiffy 1): limit 3,
+ * so a poll returning at 29.9 ms (jiffy 2) continues and one at 30 ms
+ * squeezes - 15 ms on, where netdev_budget_usecs 2000 would give 1 jiffy. */
+static void test_netrx_26_two_jiffies(void **state)
+{
+	struct netrx_budget b;
+
+	(void)state;
+	netrx_begin_26(&b, MS(15), 300, 100);
+	assert_int_equal(b.budget, 300);
+	assert_int_equal(b.time_limit, 3);
+	assert_int_equal(netrx_account(&b, 16, US(29900), 100), NETRX_CONTINUE);
+	assert_int_equal(netrx_account(&b, 16, MS(30), 100), NETRX_SQUEEZE);
+	assert_int_equal(b.budget, 268);
+	/* HZ=1000, start 0.5 ms: limit 2 (jiffy 0 + 2); the budget: 300 in
+	 * polls of 16 frames leaves 12 after 18 polls, the 19th squeezes. */
+	netrx_begin_26(&b, US(500), 300, 1000);
+	assert_int_equal(b.time_limit, 2);
+	for (int i = 0; i < 18; i++)
+		assert_int_equal(netrx_account(&b, 16, US(600), 1000), NETRX_CONTINUE);
+	assert_int_equal(b.budget, 12);
+	assert_int_equal(netrx_account(&b, 16, US(600), 1000), NETRX_SQUEEZE);
+}
+
+/* 2.6.12 __do_softirq(): ten passes, then ksoftirqd, however long they
+ * took (10 ms past the 2 ms of today's rule) - and no need_resched(). */
+static void test_softirq_26_ten_passes_no_time(void **state)
+{
+	struct softirq_run r;
+
+	(void)state;
+	softirq_begin(&r, 0, 1000);
+	assert_int_equal(softirq_after_pass_26(&r, false), SOFTIRQ_DONE);
+	for (int i = 0; i < 9; i++)
+		assert_int_equal(softirq_after_pass_26(&r, true), SOFTIRQ_RESTART);
+	assert_int_equal(r.max_restart, 1);
+	assert_int_equal(softirq_after_pass_26(&r, true), SOFTIRQ_WAKE_KSOFTIRQD);
+	assert_int_equal(r.max_restart, 0);
+	assert_int_equal(softirq_after_pass_26(&r, true), SOFTIRQ_WAKE_KSOFTIRQD);
+	assert_int_equal(r.max_restart, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +254,8 @@ int main(void)
 		cmocka_unit_test(test_softirq_done),
 		cmocka_unit_test(test_softirq_need_resched),
 		cmocka_unit_test(test_softirq_two_ms),
+		cmocka_unit_test(test_netrx_26_two_jiffies),
+		cmocka_unit_test(test_softirq_26_ten_passes_no_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,7 +14,12 @@
  *   softirq        process_backlog(): icmp_echo() answers (local-deliver),
  *                  the reply goes through netif_rx() again - its timestamp,
  *                  SO_TIMESTAMP, is what ping reads as the arrival time -
- *                  and is queued on ping's raw socket (local-deliver)
+ *                  and is queued on ping's raw socket (local-deliver).
+ *                  The chunk's frames get their times when it begins; a
+ *                  hard IRQ that preempts it before the stamp delays the
+ *                  stamp by its own time (ping_irq_preempt), as
+ *                  do_gettimeofday() in 2.6.12's netif_rx() would read
+ *                  the clock after the handler ran
  *   recvmsg()      syscall; if the reply is not there yet, ping sleeps until
  *                  the stack queues it
  *
@@ -150,11 +155,23 @@ static int64_t ping_input(struct sim *s, struct cpu *c, struct pkt *p, int64_t t
 	}
 	pg->ready++;
 	pg->t_reply = p->t_arr;
+	pg->stamp_cpu = c->id;
 	if (pg->waiting) {
 		pg->waiting = false;
 		sched_wake(s, &s->thr[pg->thread]);
 	}
 	return t;
+}
+
+void ping_irq_preempt(struct sim *s, const struct cpu *c, int64_t t0, int64_t dur_ns)
+{
+	struct ping *pg = &s->ping;
+
+	/* Between the chunk's start and the stamp, the CPU runs that chunk
+	 * or the hard IRQs that preempt it (nothing else preempts a softirq),
+	 * so every handler that begins before the stamp delays it. */
+	if (pg->ready && pg->stamp_cpu == c->id && t0 < pg->t_reply)
+		pg->t_reply += dur_ns;
 }
 
 /* A loopback frame of the ping was dropped at a full backlog. */

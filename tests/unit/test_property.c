@@ -552,6 +552,26 @@ static void draw_apps(struct gen *g, struct draw *d)
 		draw_server(d, g);
 }
 
+/* The seeds' kernels and drivers: 2.6.12's O(1) scheduler and receive
+ * core, e100's poll exit, Olsson's e1000 TX interrupt (a count beside the
+ * TIDV timer) with TX cleaned in the hard IRQ. */
+static void draw_era(struct prng *r, const struct gen *g0, struct draw *d)
+{
+	if (pr_pct(r, 20))
+		add(d, "host.scheduler=o1");
+	if (pr_pct(r, 15))
+		add(d, "host.rxcore=2.6");
+	for (uint32_t k = 0; k < g0->n_nics; k++) {
+		if (pr_pct(r, 15))
+			add(d, "nic.eth%u.poll-exit=idle", k);
+		if (pr_pct(r, 15)) {
+			add(d, "nic.eth%u.tx-clean=hardirq", k);
+			add(d, "nic.eth%u.TxIntDelay=%" PRIu64, k, pr_range(r, 0, 128));
+			add(d, "nic.eth%u.tx-frames=%" PRIu64, k, pr_range(r, 1, 100));
+		}
+	}
+}
+
 /* Multi-queue ports, from a stream of their own so that the rest of a
  * scenario is what it was before ports had queues: queue counts (one port
  * of scenario 7 has 64), vector placement, indirection tables, per-queue
@@ -629,6 +649,7 @@ static void draw_queues(const struct gen *g0, struct draw *d, uint64_t seed, uin
 			add(d, "host.sched_wake_idle=on");
 		}
 	}
+	draw_era(&r, g0, d);
 }
 
 /* Scenario @i of the run seeded @seed; @queues: with multi-queue ports

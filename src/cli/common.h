@@ -66,6 +66,20 @@ struct opts {
 	"  --show-coalesce           run: also print each port's coalescing settings\n" \
 	"                            (ethtool -c)\n"
 
+/* The exit statuses of every command, the end of rxlab --help (and so the
+ * EXIT STATUS of rxlab(1), which help2man makes from it; docs/cli.md). */
+#define EXIT_STATUS_USAGE \
+	"Exit status:\n" \
+	"  0      success (tune: also when no setting meets the goals; its report\n" \
+	"         says so)\n" \
+	"  1      a check failed (validate: a scored figure disagrees with the\n" \
+	"         post) or a run failed (a model or accounting error, gnuplot\n" \
+	"         failed, a live run failed)\n" \
+	"  2      bad usage or input (an unknown option or command, a bad value, a\n" \
+	"         scenario, trace or results file that does not load; validate: a\n" \
+	"         seed run that fails), or output that could not be written\n" \
+	"  128+N  stopped by signal N; what was computed is printed, marked partial\n"
+
 /* "rxlab: MSG ARG" and "try 'rxlab help'" on stderr; returns 2. */
 int common_bad(const char *msg, const char *arg);
 

@@ -27,6 +27,7 @@ struct opts {
 	size_t n_vary;
 	size_t jobs;
 	bool show_coalesce;
+	bool keys;		/* scenarios --keys */
 	const char *scenario;	/* the one argument (a scenario, a seed, a command) */
 	unsigned shard_k, shard_n;
 	const char *resume, *out, *plot_dir;
@@ -64,7 +65,8 @@ struct opts {
 	"  --progress, --no-progress sweep: progress bar on stderr (default: only\n" \
 	"                            when stdout and stderr are terminals)\n" \
 	"  --show-coalesce           run: also print each port's coalescing settings\n" \
-	"                            (ethtool -c)\n"
+	"                            (ethtool -c)\n" \
+	"  --keys                    scenarios: list the scenario keys (the schema)\n"
 
 /* The exit statuses of every command, the end of rxlab --help (and so the
  * EXIT STATUS of rxlab(1), which help2man makes from it; docs/cli.md). */

@@ -7,12 +7,13 @@
 #include "cli/opts.h"
 
 const char default_usage[] =
-	"usage: rxlab [COMMAND] [OPTIONS]\n"
+	"Usage: rxlab [OPTIONS]\n"
+	"  or:  rxlab COMMAND [ARGUMENTS] [OPTIONS]\n"
 	"\n"
 	"Simulates the receive path of a network host: NIC interrupt coalescing,\n"
 	"NAPI polling and the kernel paths that compete for the CPU.\n"
 	"\n"
-	"commands:\n"
+	"Commands:\n"
 	"  (none)              receive livelock: forwarding rate vs offered load for\n"
 	"                      the classic, isr-loop and napi kernels\n"
 	"  run SCENARIO        run one scenario (INI file or built-in name)\n"

@@ -38,7 +38,7 @@ struct opts {
 
 /* The usage of these options, the end of each command's --help. */
 #define COMMON_OPTIONS_USAGE \
-	"options:\n" \
+	"Options:\n" \
 	"  --set SECTION.KEY=VALUE   override a scenario key (repeatable),\n" \
 	"                            e.g. --set nic.eth0.rx-usecs=50 --set host.rxpath=classic\n" \
 	"  --vary KEY=SPEC           sweep: a list (a,b,c), a range FROM..TO:N or a\n" \

@@ -108,10 +108,11 @@ def rxlab1(rxlab, help2man, out):
     h2m, wrap = os.path.join(tmp, "rxlab.h2m"), os.path.join(tmp, "rxlab")
     with open(h2m, "w") as f:
         f.write("\n".join(inc) + "\n")
-    # help2man runs this instead of rxlab: the same text, but the paragraph
-    # "Exit status:" marked as a section of its own (help2man's *Name*)
+    # help2man runs this instead of rxlab: the same text, with "usage:" as
+    # help2man finds a synopsis ("Usage:") and the paragraph "Exit status:"
+    # marked as a section of its own (help2man's *Name*)
     with open(wrap, "w") as f:
-        f.write("#!/bin/sh\n'%s' \"$@\" | sed 's/^Exit status:$/*Exit status*/'\n"
+        f.write("#!/bin/sh\n'%s' \"$@\" | sed 's/^usage:/Usage:/;s/^Exit status:$/*Exit status*/'\n"
                 % os.path.abspath(rxlab).replace("'", "'\\''"))
     os.chmod(wrap, 0o755)
     # --version-string: the first line's version only (the git describe of

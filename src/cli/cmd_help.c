@@ -7,7 +7,7 @@
 #include "cli/opts.h"
 
 const char default_usage[] =
-	"Usage: rxlab [OPTIONS]\n"
+	"usage: rxlab [OPTIONS]\n"
 	"  or:  rxlab COMMAND [ARGUMENTS] [OPTIONS]\n"
 	"\n"
 	"Simulates the receive path of a network host: NIC interrupt coalescing,\n"

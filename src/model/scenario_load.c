@@ -457,8 +457,6 @@ static int parse_enum(struct sload *l, const struct ini_entry *e, const struct k
 		return 0;
 	}
 	join(k->names, list, sizeof(list));
-	if (k->names == adaptive_names)
-		strncat(list, ", on (= dim)", sizeof(list) - strlen(list) - 1);
 	near = ini_suggest(e->value, k->names);
 	if (near)
 		return bad(l, e->line, e->src, "%s = %s: accepted %s; did you mean '%s'?", k->key,

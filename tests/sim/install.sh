@@ -49,6 +49,12 @@ fi
 
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 flags=($(pkg-config --cflags --libs rxlab)) || { no "pkg-config rxlab"; exit 1; }
+# a sanitizer build (scripts/check, RXLAB_SANITIZE) installs a library
+# that needs its runtime: a program on it is built with the same flags
+if nm -D "$libdir/librxlab.so" 2>/dev/null | grep -q __asan_init; then
+  echo "note: a sanitizer build: the examples get -fsanitize=address,undefined too"
+  flags+=(-fsanitize=address,undefined)
+fi
 for c in "$src"/examples/*.c; do
   n="$(basename "$c" .c)"
   if gcc -Wall -Wextra -Werror -o "$tmp/$n" "$c" "${flags[@]}" 2> "$tmp/$n.err"; then
@@ -67,7 +73,9 @@ fi
 
 # the archive: what --static adds is enough to link it
 static=($(pkg-config --static --libs rxlab | sed 's/-lrxlab//'))
-if gcc -Wall -Wextra -Werror -o "$tmp/sim_static" "$src/examples/sim_livelock.c" \
+san=()
+[[ " ${flags[*]} " == *" -fsanitize=address,undefined "* ]] && san=(-fsanitize=address,undefined)
+if gcc -Wall -Wextra -Werror "${san[@]}" -o "$tmp/sim_static" "$src/examples/sim_livelock.c" \
      $(pkg-config --cflags rxlab) "$libdir/librxlab.a" "${static[@]}" 2> "$tmp/static.err" &&
    "$tmp/sim_static" -r 1488kpps -p napi | grep -q '^napi '; then
   ok "librxlab.a with pkg-config --static --libs: links and runs"

@@ -7,6 +7,12 @@
  *
  *   udp_echo -p 7 -m napi
  */
+/* sendmmsg() and struct mmsghdr are GNU extensions (<sys/socket.h>); the
+ * examples' CMakeLists.txt defines this too, a build on `pkg-config
+ * --cflags --libs rxlab` alone does not */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <inttypes.h>
 
 #include "common.h"

@@ -7,12 +7,13 @@
 #include "cli/opts.h"
 
 const char default_usage[] =
-	"usage: rxlab [COMMAND] [OPTIONS]\n"
+	"usage: rxlab [OPTIONS]\n"
+	"  or:  rxlab COMMAND [ARGUMENTS] [OPTIONS]\n"
 	"\n"
 	"Simulates the receive path of a network host: NIC interrupt coalescing,\n"
 	"NAPI polling and the kernel paths that compete for the CPU.\n"
 	"\n"
-	"commands:\n"
+	"Commands:\n"
 	"  (none)              receive livelock: forwarding rate vs offered load for\n"
 	"                      the classic, isr-loop and napi kernels\n"
 	"  run SCENARIO        run one scenario (INI file or built-in name)\n"
@@ -45,23 +46,30 @@ const char default_usage[] =
 	"  seeds [SEED]        list the seed experiments (shared/seeds) built in\n"
 	"  validate [SEED]     run the seed experiments; print each reported figure\n"
 	"                      beside the simulated one (exit 0 only if all agree)\n"
-	"  help                this text\n"
+	"  help [COMMAND]      this text, or the usage of COMMAND\n"
+	"  version             the version of rxlab (also --version)\n"
 	"\n"
 	COMMON_OPTIONS_USAGE
 	"\n"
-	"Every command takes --OPTION VALUE or --OPTION=VALUE, and prints its own\n"
-	"usage with --help (rxlab COMMAND --help).\n"
+	"Every command takes --OPTION VALUE or --OPTION=VALUE, prints its own\n"
+	"usage with --help (rxlab COMMAND --help) and the version with --version.\n"
 	"\n"
 	"Scenario keys use ethtool / sysfs names with units (us, ms, s, pps, kpps,\n"
-	"Mpps, Mbit, Gbit, KiB); see docs/scenarios.md.\n";
+	"Mpps, Mbit, Gbit, KiB); rxlab scenarios --keys lists them, see\n"
+	"rxlab-scenario(5) and docs/scenarios.md.\n"
+	"\n"
+	EXIT_STATUS_USAGE;
 
-/* `rxlab help [ANYTHING]`: the text above (main.c answers `rxlab help CMD`). */
-int cmd_help(int argc, char **argv)
+/* `rxlab help`: the text above (main.c answers `rxlab help CMD`); `rxlab
+ * help NOSUCH` is an unknown command (@names: main.c's list). */
+int cmd_help(int argc, char **argv, const char *names)
 {
 	struct opts o;
 	int rc = common_parse(&o, "help", default_usage, argc, argv);
 
-	if (rc == 0)
+	if (rc == 0 && o.scenario)
+		rc = unknown_command(o.scenario, names);
+	else if (rc == 0)
 		fputs(default_usage, stdout);
 	return common_finish(&o, cli_status(rc));
 }

@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/replay_args.h"
+#include "cli/version.h"
 #include "io/infile.h"
 #include "model/trace_pcap.h"
 #include "replay/replay.h"
@@ -81,6 +82,8 @@ int cmd_replay(int argc, char **argv)
 		return usage_error("replay needs a kind");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return fputs(replay_usage, stdout), 0;
+	if (!strcmp(argv[1], "--version"))
+		return version_print(stdout);
 	if (replay_kind_parse(argv[1], &k)) {
 		snprintf(err, sizeof(err), "unknown replay kind '%.40s'; accepted dim, itr, "
 			 "adaptive, coalesce or defer", argv[1]);

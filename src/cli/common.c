@@ -17,7 +17,7 @@ static const struct cli_opt common_opts[] = {
 	{ "--jobs", true }, { "--speed", true }, { "--shard", true }, { "--resume", true },
 	{ "--out", true }, { "--plot", true }, { "--checkpoint", true },
 	{ "--progress", false }, { "--no-progress", false }, { "--no-plot", false },
-	{ "--show-coalesce", false }, { NULL, false },
+	{ "--show-coalesce", false }, { "--keys", false }, { NULL, false },
 };
 
 int common_bad(const char *msg, const char *arg)
@@ -77,6 +77,8 @@ static int on_flag(struct opts *o, const char *a)
 		o->progress = !strcmp(a, "--progress");
 	else if (!strcmp(a, "--no-plot"))
 		o->no_plot = true;
+	else if (!strcmp(a, "--keys"))
+		o->keys = true;
 	else
 		o->show_coalesce = true;	/* --show-coalesce */
 	return 0;
@@ -149,6 +151,8 @@ static int sweep_only(const struct opts *o, const char *cmd)
 	if (cmd && o->no_plot)
 		return common_bad("--no-plot is an option of the default job (rxlab with no command)",
 				  NULL);
+	if (o->keys && !(cmd && !strcmp(cmd, "scenarios")))
+		return common_bad("--keys is an option of rxlab scenarios", NULL);
 	return 0;
 }
 

@@ -27,6 +27,7 @@ struct opts {
 	size_t n_vary;
 	size_t jobs;
 	bool show_coalesce;
+	bool keys;		/* scenarios --keys */
 	const char *scenario;	/* the one argument (a scenario, a seed, a command) */
 	unsigned shard_k, shard_n;
 	const char *resume, *out, *plot_dir;
@@ -37,7 +38,7 @@ struct opts {
 
 /* The usage of these options, the end of each command's --help. */
 #define COMMON_OPTIONS_USAGE \
-	"options:\n" \
+	"Options:\n" \
 	"  --set SECTION.KEY=VALUE   override a scenario key (repeatable),\n" \
 	"                            e.g. --set nic.eth0.rx-usecs=50 --set host.rxpath=classic\n" \
 	"  --vary KEY=SPEC           sweep: a list (a,b,c), a range FROM..TO:N or a\n" \
@@ -64,7 +65,22 @@ struct opts {
 	"  --progress, --no-progress sweep: progress bar on stderr (default: only\n" \
 	"                            when stdout and stderr are terminals)\n" \
 	"  --show-coalesce           run: also print each port's coalescing settings\n" \
-	"                            (ethtool -c)\n"
+	"                            (ethtool -c)\n" \
+	"  --keys                    scenarios: list the scenario keys (the schema)\n"
+
+/* The exit statuses of every command, the end of rxlab --help (and so the
+ * EXIT STATUS of rxlab(1), which help2man makes from it; docs/cli.md). */
+#define EXIT_STATUS_USAGE \
+	"Exit status:\n" \
+	"  0      success (tune: also when no setting meets the goals; its report\n" \
+	"         says so)\n" \
+	"  1      a check failed (validate: a scored figure disagrees with the\n" \
+	"         post) or a run failed (a model or accounting error, gnuplot\n" \
+	"         failed, a live run failed)\n" \
+	"  2      bad usage or input (an unknown option or command, a bad value, a\n" \
+	"         scenario, trace or results file that does not load; validate: a\n" \
+	"         seed run that fails), or output that could not be written\n" \
+	"  128+N  stopped by signal N; what was computed is printed, marked partial\n"
 
 /* "rxlab: MSG ARG" and "try 'rxlab help'" on stderr; returns 2. */
 int common_bad(const char *msg, const char *arg);

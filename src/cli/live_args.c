@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "model/profile_load.h"
+#include "model/queue_keys.h"
 #include "model/units.h"
 
 static int bad(const char *msg, const char *arg)
@@ -70,11 +71,29 @@ static int parse_modes(struct live_opts *o, const char *list)
 
 /* ---- --set ---------------------------------------------------------------- */
 
+/* ethtool's spelling of a device flag: dev.gro=on, dev.tso=off (ethtool -K
+ * DEV gro on), dev.threaded=on/off or enabled/disabled/busy-poll as the
+ * scenario key threaded reads them (model/queue_keys.h).  0 when @v is one. */
+static int parse_knob_word(enum knob k, const char *key, const char *v, uint64_t *out)
+{
+	char msg[256];
+	bool b;
+
+	if (k == KNOB_THREADED)
+		return queue_keys_threaded(key, v, out, msg, sizeof(msg));
+	if (knob_max(k) != 1 || unit_parse_bool(v, &b))
+		return -1;
+	*out = b;
+	return 0;
+}
+
 static int parse_knob_value(enum knob k, const char *key, const char *v, uint64_t *out)
 {
 	char msg[256];
 
 	if (unit_parse(UNIT_COUNT, v, out, NULL, 0) == UNIT_OK && *out <= knob_max(k))
+		return 0;
+	if (parse_knob_word(k, key, v, out) == 0)
 		return 0;
 	if (knob_is_time(k) &&
 	    unit_parse_key(UNIT_TIME_NS, key, v, 0, knob_max(k), NULL, out, msg, sizeof(msg)) == 0)

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CODE0 256	/* getopt_long's code of opts[0]; help is CODE0 + n */
+#include "cli/version.h"
+
+#define CODE0 256	/* getopt_long's code of opts[0]; help is CODE0 + n, version + n + 1 */
 
 /* @word names @name exactly ("--set" or "--set=..."), not an abbreviation. */
 static bool exact(const char *word, const char *name)
@@ -27,6 +29,15 @@ static int help(const struct cli_spec *s, void *ctx, const char *word)
 	if (!s->usage)
 		return s->on_error(ctx, CLI_UNKNOWN, word);
 	fputs(s->usage, stdout);
+	return CLI_HELP;
+}
+
+/* --version (@word): as `rxlab version`, where --help is known. */
+static int version(const struct cli_spec *s, void *ctx, const char *word)
+{
+	if (!s->usage)
+		return s->on_error(ctx, CLI_UNKNOWN, word);
+	version_print(stdout);
 	return CLI_HELP;
 }
 
@@ -49,9 +60,12 @@ static int on_code(const struct cli_spec *s, void *ctx, size_t n, char **argv, i
 		return s->on_error(ctx, CLI_MISSING, argv[optind - 1]);
 	if (c < CODE0)
 		return s->on_error(ctx, CLI_UNKNOWN, argv[optind - 1]);
-	if ((size_t)(c - CODE0) == n) {
+	if ((size_t)(c - CODE0) == n || (size_t)(c - CODE0) == n + 1) {
 		word = argv[optind - 1];
-		return exact(word, "--help") ? help(s, ctx, word) : s->on_error(ctx, CLI_UNKNOWN, word);
+		if (exact(word, "--help"))
+			return help(s, ctx, word);
+		return exact(word, "--version") ? version(s, ctx, word)
+						: s->on_error(ctx, CLI_UNKNOWN, word);
 	}
 	word = option_word(argv, s->opts[c - CODE0].value);
 	if (!exact(word, s->opts[c - CODE0].name))
@@ -73,7 +87,7 @@ static int rest(const struct cli_spec *s, void *ctx, int argc, char **argv)
 
 int cli_parse(const struct cli_spec *s, void *ctx, int argc, char **argv)
 {
-	struct option lo[CLI_MAX_OPTS + 2];
+	struct option lo[CLI_MAX_OPTS + 3];
 	size_t n = 0;
 
 	for (; s->opts[n].name && n < CLI_MAX_OPTS; n++)
@@ -81,7 +95,8 @@ int cli_parse(const struct cli_spec *s, void *ctx, int argc, char **argv)
 					 s->opts[n].value ? required_argument : no_argument, NULL,
 					 (int)(CODE0 + n) };
 	lo[n] = (struct option){ "help", no_argument, NULL, (int)(CODE0 + n) };
-	lo[n + 1] = (struct option){ NULL, 0, NULL, 0 };
+	lo[n + 1] = (struct option){ "version", no_argument, NULL, (int)(CODE0 + n + 1) };
+	lo[n + 2] = (struct option){ NULL, 0, NULL, 0 };
 	optind = 0;	/* glibc: start afresh (every command, every fuzz input) */
 	opterr = 0;
 	for (;;) {

@@ -8,6 +8,7 @@
  *                                start with '-': "--set -x" gives "-x")
  *   --name                       an option without one
  *   --help, -h                   print the command's usage on stdout
+ *   --version                    print rxlab's version on stdout (cli/version.h)
  *   --                           the rest are arguments, even "-x"
  * Everything else that starts with '-' is an error (CLI_UNKNOWN): another
  * single-dash word, an unknown or abbreviated long name (getopt_long would
@@ -37,7 +38,8 @@ enum cli_error {
  * to go on, or the command's exit status (after its message) to stop. */
 struct cli_spec {
 	const struct cli_opt *opts;	/* ends with { NULL, false }; at most CLI_MAX_OPTS */
-	const char *usage;		/* printed by --help / -h; NULL: they are unknown */
+	const char *usage;		/* printed by --help / -h; NULL: they (and
+					 * --version) are unknown */
 	bool dash_is_arg;		/* "-" is an argument (standard input) */
 	/* @name as in the table ("--set"); @val NULL for an option without value */
 	int (*on_opt)(void *ctx, const char *name, const char *val);
@@ -51,7 +53,8 @@ struct cli_spec {
 
 /* Parse @argv[1..@argc) (argv[0] is the command's name) under @s, handing
  * @ctx to the callbacks.  Returns 0 when every word was taken, CLI_HELP
- * after printing the usage for --help (the command then exits 0), or the
+ * after printing the usage for --help or the version for --version (the
+ * command then exits 0), or the
  * first non-zero status a callback returned. */
 int cli_parse(const struct cli_spec *s, void *ctx, int argc, char **argv);
 

@@ -193,7 +193,7 @@ static const struct key_spec schema[] = {
 	NUM(H, "kern.polling.each_burst", bsd_each_burst, UNIT_COUNT, 1, 1000, 5, "packets"),
 	NUM(H, "kern.polling.user_frac", bsd_user_frac, UNIT_COUNT, 0, 99, 50, "%"),
 	NUM(H, "kern.polling.reg_frac", bsd_reg_frac, UNIT_COUNT, 1, 10000, 20, "ticks"),
-	NUM(H, "kern.polling.idle_poll", bsd_idle_poll, UNIT_COUNT, 0, 1, 0, NULL),
+	BOOL(H, "kern.polling.idle_poll", bsd_idle_poll, 0), /* FreeBSD's 0/1, and on/off */
 	BOOL(H, "skb-recycle", skb_recycle, 0),
 	NUM(H, "skb-recycle-max", skb_recycle_max, UNIT_COUNT, 1, 1000000, 1024, "sk_buffs"),
 	NUM(H, "sched_migration_cost", sched_migration_cost_ns, UNIT_TIME_NS, 0, 10 * SEC,
@@ -458,6 +458,11 @@ static int parse_enum(struct sload *l, const struct ini_entry *e, const struct k
 			return i ? bad(l, e->line, e->src, "%s", msg) : 0;
 	}
 	i = index_of(k->names, e->value);
+	/* ethtool's spelling: `ethtool -C DEV adaptive-rx on` turns on the
+	 * driver's DIM (net_dim(), lib/dim/net_dim.c) on every modern driver
+	 * that has adaptive moderation (mlx5, ice, bnxt), so on means dim */
+	if (i < 0 && k->names == adaptive_names && !strcmp(e->value, "on"))
+		i = ADAPTIVE_DIM;
 	if (i >= 0) {
 		store_num(base, k, (uint64_t)i);
 		return 0;
@@ -1612,4 +1617,72 @@ int scenario_load(struct scenario *s, const char *name_or_path, const char *cons
 		snprintf(err, errlen, "no such file or built-in scenario '%s'; try 'rxlab scenarios'",
 		         name_or_path);
 	return -ENOENT;
+}
+
+/* ---- the schema, listed (rxlab scenarios --keys, rxlab-scenario(5)) ------- */
+
+size_t scenario_key_count(void)
+{
+	return N_SCHEMA;
+}
+
+static void key_accepted(const struct key_spec *k, char *buf, size_t len)
+{
+	char a[32], b[32];
+
+	switch (k->type) {
+	case KT_UNIT:
+		snprintf(buf, len, "%s..%s%s%s%s%s", unit_format(k->unit, k->min, a, sizeof(a)),
+		         unit_format(k->unit, k->max, b, sizeof(b)), k->noun ? " " : "",
+		         k->noun ? k->noun : "", k->word && !k->noun ? ", or " : "",
+		         k->word && !k->noun ? k->word : "");
+		return;
+	case KT_BOOL:
+		snprintf(buf, len, "on/off (yes/no, true/false, 1/0)");
+		return;
+	case KT_ENUM:
+		join(k->names, buf, len);
+		if (k->names == adaptive_names)
+			strncat(buf, ", on (= dim), policy:NAME", len - strlen(buf) - 1);
+		return;
+	case KT_THREADED:
+		snprintf(buf, len, "0, 1, 2, disabled, enabled, busy-poll, off/on");
+		return;
+	case KT_STR:
+		snprintf(buf, len, "text");
+		return;
+	case KT_LATER:
+		snprintf(buf, len, "e.g. %s", k->sdef);
+		return;
+	}
+}
+
+static void key_default(const struct key_spec *k, char *buf, size_t len)
+{
+	if (k->required)
+		snprintf(buf, len, "(required)");
+	else if (k->type == KT_UNIT)
+		unit_format(k->unit, k->def, buf, len);
+	else if (k->type == KT_BOOL)
+		snprintf(buf, len, "%s", k->def ? "on" : "off");
+	else if (k->type == KT_ENUM)
+		snprintf(buf, len, "%s", k->names[k->def]);
+	else if (k->type == KT_THREADED)
+		snprintf(buf, len, "%s", k->def ? "on" : "off");
+	else if (k->type == KT_STR)
+		snprintf(buf, len, "%s", k->sdef);
+	else
+		buf[0] = '\0';	/* KT_LATER: depends on other keys */
+}
+
+void scenario_key_get(size_t i, struct scenario_key *out)
+{
+	const struct key_spec *k = &schema[i];
+
+	assert(i < N_SCHEMA && out);
+	out->section = sect_kinds[k->sect];
+	out->named = sect_naming[k->sect] == NAME_REQUIRED;
+	out->key = k->key;
+	key_default(k, out->def, sizeof(out->def));
+	key_accepted(k, out->accepted, sizeof(out->accepted));
 }

@@ -26,6 +26,7 @@
 #ifndef RXLAB_MODEL_SCENARIO_LOAD_H
 #define RXLAB_MODEL_SCENARIO_LOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "rxlab/scenario.h"
@@ -58,5 +59,25 @@ int scenario_load(struct scenario *s, const char *name_or_path, const char *cons
  * ".ini". */
 int scenario_load_text(struct scenario *s, const char *text, const char *origin,
                        const char *const *sets, size_t n_sets, char *err, size_t errlen);
+
+/* One key of the schema, for listings: `rxlab scenarios --keys`, the bash
+ * completion of --set, rxlab-scenario(5).  Every string is the schema's
+ * own (the table scenario_load() checks with), so a listing cannot drift
+ * from what is accepted. */
+struct scenario_key {
+	const char *section;	/* "host", "nic", "traffic", "apps", "run" */
+	bool named;		/* the section needs a name: [nic NAME], --set nic.NAME.KEY */
+	const char *key;	/* "rx-usecs" */
+	char def[48];		/* the default as a file writes it ("8us", "off", "napi");
+				 * "(required)"; "" when it depends on other keys */
+	char accepted[192];	/* "0..10s", "1..65536 descriptors", "on/off (...)",
+				 * "classic, isr-loop, ...", "text", "e.g. equal 4" */
+};
+
+/* The number of keys in the schema ([route]'s keys are NIC names: none). */
+size_t scenario_key_count(void);
+
+/* Key @i (< scenario_key_count()) into @out, in the schema's order. */
+void scenario_key_get(size_t i, struct scenario_key *out);
 
 #endif

@@ -10,6 +10,7 @@
 #include "cli/opts.h"
 #include "experiment/sweep_file.h"
 #include "model/trace_load.h"
+#include "report/sim_report.h"
 
 
 static const struct cli_opt common_opts[] = {
@@ -17,7 +18,7 @@ static const struct cli_opt common_opts[] = {
 	{ "--jobs", true }, { "--speed", true }, { "--shard", true }, { "--resume", true },
 	{ "--out", true }, { "--plot", true }, { "--checkpoint", true },
 	{ "--progress", false }, { "--no-progress", false }, { "--no-plot", false },
-	{ "--show-coalesce", false }, { "--keys", false }, { NULL, false },
+	{ "--show-coalesce", false }, { "--keys", false }, { "--style", true }, { NULL, false },
 };
 
 int common_bad(const char *msg, const char *arg)
@@ -70,6 +71,17 @@ static int set_checkpoint(struct opts *o, const char *v)
 	return 0;
 }
 
+/* run --style: how the tables that imitate a tool print (report/sim_report.h). */
+static int set_style(struct opts *o, const char *v)
+{
+	enum report_style st;
+
+	if (report_style_parse(v, &st))
+		return common_bad("--style takes tool or friendly, not", v);
+	o->friendly = st == STYLE_FRIENDLY;
+	return 0;
+}
+
 /* An option without a value. */
 static int on_flag(struct opts *o, const char *a)
 {
@@ -112,6 +124,8 @@ static int on_opt(void *ctx, const char *a, const char *v)
 			       ? common_bad("--shard takes K/N with 1 <= K <= N (e.g. 2/8), not", v) : 0;
 	if (!strcmp(a, "--checkpoint"))
 		return set_checkpoint(o, v);
+	if (!strcmp(a, "--style"))
+		return set_style(o, v);
 	if (!strcmp(a, "--resume"))
 		o->resume = v;
 	else if (!strcmp(a, "--out"))

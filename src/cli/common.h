@@ -27,6 +27,7 @@ struct opts {
 	size_t n_vary;
 	size_t jobs;
 	bool show_coalesce;
+	bool friendly;		/* run --style friendly */
 	bool keys;		/* scenarios --keys */
 	const char *scenario;	/* the one argument (a scenario, a seed, a command) */
 	unsigned shard_k, shard_n;
@@ -66,6 +67,9 @@ struct opts {
 	"                            when stdout and stderr are terminals)\n" \
 	"  --show-coalesce           run: also print each port's coalescing settings\n" \
 	"                            (ethtool -c)\n" \
+	"  --style tool|friendly     run: netstat -i, /proc/interrupts, softnet_stat,\n" \
+	"                            vmstat and mpstat byte for byte as the real ones\n" \
+	"                            (tool, the default) or as labelled decimal tables\n" \
 	"  --keys                    scenarios: list the scenario keys (the schema)\n"
 
 /* The exit statuses of every command, the end of rxlab --help (and so the

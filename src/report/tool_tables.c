@@ -116,7 +116,7 @@ void tool_queue_vector(const struct results *r, uint16_t q, char *chip, size_t l
 	}
 }
 
-static void interrupts_text(FILE *f, const struct results *r)
+void tool_interrupts_print(FILE *f, const struct results *r)
 {
 	int prec = procfmt_irq_prec(tool_queue_irq(r->n_queues));
 
@@ -161,7 +161,7 @@ struct table *tool_interrupts_table(const struct results *r)
 		table_str(t, handler);
 		table_str(t, r->queue[q].name);
 	}
-	set_text(t, r, interrupts_text);
+	set_text(t, r, tool_interrupts_print);
 	return t;
 }
 
@@ -180,7 +180,7 @@ static void softnet_values(const struct results *r, uint16_t i, uint32_t v[15])
 	v[12] = i;
 }
 
-static void softnet_text(FILE *f, const struct results *r)
+void tool_softnet_print(FILE *f, const struct results *r)
 {
 	uint32_t v[15];
 
@@ -207,7 +207,7 @@ struct table *tool_softnet_table(const struct results *r)
 		for (int k = 0; k < 15; k++)
 			table_u64(t, v[k]);
 	}
-	set_text(t, r, softnet_text);
+	set_text(t, r, tool_softnet_print);
 	return t;
 }
 

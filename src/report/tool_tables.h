@@ -25,6 +25,7 @@
 #define RXLAB_REPORT_TOOL_TABLES_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "report/table.h"
 #include "rxlab/sim.h"
@@ -36,6 +37,11 @@ unsigned tool_queue_irq(uint16_t q);
  * @chip gets @len bytes. */
 void tool_queue_vector(const struct results *r, uint16_t q, char *chip, size_t len,
 		       long *hwirq, const char **handler);
+
+/* The two /proc files alone, as the kernel would show them for @r (the
+ * text forms of the interrupts and softnet_stat tables). */
+void tool_interrupts_print(FILE *f, const struct results *r);
+void tool_softnet_print(FILE *f, const struct results *r);
 
 struct table *tool_netstat_table(const struct results *r);
 struct table *tool_interrupts_table(const struct results *r);

@@ -63,10 +63,12 @@ static void netstat_text(FILE *f, const struct results *r)
 	}
 }
 
+/* CSV and JSON: the keys of rxlab's netstat_i before the MTU and Flg columns
+ * came, in their places, then mtu and flg. */
 struct table *tool_netstat_table(const struct results *r)
 {
-	static const char *const keys[] = { "iface", "mtu", "rx_ok", "rx_err", "rx_drp", "rx_ovr",
-					    "tx_ok", "tx_err", "tx_drp", "tx_ovr", "flg" };
+	static const char *const keys[] = { "iface", "rx_ok", "rx_err", "rx_drp", "rx_ovr",
+					    "tx_ok", "tx_err", "tx_drp", "tx_ovr", "mtu", "flg" };
 	struct table *t = table_new("netstat_i", "netstat -i (window)");
 	uint64_t v[8];
 
@@ -74,10 +76,10 @@ struct table *tool_netstat_table(const struct results *r)
 	for (uint16_t i = 0; i < r->n_nics; i++) {
 		table_row(t);
 		table_str(t, r->nic[i].name);
-		table_u64(t, (uint64_t)port_mtu(&r->nic[i].c));
 		port_counts(&r->nic[i].c, v);
 		for (int k = 0; k < 8; k++)
 			table_u64(t, v[k]);
+		table_u64(t, (uint64_t)port_mtu(&r->nic[i].c));
 		table_str(t, "BMRU");
 	}
 	set_text(t, r, netstat_text);
@@ -132,6 +134,8 @@ void tool_interrupts_print(FILE *f, const struct results *r)
 	}
 }
 
+/* CSV and JSON: irq, cpu0.. and device (the action: the queue's name) as
+ * before, then chip, hwirq and handler. */
 struct table *tool_interrupts_table(const struct results *r)
 {
 	struct table *t = table_new("interrupts", "/proc/interrupts (whole run)");
@@ -142,10 +146,10 @@ struct table *tool_interrupts_table(const struct results *r)
 		snprintf(key, sizeof(key), "cpu%u", c);
 		table_add_col(t, key, key, -1);
 	}
+	table_add_col(t, "device", "device", -1);
 	table_add_col(t, "chip", "chip", -1);
 	table_add_col(t, "hwirq", "hwirq", -1);
 	table_add_col(t, "handler", "handler", -1);
-	table_add_col(t, "action", "action", -1);
 	for (uint16_t q = 0; q < r->n_queues; q++) {
 		char chip[32];
 		const char *handler;
@@ -156,10 +160,10 @@ struct table *tool_interrupts_table(const struct results *r)
 		table_u64(t, tool_queue_irq(q));
 		for (uint16_t c = 0; c < r->n_cpus; c++)
 			table_u64(t, (uint32_t)r->queue_irq_cpu[(size_t)q * r->n_cpus + c]);
+		table_str(t, r->queue[q].name);
 		table_str(t, chip);
 		table_i64(t, hwirq);
 		table_str(t, handler);
-		table_str(t, r->queue[q].name);
 	}
 	set_text(t, r, tool_interrupts_print);
 	return t;
@@ -190,6 +194,8 @@ void tool_softnet_print(FILE *f, const struct results *r)
 	}
 }
 
+/* CSV and JSON: cpu first, as before, then the other 14 columns in the
+ * file's order. */
 struct table *tool_softnet_table(const struct results *r)
 {
 	static const char *const keys[15] = {
@@ -200,12 +206,17 @@ struct table *tool_softnet_table(const struct results *r)
 	struct table *t = table_new("softnet_stat", "/proc/net/softnet_stat (window)");
 	uint32_t v[15];
 
-	add_cols(t, keys, 15, -1);
+	table_add_col(t, "cpu", "cpu", -1);
+	for (int k = 0; k < 15; k++)
+		if (k != 12)
+			table_add_col(t, keys[k], keys[k], -1);
 	for (uint16_t i = 0; i < r->n_cpus; i++) {
 		softnet_values(r, i, v);
 		table_row(t);
+		table_u64(t, v[12]);
 		for (int k = 0; k < 15; k++)
-			table_u64(t, v[k]);
+			if (k != 12)
+				table_u64(t, v[k]);
 	}
 	set_text(t, r, tool_softnet_print);
 	return t;
@@ -252,6 +263,8 @@ static void vmstat_text(FILE *f, const struct results *r)
 			procfmt_vmstat_line(f, v);
 }
 
+/* CSV and JSON: t_s (the end of the interval, simulated seconds; the
+ * friendly table's first column), then procps's 17. */
 struct table *tool_vmstat_table(const struct results *r)
 {
 	static const char *const keys[17] = { "r", "b", "swpd", "free", "buff", "cache", "si", "so",
@@ -259,11 +272,13 @@ struct table *tool_vmstat_table(const struct results *r)
 	struct table *t = table_new("vmstat", "vmstat (one line per interval)");
 	uint64_t v[17];
 
+	table_add_col(t, "t_s", "t_s", 3);
 	add_cols(t, keys, 17, -1);
 	for (uint32_t i = 1; i < r->n_vm; i++) {
 		if (!vmstat_values(r, i, v))
 			continue;
 		table_row(t);
+		table_dbl(t, (double)r->vm[i].t / 1e9);
 		for (int k = 0; k < 17; k++)
 			table_u64(t, v[k]);
 	}

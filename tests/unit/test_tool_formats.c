@@ -149,6 +149,51 @@ static void test_sim_files_parse(void **state)
 	results_free(&r);
 }
 
+/* Lines no kernel writes: cut to the fields' sizes, never past them; more
+ * counts than PROCFS_MAX_CPUS counted but not stored; a line that is no
+ * line of the file refused. */
+static void test_parser_bounds(void **state)
+{
+	static struct procfs_irq irq;
+	static char line[PROCFS_LINE_MAX];
+	struct procfs_softnet sn;
+	int id[4];
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(procfs_irq_line("no colon here", &irq), -1);
+	assert_int_equal(procfs_irq_line("   :  1 2", &irq), -1);
+	memset(line, 'x', 100);
+	strcpy(line + 100, ": 5 chip 3-edge dev");
+	assert_int_equal(procfs_irq_line(line, &irq), 0);
+	assert_int_equal(strlen(irq.label), sizeof(irq.label) - 1);
+	assert_int_equal(irq.irq, -1);
+	n = (size_t)sprintf(line, " 99:");
+	for (int k = 0; k < PROCFS_MAX_CPUS + 10; k++)
+		n += (size_t)sprintf(line + n, " %10d", k);
+	memset(line + n, 'a', sizeof(line) - n - 1);
+	line[n] = ' ';
+	line[sizeof(line) - 1] = '\0';
+	assert_int_equal(procfs_irq_line(line, &irq), 0);
+	assert_int_equal(irq.ncounts, PROCFS_MAX_CPUS + 10);
+	assert_int_equal(irq.count[PROCFS_MAX_CPUS - 1], PROCFS_MAX_CPUS - 1);
+	assert_int_equal(strlen(irq.desc), sizeof(irq.desc) - 1);
+	assert_int_equal(strlen(irq.chip), sizeof(irq.chip) - 1);
+	assert_int_equal(procfs_irq_line(" 7:          3  IO-APIC    -edge      eth0", &irq), 0);
+	assert_int_equal(irq.hwirq, -1);	/* no irq domain */
+	assert_string_equal(irq.handler, "edge");
+	assert_string_equal(irq.action, "eth0");
+	assert_int_equal(procfs_irq_header("CPU0 CPU1 CPU2 CPU3 CPU4 CPU5", id, 4), 6);
+	assert_int_equal(procfs_irq_header("nothing", id, 4), -1);
+	assert_int_equal(procfs_softnet_line("0000000a 0000000b", 0, &sn), -1);
+	assert_int_equal(procfs_softnet_line("0000000a 0000000b 0000000c 1ffffffff", 0, &sn), -1);
+	assert_int_equal(procfs_softnet_line("0000000a 0000000b 0000000c 0000000dz", 0, &sn), -1);
+	assert_int_equal(procfs_softnet_line("0000000a 0000000b 0000000c", 4, &sn), 0);
+	assert_int_equal(sn.ncols, 3);
+	assert_int_equal(sn.cpu, 4);		/* no index column: the row */
+	assert_int_equal(sn.v[PROCFS_SN_TIME_SQUEEZE], 12);
+}
+
 /* ---- this machine's files: the parser reads them, the formatter writes
  * them back ---- */
 
@@ -379,6 +424,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sim_files_parse),
+		cmocka_unit_test(test_parser_bounds),
 		cmocka_unit_test(test_real_interrupts),
 		cmocka_unit_test(test_real_softnet),
 		cmocka_unit_test(test_netstat),

@@ -232,7 +232,8 @@ static uint64_t share(uint64_t part, uint64_t total)
 
 /* The line for the interval from sample @i - 1 to @i; false when it has no
  * time or no CPU time.  Memory, swap and block I/O are not modelled: 0;
- * b, wa and st 0; sy = system + hardirq + softirq, as vmstat counts them. */
+ * b, wa and st 0; sy = all kernel time, system + hardirq + softirq (the
+ * friendly table's sy). */
 static bool vmstat_values(const struct results *r, uint32_t i, uint64_t v[17])
 {
 	const struct vm_sample *a = &r->vm[i - 1], *b = &r->vm[i];

@@ -26,13 +26,14 @@ static int emit_line(void *ctx, const struct rxl_tp_event *e)
 	return -1;
 }
 
-/* The run is over: close FILE, or say why it is not good.  0 or 2. */
-static int trace_close(struct outfile *of, const struct rxl_trace *tr, int write_errno)
+/* The run is over: close FILE (@path), or say why it is not good.  0 or 2. */
+static int trace_close(struct outfile *of, const char *path, const struct rxl_trace *tr,
+		       int write_errno)
 {
 	char err[1024];
 
 	if (tr->stopped || tr->nomem) {
-		fprintf(stderr, "rxlab: --trace %s: %s\n", outfile_path(of),
+		fprintf(stderr, "rxlab: --trace %s: %s\n", path,
 			tr->nomem ? "out of memory" : strerror(write_errno));
 		outfile_abort(of);
 		return 2;
@@ -43,7 +44,7 @@ static int trace_close(struct outfile *of, const struct rxl_trace *tr, int write
 	}
 	if (tr->truncated)
 		fprintf(stderr, "rxlab: --trace %s: stopped after %llu events, at %.9f s of "
-			"simulated time (--trace-limit; 0: no limit)\n", outfile_path(of),
+			"simulated time (--trace-limit; 0: no limit)\n", path,
 			(unsigned long long)tr->emitted, (double)tr->last_ns / 1e9);
 	return 0;
 }
@@ -74,7 +75,7 @@ int run_traced(struct results *r, const struct opts *o, const volatile sig_atomi
 		outfile_abort(tf.of);
 		return strstr(err, "model error") || strstr(err, "accounting") ? 1 : 2;
 	}
-	rc = trace_close(tf.of, &tr, tf.err);
+	rc = trace_close(tf.of, o->trace, &tr, tf.err);
 	if (rc)
 		results_free(r);
 	return rc;

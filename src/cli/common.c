@@ -8,6 +8,7 @@
 
 #include "cli/interrupt.h"
 #include "cli/opts.h"
+#include "cli/run_trace.h"
 #include "experiment/sweep_file.h"
 #include "model/trace_load.h"
 #include "report/sim_report.h"
@@ -18,7 +19,9 @@ static const struct cli_opt common_opts[] = {
 	{ "--jobs", true }, { "--speed", true }, { "--shard", true }, { "--resume", true },
 	{ "--out", true }, { "--plot", true }, { "--checkpoint", true },
 	{ "--progress", false }, { "--no-progress", false }, { "--no-plot", false },
-	{ "--show-coalesce", false }, { "--keys", false }, { "--style", true }, { NULL, false },
+	{ "--show-coalesce", false }, { "--keys", false },
+	{ "--trace", true }, { "--trace-limit", true }, { "--style", true },
+	{ NULL, false },
 };
 
 int common_bad(const char *msg, const char *arg)
@@ -56,6 +59,19 @@ static int add_vary(struct opts *o, const char *v)
 	if (vary_parse(&o->vary[o->n_vary], v, err, sizeof(err)))
 		return common_bad(err, NULL);
 	o->n_vary++;
+	return 0;
+}
+
+static int set_trace_limit(struct opts *o, const char *v)
+{
+	char *end;
+	unsigned long long n = strtoull(v, &end, 10);
+
+	if (v[0] < '0' || v[0] > '9' || *end || n > 1000000000000ULL)
+		return common_bad("--trace-limit takes a number of events in 0..1000000000000 "
+				  "(0: no limit), not", v);
+	o->trace_limit = n;
+	o->trace_limit_set = true;
 	return 0;
 }
 
@@ -124,6 +140,12 @@ static int on_opt(void *ctx, const char *a, const char *v)
 			       ? common_bad("--shard takes K/N with 1 <= K <= N (e.g. 2/8), not", v) : 0;
 	if (!strcmp(a, "--checkpoint"))
 		return set_checkpoint(o, v);
+	if (!strcmp(a, "--trace-limit"))
+		return set_trace_limit(o, v);
+	if (!strcmp(a, "--trace")) {
+		o->trace = v;
+		return 0;
+	}
 	if (!strcmp(a, "--style"))
 		return set_style(o, v);
 	if (!strcmp(a, "--resume"))
@@ -167,6 +189,10 @@ static int sweep_only(const struct opts *o, const char *cmd)
 				  NULL);
 	if (o->keys && !(cmd && !strcmp(cmd, "scenarios")))
 		return common_bad("--keys is an option of rxlab scenarios", NULL);
+	if ((o->trace || o->trace_limit_set) && !(cmd && !strcmp(cmd, "run")))
+		return common_bad("--trace and --trace-limit are options of rxlab run", NULL);
+	if (o->trace_limit_set && !o->trace)
+		return common_bad("--trace-limit needs --trace FILE", NULL);
 	return 0;
 }
 
@@ -177,7 +203,7 @@ int common_parse(struct opts *o, const char *cmd, const char *usage, int argc, c
 	int rc;
 
 	*o = (struct opts){ .fmt = OUT_TABLE, .jobs = sweep_default_jobs(), .progress = -1,
-			    .checkpoint_s = -1 };
+			    .checkpoint_s = -1, .trace_limit = RUN_TRACE_LIMIT };
 	interrupt_install();
 	rc = cli_parse(&spec, o, argc, argv);
 	return rc ? rc : sweep_only(o, cmd);

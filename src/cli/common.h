@@ -35,6 +35,10 @@ struct opts {
 	bool no_plot;
 	int progress;           /* -1 auto, 0 off, 1 on */
 	double checkpoint_s;    /* -1: not given */
+	/* run --trace FILE [--trace-limit N]: tracepoint events (cli/run_trace.h) */
+	const char *trace;
+	unsigned long long trace_limit;
+	bool trace_limit_set;
 };
 
 /* The usage of these options, the end of each command's --help. */
@@ -67,10 +71,15 @@ struct opts {
 	"                            when stdout and stderr are terminals)\n" \
 	"  --show-coalesce           run: also print each port's coalescing settings\n" \
 	"                            (ethtool -c)\n" \
+	"  --keys                    scenarios: list the scenario keys (the schema)\n" \
+	"  --trace FILE              run: write the simulated irq:irq_handler_entry/exit,\n" \
+	"                            napi:napi_poll and net:netif_receive_skb events to\n" \
+	"                            FILE as perf script --ns prints them\n" \
+	"  --trace-limit N           run --trace: at most N events (default 1000000;\n" \
+	"                            0: no limit)\n" \
 	"  --style tool|friendly     run: netstat -i, /proc/interrupts, softnet_stat,\n" \
 	"                            vmstat and mpstat byte for byte as the real ones\n" \
-	"                            (tool, the default) or as labelled decimal tables\n" \
-	"  --keys                    scenarios: list the scenario keys (the schema)\n"
+	"                            (tool, the default) or as labelled decimal tables\n"
 
 /* The exit statuses of every command, the end of rxlab --help (and so the
  * EXIT STATUS of rxlab(1), which help2man makes from it; docs/cli.md). */

@@ -134,8 +134,11 @@ void tool_interrupts_print(FILE *f, const struct results *r)
 	}
 }
 
-/* CSV and JSON: irq, cpu0.. and device (the action: the queue's name) as
- * before, then chip, hwirq and handler. */
+/* CSV and JSON: irq, cpu0.. and device (the action: the queue's name), the
+ * columns they always had, and no more: readers sum the columns between
+ * irq and the last (tests/sim/tracepoints.sh), and chip, hwirq and handler
+ * follow from the port's kind (tool_queue_vector()), so only the text shows
+ * them. */
 struct table *tool_interrupts_table(const struct results *r)
 {
 	struct table *t = table_new("interrupts", "/proc/interrupts (whole run)");
@@ -147,23 +150,12 @@ struct table *tool_interrupts_table(const struct results *r)
 		table_add_col(t, key, key, -1);
 	}
 	table_add_col(t, "device", "device", -1);
-	table_add_col(t, "chip", "chip", -1);
-	table_add_col(t, "hwirq", "hwirq", -1);
-	table_add_col(t, "handler", "handler", -1);
 	for (uint16_t q = 0; q < r->n_queues; q++) {
-		char chip[32];
-		const char *handler;
-		long hwirq;
-
-		tool_queue_vector(r, q, chip, sizeof(chip), &hwirq, &handler);
 		table_row(t);
 		table_u64(t, tool_queue_irq(q));
 		for (uint16_t c = 0; c < r->n_cpus; c++)
 			table_u64(t, (uint32_t)r->queue_irq_cpu[(size_t)q * r->n_cpus + c]);
 		table_str(t, r->queue[q].name);
-		table_str(t, chip);
-		table_i64(t, hwirq);
-		table_str(t, handler);
 	}
 	set_text(t, r, tool_interrupts_print);
 	return t;

@@ -4,9 +4,10 @@
  * The text form of each is its title line (what it is and over which span)
  * followed by the exact bytes the file or tool would show for the same
  * counters (report/tool_format.h), so that what parses the real one parses
- * these; CSV and JSON carry the same columns, in the same order, under the
- * names the tool uses (sysstat's JSON keys for mpstat).  Values rxlab does
- * not model are 0 (docs/outputs.md lists them).
+ * these.  CSV and JSON keep the keys each table had before in their places
+ * and add the tool's other columns after them (interrupts adds none; mpstat
+ * takes sysstat's JSON keys).  Values rxlab does not model are 0
+ * (docs/outputs.md lists them and every key).
  *
  *   netstat_i     netstat -i: per port, window; MTU 1500 (9000 when the
  *                 frames a port received average more than 1518 bytes),

@@ -17,7 +17,7 @@
 
 const char run_usage[] =
 	"usage: rxlab run SCENARIO [--set SECTION.KEY=VALUE ...] [--seed N] [--speed X]\n"
-	"                 [--format table|csv|json] [--show-coalesce]\n"
+	"                 [--format table|csv|json] [--show-coalesce] [--style tool|friendly]\n"
 	"                 [--trace FILE [--trace-limit N]]\n"
 	"\n"
 	"Runs one scenario (an INI file or a built-in name: rxlab scenarios) and\n"
@@ -71,7 +71,7 @@ static int run(struct opts *o)
 		fprintf(stderr, "rxlab: %s\n", err);
 		return strstr(err, "model error") || strstr(err, "accounting") ? 1 : 2;
 	}
-	rep = run_report(&r, o->fmt != OUT_TABLE);
+	rep = run_report_styled(&r, o->fmt != OUT_TABLE, o->friendly ? STYLE_FRIENDLY : STYLE_TOOL);
 	if (o->show_coalesce && show_coalesce(rep, o) != 0) {
 		report_free(rep);
 		results_free(&r);

@@ -11,6 +11,7 @@
 #include "cli/run_trace.h"
 #include "experiment/sweep_file.h"
 #include "model/trace_load.h"
+#include "report/sim_report.h"
 
 
 static const struct cli_opt common_opts[] = {
@@ -19,7 +20,7 @@ static const struct cli_opt common_opts[] = {
 	{ "--out", true }, { "--plot", true }, { "--checkpoint", true },
 	{ "--progress", false }, { "--no-progress", false }, { "--no-plot", false },
 	{ "--show-coalesce", false }, { "--keys", false },
-	{ "--trace", true }, { "--trace-limit", true },
+	{ "--trace", true }, { "--trace-limit", true }, { "--style", true },
 	{ NULL, false },
 };
 
@@ -86,6 +87,17 @@ static int set_checkpoint(struct opts *o, const char *v)
 	return 0;
 }
 
+/* run --style: how the tables that imitate a tool print (report/sim_report.h). */
+static int set_style(struct opts *o, const char *v)
+{
+	enum report_style st;
+
+	if (report_style_parse(v, &st))
+		return common_bad("--style takes tool or friendly, not", v);
+	o->friendly = st == STYLE_FRIENDLY;
+	return 0;
+}
+
 /* An option without a value. */
 static int on_flag(struct opts *o, const char *a)
 {
@@ -134,6 +146,8 @@ static int on_opt(void *ctx, const char *a, const char *v)
 		o->trace = v;
 		return 0;
 	}
+	if (!strcmp(a, "--style"))
+		return set_style(o, v);
 	if (!strcmp(a, "--resume"))
 		o->resume = v;
 	else if (!strcmp(a, "--out"))

@@ -27,6 +27,7 @@ struct opts {
 	size_t n_vary;
 	size_t jobs;
 	bool show_coalesce;
+	bool friendly;		/* run --style friendly */
 	bool keys;		/* scenarios --keys */
 	const char *scenario;	/* the one argument (a scenario, a seed, a command) */
 	unsigned shard_k, shard_n;
@@ -75,7 +76,10 @@ struct opts {
 	"                            napi:napi_poll and net:netif_receive_skb events to\n" \
 	"                            FILE as perf script --ns prints them\n" \
 	"  --trace-limit N           run --trace: at most N events (default 1000000;\n" \
-	"                            0: no limit)\n"
+	"                            0: no limit)\n" \
+	"  --style tool|friendly     run: netstat -i, /proc/interrupts, softnet_stat,\n" \
+	"                            vmstat and mpstat byte for byte as the real ones\n" \
+	"                            (tool, the default) or as labelled decimal tables\n"
 
 /* The exit statuses of every command, the end of rxlab --help (and so the
  * EXIT STATUS of rxlab(1), which help2man makes from it; docs/cli.md). */

@@ -16,37 +16,36 @@
 #include <linux/rtnetlink.h>
 #include <linux/sock_diag.h>
 
+#include "io/procfs.h"
 #include "live/nl.h"
 
 #define LINE 4096
 
-/* /proc/net/softnet_stat: one line per online CPU, column 13 its index. */
+/* /proc/net/softnet_stat: one line per online CPU, column 13 its index
+ * (io/procfs.h: the parser the tests also read rxlab's imitation with). */
 static void read_softnet(struct counters *c)
 {
-	char line[LINE];
+	char line[PROCFS_LINE_MAX];
 	FILE *f = fopen("/proc/net/softnet_stat", "re");
-	unsigned v[13];
+	struct procfs_softnet sn;
 	int n = 0;
 
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		int k = sscanf(line, "%x %x %x %x %x %x %x %x %x %x %x %x %x", &v[0], &v[1], &v[2],
-			       &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12]);
-		int cpu = k == 13 ? (int)v[12] : n;
+	while (procfs_getline(f, line, sizeof(line), NULL)) {
+		int ok = procfs_softnet_line(line, n++, &sn);
 
-		n++;
-		if (k < 3 || cpu < 0 || cpu >= COUNTERS_MAX_CPUS)
+		if (ok || sn.cpu < 0 || sn.cpu >= COUNTERS_MAX_CPUS)
 			continue;
-		c->cpu[cpu].processed = v[0];
-		c->cpu[cpu].dropped = v[1];
-		c->cpu[cpu].time_squeeze = v[2];
+		c->cpu[sn.cpu].processed = sn.v[PROCFS_SN_PROCESSED];
+		c->cpu[sn.cpu].dropped = sn.v[PROCFS_SN_DROPPED];
+		c->cpu[sn.cpu].time_squeeze = sn.v[PROCFS_SN_TIME_SQUEEZE];
 	}
 	fclose(f);
 }
 
-/* Numbers after the label of a /proc/softirqs or /proc/interrupts line,
- * added into @dst[cpu] (or stored when @add is false). */
+/* Numbers after the label of a /proc/softirqs line, added into @dst[cpu]
+ * (or stored when @add is false). */
 static void per_cpu_columns(const char *s, uint64_t *dst, size_t stride, bool add)
 {
 	char *end;
@@ -78,22 +77,30 @@ static void read_softirqs(struct counters *c)
 	fclose(f);
 }
 
+/* /proc/interrupts: every line's counts (numbered IRQs and the
+ * architecture's) added per CPU, by the header's cpu ids. */
 static void read_interrupts(struct counters *c)
 {
-	char line[LINE];
+	struct procfs_irq irq;
+	char line[PROCFS_LINE_MAX];
+	int id[COUNTERS_MAX_CPUS], ncol;
 	FILE *f = fopen("/proc/interrupts", "re");
 
 	if (!f)
 		return;
-	if (!fgets(line, sizeof(line), f)) {	/* header "CPU0 CPU1 ..." */
+	if (!procfs_getline(f, line, sizeof(line), NULL) ||
+	    (ncol = procfs_irq_header(line, id, COUNTERS_MAX_CPUS)) < 0) {
 		fclose(f);
 		return;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *s = strchr(line, ':');
-
-		if (s)
-			per_cpu_columns(s + 1, &c->cpu[0].irqs, sizeof(c->cpu[0]), true);
+	if (ncol > COUNTERS_MAX_CPUS)
+		ncol = COUNTERS_MAX_CPUS;
+	while (procfs_getline(f, line, sizeof(line), NULL)) {
+		if (procfs_irq_line(line, &irq))
+			continue;
+		for (unsigned k = 0; k < irq.ncounts && k < (unsigned)ncol; k++)
+			if (id[k] < COUNTERS_MAX_CPUS)
+				c->cpu[id[k]].irqs += irq.count[k];
 	}
 	fclose(f);
 }

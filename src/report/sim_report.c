@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/tool_tables.h"
+
 struct col {
 	const char *key, *header;
 	int prec;
@@ -433,12 +435,13 @@ static struct table *ping_table(const struct results *r)
 	return t;
 }
 
-/* vmstat N: one line per interval.  in and cs per second; us, sy, id as
- * % of all CPUs' time, with sy = system + irq + softirq as procps's vmstat
- * shows them, and hi / si apart. */
+/* vmstat N, friendly (--style friendly): one line per interval, with its
+ * time.  in and cs per second; us, sy, id as % of all CPUs' time, with sy =
+ * system + irq + softirq as procps's vmstat shows them, and hi / sirq apart
+ * (not "si": vmstat's si is swap-in). */
 static struct table *vmstat_table(const struct results *r)
 {
-	struct table *t = table_new("vmstat", "vmstat (one line per interval; sy includes hi and si)");
+	struct table *t = table_new("vmstat", "vmstat (one line per interval; sy includes hi and sirq)");
 
 	table_add_col(t, "t_s", "t", 3);
 	table_add_col(t, "r", "r", -1);
@@ -450,7 +453,7 @@ static struct table *vmstat_table(const struct results *r)
 	table_add_col(t, "id", "id", -1);
 	table_add_col(t, "wa", "wa", -1);
 	table_add_col(t, "hi", "hi", -1);
-	table_add_col(t, "si", "si", -1);
+	table_add_col(t, "sirq", "sirq", -1);
 	for (uint32_t i = 1; i < r->n_vm; i++) {
 		const struct vm_sample *a = &r->vm[i - 1], *b = &r->vm[i];
 		double dt = (double)(b->t - a->t) / 1e9, tot = 0, d[ACCT_N];
@@ -652,9 +655,19 @@ static struct table *workers_table(const struct results *r)
 	return t;
 }
 
-struct report *run_report(const struct results *r, bool wide)
+int report_style_parse(const char *s, enum report_style *st)
 {
-	struct report *rep = report_new();
+	if (!strcmp(s, "tool"))
+		*st = STYLE_TOOL;
+	else if (!strcmp(s, "friendly"))
+		*st = STYLE_FRIENDLY;
+	else
+		return -1;
+	return 0;
+}
+
+static struct table *summary_table(const struct results *r, bool wide)
+{
 	char title[128];
 	struct table *sum;
 
@@ -670,17 +683,25 @@ struct report *run_report(const struct results *r, bool wide)
 	summary_row(sum, r, wide);
 	if (r->server.epoll)
 		server_summary_row(sum, r, wide);
-	report_add(rep, sum);
-	report_add(rep, netstat_table(r));
-	report_add(rep, interrupts_table(r));
+	return sum;
+}
+
+struct report *run_report_styled(const struct results *r, bool wide, enum report_style st)
+{
+	struct report *rep = report_new();
+	bool tool = st == STYLE_TOOL;
+
+	report_add(rep, summary_table(r, wide));
+	report_add(rep, tool ? tool_netstat_table(r) : netstat_table(r));
+	report_add(rep, tool ? tool_interrupts_table(r) : interrupts_table(r));
 	if (multi_queue(r))
 		report_add(rep, queues_table(r));
 	if (r->gro)
 		report_add(rep, gro_table(r));
-	report_add(rep, softnet_table(r));
+	report_add(rep, tool ? tool_softnet_table(r) : softnet_table(r));
 	if (r->skb_table)
 		report_add(rep, skb_table(r));
-	report_add(rep, mpstat_table(r));
+	report_add(rep, tool ? tool_mpstat_table(r) : mpstat_table(r));
 	if (r->cstates_table)
 		report_add(rep, cstates_table(r));
 	report_add(rep, threads_table(r));
@@ -689,10 +710,15 @@ struct report *run_report(const struct results *r, bool wide)
 	if (r->n_series)
 		report_add(rep, series_table(r));
 	if (r->n_vm > 1)
-		report_add(rep, vmstat_table(r));
+		report_add(rep, tool ? tool_vmstat_table(r) : vmstat_table(r));
 	if (r->ping.on)
 		report_add(rep, ping_table(r));
 	if (r->netperf.conns)
 		report_add(rep, netperf_table(r));
 	return rep;
+}
+
+struct report *run_report(const struct results *r, bool wide)
+{
+	return run_report_styled(r, wide, STYLE_TOOL);
 }

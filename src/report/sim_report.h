@@ -37,7 +37,20 @@ bool metrics_is_output(const char *key);
  * configured (adaptive controllers then change them at run time). */
 struct table *coalesce_table(const struct scenario *scn);
 
-/* Every table of a single run. */
+/* How the tables that imitate a file or tool print (`run --style`):
+ * STYLE_TOOL  netstat_i, interrupts, softnet_stat, vmstat and mpstat as
+ *             the real netstat -i, /proc/interrupts, /proc/net/softnet_stat,
+ *             vmstat and mpstat -P ALL show them (report/tool_tables.h);
+ * STYLE_FRIENDLY the labelled decimal tables rxlab printed before them
+ *             (vmstat's softirq column named sirq, not si). */
+enum report_style { STYLE_TOOL, STYLE_FRIENDLY };
+
+/* "tool" or "friendly" into @st: 0, or -1 (@st untouched). */
+int report_style_parse(const char *s, enum report_style *st);
+
+/* Every table of a single run, the imitating ones in style @st. */
+struct report *run_report_styled(const struct results *r, bool wide, enum report_style st);
+/* run_report_styled(@r, @wide, STYLE_TOOL). */
 struct report *run_report(const struct results *r, bool wide);
 
 #endif

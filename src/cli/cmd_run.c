@@ -17,6 +17,7 @@
 const char run_usage[] =
 	"usage: rxlab run SCENARIO [--set SECTION.KEY=VALUE ...] [--seed N] [--speed X]\n"
 	"                 [--format table|csv|json] [--show-coalesce]\n"
+	"                 [--table NAME ...] [--out-dir DIR]\n"
 	"\n"
 	"Runs one scenario (an INI file or a built-in name: rxlab scenarios) and\n"
 	"prints every table.\n"
@@ -54,6 +55,7 @@ static int run(struct opts *o)
 	struct results r;
 	struct report *rep;
 	char err[1024];
+	int rc;
 
 	if (!o->scenario)
 		return common_bad("run needs a scenario: rxlab run FILE.ini (or a built-in name)",
@@ -70,10 +72,10 @@ static int run(struct opts *o)
 		results_free(&r);
 		return 2;
 	}
-	report_print(rep, stdout, o->fmt);
+	rc = common_emit(rep, o);
 	report_free(rep);
 	results_free(&r);
-	return 0;
+	return rc;
 }
 
 int cmd_run(int argc, char **argv)

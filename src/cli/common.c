@@ -17,7 +17,8 @@ static const struct cli_opt common_opts[] = {
 	{ "--jobs", true }, { "--speed", true }, { "--shard", true }, { "--resume", true },
 	{ "--out", true }, { "--plot", true }, { "--checkpoint", true },
 	{ "--progress", false }, { "--no-progress", false }, { "--no-plot", false },
-	{ "--show-coalesce", false }, { "--keys", false }, { NULL, false },
+	{ "--show-coalesce", false }, { "--keys", false }, { "--table", true },
+	{ "--out-dir", true }, { NULL, false },
 };
 
 int common_bad(const char *msg, const char *arg)
@@ -70,6 +71,53 @@ static int set_checkpoint(struct opts *o, const char *v)
 	return 0;
 }
 
+/* --table NAME (repeatable) and --out-dir DIR: run's outputs. */
+static int table_opt(struct opts *o, const char *a, const char *v)
+{
+	if (!strcmp(a, "--out-dir")) {
+		if (!*v)
+			return common_bad("--out-dir takes a directory, not an empty word", NULL);
+		o->out_dir = v;
+	} else if (o->n_tables == MAX_TABLES) {
+		return common_bad("too many --table options (at most 32)", NULL);
+	} else {
+		o->tables[o->n_tables++] = v;
+	}
+	return 0;
+}
+
+/* --table and --out-dir: options of run; several tables in CSV on stdout
+ * would be the multi-table stream they replace. */
+static int tables_only(const struct opts *o, const char *cmd)
+{
+	if ((o->n_tables || o->out_dir) && !(cmd && !strcmp(cmd, "run")))
+		return common_bad("--table and --out-dir are options of rxlab run (and tune)", NULL);
+	if (o->n_tables > 1 && o->fmt == OUT_CSV && !o->out_dir)
+		return common_bad("CSV on standard output is one table: give one --table, or "
+				  "--out-dir DIR for a file per table", NULL);
+	return 0;
+}
+
+int common_emit(struct report *rep, const struct opts *o)
+{
+	char err[2048];
+
+	if (o->n_tables && report_select(rep, o->tables, o->n_tables, err, sizeof(err)))
+		return common_bad("--table:", err);
+	if (o->out_dir) {
+		if (report_write_dir(rep, o->out_dir, o->fmt == OUT_JSON ? OUT_JSON : OUT_CSV, err,
+				     sizeof(err)) == 0)
+			return 0;
+		fprintf(stderr, "rxlab: %s\n", err);
+		return 2;
+	}
+	if (o->n_tables)
+		report_print_units(rep, stdout, o->fmt);
+	else
+		report_print(rep, stdout, o->fmt);
+	return 0;
+}
+
 /* An option without a value. */
 static int on_flag(struct opts *o, const char *a)
 {
@@ -112,6 +160,8 @@ static int on_opt(void *ctx, const char *a, const char *v)
 			       ? common_bad("--shard takes K/N with 1 <= K <= N (e.g. 2/8), not", v) : 0;
 	if (!strcmp(a, "--checkpoint"))
 		return set_checkpoint(o, v);
+	if (!strcmp(a, "--table") || !strcmp(a, "--out-dir"))
+		return table_opt(o, a, v);
 	if (!strcmp(a, "--resume"))
 		o->resume = v;
 	else if (!strcmp(a, "--out"))
@@ -166,6 +216,8 @@ int common_parse(struct opts *o, const char *cmd, const char *usage, int argc, c
 			    .checkpoint_s = -1 };
 	interrupt_install();
 	rc = cli_parse(&spec, o, argc, argv);
+	if (rc == 0)
+		rc = tables_only(o, cmd);
 	return rc ? rc : sweep_only(o, cmd);
 }
 

@@ -16,6 +16,7 @@
 #include "report/table.h"
 
 #define MAX_SETS 256
+#define MAX_TABLES 32	/* --table NAME, repeatable */
 
 struct opts {
 	enum out_format fmt;
@@ -34,6 +35,9 @@ struct opts {
 	bool no_plot;
 	int progress;           /* -1 auto, 0 off, 1 on */
 	double checkpoint_s;    /* -1: not given */
+	const char *tables[MAX_TABLES];	/* run --table NAME ... */
+	size_t n_tables;
+	const char *out_dir;		/* run --out-dir DIR */
 };
 
 /* The usage of these options, the end of each command's --help. */
@@ -66,7 +70,11 @@ struct opts {
 	"                            when stdout and stderr are terminals)\n" \
 	"  --show-coalesce           run: also print each port's coalescing settings\n" \
 	"                            (ethtool -c)\n" \
-	"  --keys                    scenarios: list the scenario keys (the schema)\n"
+	"  --keys                    scenarios: list the scenario keys (the schema)\n" \
+	"  --table NAME              run: print only table NAME (repeatable; CSV on\n" \
+	"                            stdout holds one); JSON then carries the units\n" \
+	"  --out-dir DIR             run: write DIR/NAME.csv per table (NAME.json\n" \
+	"                            with --format json); docs/outputs-schema.md\n"
 
 /* The exit statuses of every command, the end of rxlab --help (and so the
  * EXIT STATUS of rxlab(1), which help2man makes from it; docs/cli.md). */
@@ -91,6 +99,12 @@ int common_bad(const char *msg, const char *arg);
  * sweep (and of the default job) given to another command.  0, CLI_HELP,
  * or 2 after a message. */
 int common_parse(struct opts *o, const char *cmd, const char *usage, int argc, char **argv);
+
+/* Print @rep as run's options ask: every table on stdout in o->fmt, or
+ * with --table only those (report_select(); JSON with units), or with
+ * --out-dir a file per table (report_write_dir()).  0, or 2 after a
+ * message. */
+int common_emit(struct report *rep, const struct opts *o);
 
 /* After the command: free @o's --vary lists and the trace cache; after a
  * signal, say so and return 128 + the signal, else @rc. */

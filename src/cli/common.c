@@ -9,6 +9,7 @@
 #include "cli/interrupt.h"
 #include "cli/opts.h"
 #include "experiment/sweep_file.h"
+#include "model/scenario_load.h"
 #include "model/trace_load.h"
 
 
@@ -96,6 +97,16 @@ static int tables_only(const struct opts *o, const char *cmd)
 		return common_bad("CSV on standard output is one table: give one --table, or "
 				  "--out-dir DIR for a file per table", NULL);
 	return 0;
+}
+
+void common_preload(const char *scenario, const struct opts *o)
+{
+	struct scenario *scn = malloc(sizeof(*scn));
+	char err[1024];
+
+	if (scn)	/* what it says, the command's own load says again */
+		(void)scenario_load(scn, scenario, o->sets, o->n_sets, err, sizeof(err));
+	free(scn);
 }
 
 int common_emit(struct report *rep, const struct opts *o)
@@ -208,8 +219,11 @@ static int sweep_only(const struct opts *o, const char *cmd)
 
 int common_parse(struct opts *o, const char *cmd, const char *usage, int argc, char **argv)
 {
-	const struct cli_spec spec = { .opts = common_opts, .usage = usage, .on_opt = on_opt,
-				       .on_arg = on_arg, .on_error = on_error };
+	/* "-": a scenario on standard input, for the commands that run one */
+	bool dash = cmd && (!strcmp(cmd, "run") || !strcmp(cmd, "sweep") ||
+			    !strcmp(cmd, "compare"));
+	const struct cli_spec spec = { .opts = common_opts, .usage = usage, .dash_is_arg = dash,
+				       .on_opt = on_opt, .on_arg = on_arg, .on_error = on_error };
 	int rc;
 
 	*o = (struct opts){ .fmt = OUT_TABLE, .jobs = sweep_default_jobs(), .progress = -1,

@@ -100,6 +100,13 @@ int common_bad(const char *msg, const char *arg);
  * or 2 after a message. */
 int common_parse(struct opts *o, const char *cmd, const char *usage, int argc, char **argv);
 
+/* Load @scenario with @o's --set options once in this process, before a
+ * command forks its workers, so that what it reads from standard input
+ * (a scenario from -, a traffic.trace = -) is read here once and kept
+ * (model/scenario_load.c, model/trace_load.c) for every run; the result
+ * is dropped, and the command's own load reports any error. */
+void common_preload(const char *scenario, const struct opts *o);
+
 /* Print @rep as run's options ask: every table on stdout in o->fmt, or
  * with --table only those (report_select(); JSON with units), or with
  * --out-dir a file per table (report_write_dir()).  0, or 2 after a

@@ -237,6 +237,7 @@ void tune_opts_init(struct tune_opts *o, size_t jobs)
 int tune_opts_parse(struct tune_opts *o, int argc, char **argv)
 {
 	const struct cli_spec spec = { .opts = tune_opts_table, .usage = tune_usage,
+				       .dash_is_arg = true, /* "-": a scenario on stdin */
 				       .on_opt = on_opt, .on_arg = on_arg, .on_error = on_error };
 	struct tune_args a = { o, argc ? argv[argc - 1] : NULL };
 	char **args = malloc(((size_t)argc + 2) * sizeof(*args));

@@ -66,7 +66,7 @@ static int run(struct opts *o)
 		fprintf(stderr, "rxlab: %s\n", err);
 		return strstr(err, "model error") || strstr(err, "accounting") ? 1 : 2;
 	}
-	rep = run_report(&r, o->fmt != OUT_TABLE);
+	rep = run_report(&r, o->fmt != OUT_TABLE || o->out_dir);	/* files: the wide summary */
 	if (o->show_coalesce && show_coalesce(rep, o) != 0) {
 		report_free(rep);
 		results_free(&r);

@@ -29,6 +29,12 @@ for s in $names; do
   fi
   echo "$s" > "$d.name"
 done
+# tune's tables (front, best), from a short search
+d="$tmp/tune"
+if ! timeout -s KILL 60 "$rxlab" tune udp-sink --goal 'p99<=100us' --policies coalesce \
+     --set run.duration=100ms --set run.warmup=20ms --out-dir "$d" --format json 2> "$tmp/err"; then
+  echo "FAIL tune --out-dir: $(cat "$tmp/err")"; exit 1
+fi
 
 python3 - "$tmp" "$doc" "$mode" <<'PY'
 import glob, json, os, re, sys
@@ -47,6 +53,7 @@ def fold(table, key):
 
 tables, seen_in, errors = {}, {}, []
 n_scn = len(glob.glob(os.path.join(tmp, "*.name")))
+open(os.path.join(tmp, "tune.name"), "w").write("rxlab tune\n")
 for d in sorted(p for p in glob.glob(os.path.join(tmp, "*")) if os.path.isdir(p)):
     scn = open(d + ".name").read().strip()
     for path in sorted(glob.glob(os.path.join(d, "*.json"))):
@@ -65,12 +72,13 @@ if errors:
 
 order = ["summary", "netstat_i", "interrupts", "queues", "gro", "softnet_stat", "skb",
          "mpstat", "cpuidle", "threads", "workers", "moderation", "vmstat", "ping", "netperf",
-         "coalesce"]
+         "coalesce", "front", "best"]
 names = [n for n in order if n in tables] + sorted(n for n in tables if n not in order)
 out = [BEGIN, ""]
 for n in names:
     scns = seen_in[n]
-    when = "every run" if len(scns) == n_scn else "e.g. " + ", ".join(scns[:3])
+    when = ("every run" if len(scns) == n_scn else
+            "rxlab tune" if scns == ["rxlab tune"] else "e.g. " + ", ".join(scns[:3]))
     out += [f"### {n}", "", f"Made by: {when}.", "", "| column | unit |", "|---|---|"]
     out += [f"| `{k}` | {u} |" for k, u in tables[n].items()]
     out.append("")

@@ -9,7 +9,8 @@
 #     in CSV on stdout are refused (that was the multi-table stream);
 #   - JSON of --table and of --out-dir carries each column's unit;
 #   - --out-dir creates DIR, refuses a symlink or a file, replaces the
-#     files it writes and leaves the others.
+#     files it writes and leaves the others;
+#   - tune --table / --out-dir on its tables (front, best).
 set -u
 rxlab="$1"; src="$2"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
@@ -130,6 +131,20 @@ mkdir "$tmp/again"; echo old > "$tmp/again/summary.csv"; echo mine > "$tmp/again
   && [ "$(ls "$tmp/again" | tr '\n' ' ')" = "notes.txt summary.csv " ] \
   && ok "--out-dir with --table: summary.csv replaced, other files kept" \
   || fail "--out-dir again: $(ls "$tmp/again")"
+
+# tune: --table and --out-dir on its two tables (front, best)
+tq=(udp-sink --goal 'p99<=100us' --policies coalesce --set run.duration=100ms --set run.warmup=20ms)
+"$rxlab" tune "${tq[@]}" --format csv > "$tmp/tune.csv" 2>/dev/null
+rm -rf "$tmp/tsplit"; mkdir "$tmp/tsplit"; split_stream "$tmp/tune.csv" "$tmp/tsplit"
+"$rxlab" tune "${tq[@]}" --out-dir "$tmp/tune" 2>/dev/null
+diff -r "$tmp/tsplit" "$tmp/tune" > /dev/null && [ "$(ls "$tmp/tune" | tr '\n' ' ')" = "best.csv front.csv " ] \
+  && ok "tune --out-dir: best.csv and front.csv, the stream's tables" \
+  || fail "tune --out-dir: $(ls "$tmp/tune")"
+"$rxlab" tune "${tq[@]}" --table best --format csv 2>/dev/null | cmp -s - "$tmp/tune/best.csv" \
+  && ok "tune --table best: the table alone" || fail "tune --table best differs"
+got="$("$rxlab" tune "${tq[@]}" --table nosuch 2>&1 >/dev/null)"; rc=$?
+[ "$rc" -eq 2 ] && [ "$got" = "rxlab: --table: unknown table 'nosuch'; this report's tables: front, best" ] \
+  && ok "tune --table nosuch: exit 2, lists front, best" || fail "tune --table nosuch: exit $rc: $got"
 
 [ "$fails" -eq 0 ] && echo "all ok" || echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -46,7 +46,8 @@ static const struct exact_rule exact[] = {
 	{ "gro", "gro_in", "packets" },
 	/* identifiers: a CPU, a queue, a worker */
 	{ "*", "cpu", "id" }, { "*", "queue", "id" }, { "*", "worker", "id" },
-	{ "*", "drops_total", "packets" }, { "*", "drops", "packets" }, { "*", "loopback_drops", "packets" },
+	{ "*", "drops_total", "packets" }, { "*", "drops", "packets" },
+	{ "*", "loopback_drops", "packets" },
 	{ "*", "served", "packets" }, { "*", "busy_poll_pkts", "packets" },
 	{ "*", "transmitted", "packets" }, { "*", "received", "packets" },
 };

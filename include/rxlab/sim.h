@@ -329,4 +329,73 @@ void results_free(struct results *r);
 int rxl_sim_run(const struct rxl_scenario *scn, const volatile sig_atomic_t *stop,
 		struct results *out, char *err, size_t errlen);
 
+/* ---- tracepoints ---- */
+
+/* The kernel tracepoints a run can emit, as `perf record -e` names them
+ * (docs/replay.md "Simulated tracepoints").  Their fields are those of the
+ * kernel's TP_printk formats (include/trace/events/irq.h, napi.h, net.h;
+ * /sys/kernel/tracing/events/GROUP/NAME/format):
+ *   irq:irq_handler_entry    "irq=%d name=%s"        a queue vector's handler starts
+ *   irq:irq_handler_exit     "irq=%d ret=%s"         ... and returns (always handled)
+ *   napi:napi_poll           "napi poll on napi struct %p for device %s work %d budget %d"
+ *                            after a ->poll() call: net_rx_action, a NAPI
+ *                            kthread or a busy poller
+ *   net:netif_receive_skb    "dev=%s skbaddr=%p len=%u"  an skb goes up the stack
+ * The NAPI hrtimer, the tick and IPIs are system vectors, which have no
+ * irq_handler_* events on Linux either; rxpath = bsd-poll has no NAPI (no
+ * napi_poll events). */
+enum rxl_tp_kind {
+	RXL_TP_IRQ_ENTRY,
+	RXL_TP_IRQ_EXIT,
+	RXL_TP_NAPI_POLL,
+	RXL_TP_NETIF_RECEIVE_SKB,
+};
+
+/* One event.  The strings point into the running simulator: valid during
+ * the callback only. */
+struct rxl_tp_event {
+	int64_t t_ns;         /* simulated time since the start of the run, ns */
+	enum rxl_tp_kind kind;
+	uint16_t cpu;         /* the CPU it happened on */
+	int32_t pid;          /* the thread running there: 0 when idle (the
+	                       * kernel's swapper), else 1000 + its index in the
+	                       * results' thread table */
+	const char *comm;     /* ... its name: "swapper", "ksoftirqd/3", "udp-sink",
+	                       * "napi/eth0-1" (not cut to the kernel's 15 bytes) */
+	int32_t irq;          /* IRQ events: the vector's number in the simulated
+	                       * /proc/interrupts (24 + queue index) */
+	const char *name;     /* IRQ events: the vector's name ("eth0-TxRx-3");
+	                       * napi_poll, netif_receive_skb: the device
+	                       * ("eth0", "lo"; "(no_device)" for a CPU's backlog) */
+	uint64_t addr;        /* napi_poll: the napi struct; netif_receive_skb: the
+	                       * skb (made-up kernel addresses, fixed per NAPI and
+	                       * per skb slot, the same on every run) */
+	uint32_t work, budget;/* napi_poll: frames the poll returned, its budget */
+	uint32_t len;         /* netif_receive_skb: skb->len (the frame without
+	                       * its Ethernet header and FCS) */
+};
+
+/* Where a run sends its events, in time order (ties in the order the
+ * simulator produced them).  @emit returns 0 to go on; anything else stops
+ * the events (the run goes on, as it does after the limit).  Events past
+ * @limit (0: no limit) are not emitted. */
+struct rxl_trace {
+	int (*emit)(void *ctx, const struct rxl_tp_event *e);
+	void *ctx;
+	uint64_t limit;
+	uint64_t emitted;     /* out: events handed to @emit */
+	int64_t last_ns;      /* out: the time of the last one */
+	bool truncated;       /* out: there were more than @limit */
+	bool stopped;         /* out: @emit returned non-zero */
+	bool nomem;           /* out: the time-order buffer could not grow (it
+	                       * holds the events of the chunks in progress, a few
+	                       * hundred per CPU): the events stopped there */
+};
+
+/* rxl_sim_run() with the run's tracepoint events handed to @tr (NULL:
+ * exactly rxl_sim_run()).  The events do not change the run: its results
+ * are the same bytes with and without. */
+int rxl_sim_run_traced(const struct rxl_scenario *scn, const volatile sig_atomic_t *stop,
+		       struct rxl_trace *tr, struct results *out, char *err, size_t errlen);
+
 #endif

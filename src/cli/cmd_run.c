@@ -7,6 +7,7 @@
 #include "cli/common.h"
 #include "cli/interrupt.h"
 #include "cli/opts.h"
+#include "cli/run_trace.h"
 #include "experiment/estimate.h"
 #include "experiment/sweep.h"
 #include "model/scenario_load.h"
@@ -18,6 +19,7 @@ const char run_usage[] =
 	"usage: rxlab run SCENARIO [--set SECTION.KEY=VALUE ...] [--seed N] [--speed X]\n"
 	"                 [--format table|csv|json] [--show-coalesce]\n"
 	"                 [--table NAME ...] [--out-dir DIR]\n"
+	"                 [--trace FILE [--trace-limit N]]\n"
 	"\n"
 	"Runs one scenario (an INI file or a built-in name: rxlab scenarios) and\n"
 	"prints every table.\n"
@@ -62,7 +64,11 @@ static int run(struct opts *o)
 				  NULL);
 	trace_notes_for(o->scenario, o->sets, o->n_sets);
 	say_estimate(o);
-	if (run_one(&r, o->scenario, o->sets, o->n_sets, &rxlab_signal, err, sizeof(err))) {
+	if (o->trace) {
+		rc = run_traced(&r, o, &rxlab_signal);
+		if (rc)
+			return rc;
+	} else if (run_one(&r, o->scenario, o->sets, o->n_sets, &rxlab_signal, err, sizeof(err))) {
 		fprintf(stderr, "rxlab: %s\n", err);
 		return strstr(err, "model error") || strstr(err, "accounting") ? 1 : 2;
 	}

@@ -8,6 +8,7 @@
 
 #include "cli/interrupt.h"
 #include "cli/opts.h"
+#include "cli/run_trace.h"
 #include "experiment/sweep_file.h"
 #include "model/scenario_load.h"
 #include "model/trace_load.h"
@@ -19,7 +20,8 @@ static const struct cli_opt common_opts[] = {
 	{ "--out", true }, { "--plot", true }, { "--checkpoint", true },
 	{ "--progress", false }, { "--no-progress", false }, { "--no-plot", false },
 	{ "--show-coalesce", false }, { "--keys", false }, { "--table", true },
-	{ "--out-dir", true }, { NULL, false },
+	{ "--out-dir", true }, { "--trace", true }, { "--trace-limit", true },
+	{ NULL, false },
 };
 
 int common_bad(const char *msg, const char *arg)
@@ -57,6 +59,19 @@ static int add_vary(struct opts *o, const char *v)
 	if (vary_parse(&o->vary[o->n_vary], v, err, sizeof(err)))
 		return common_bad(err, NULL);
 	o->n_vary++;
+	return 0;
+}
+
+static int set_trace_limit(struct opts *o, const char *v)
+{
+	char *end;
+	unsigned long long n = strtoull(v, &end, 10);
+
+	if (v[0] < '0' || v[0] > '9' || *end || n > 1000000000000ULL)
+		return common_bad("--trace-limit takes a number of events in 0..1000000000000 "
+				  "(0: no limit), not", v);
+	o->trace_limit = n;
+	o->trace_limit_set = true;
 	return 0;
 }
 
@@ -173,6 +188,12 @@ static int on_opt(void *ctx, const char *a, const char *v)
 		return set_checkpoint(o, v);
 	if (!strcmp(a, "--table") || !strcmp(a, "--out-dir"))
 		return table_opt(o, a, v);
+	if (!strcmp(a, "--trace-limit"))
+		return set_trace_limit(o, v);
+	if (!strcmp(a, "--trace")) {
+		o->trace = v;
+		return 0;
+	}
 	if (!strcmp(a, "--resume"))
 		o->resume = v;
 	else if (!strcmp(a, "--out"))
@@ -214,6 +235,10 @@ static int sweep_only(const struct opts *o, const char *cmd)
 				  NULL);
 	if (o->keys && !(cmd && !strcmp(cmd, "scenarios")))
 		return common_bad("--keys is an option of rxlab scenarios", NULL);
+	if ((o->trace || o->trace_limit_set) && !(cmd && !strcmp(cmd, "run")))
+		return common_bad("--trace and --trace-limit are options of rxlab run", NULL);
+	if (o->trace_limit_set && !o->trace)
+		return common_bad("--trace-limit needs --trace FILE", NULL);
 	return 0;
 }
 
@@ -227,7 +252,7 @@ int common_parse(struct opts *o, const char *cmd, const char *usage, int argc, c
 	int rc;
 
 	*o = (struct opts){ .fmt = OUT_TABLE, .jobs = sweep_default_jobs(), .progress = -1,
-			    .checkpoint_s = -1 };
+			    .checkpoint_s = -1, .trace_limit = RUN_TRACE_LIMIT };
 	interrupt_install();
 	rc = cli_parse(&spec, o, argc, argv);
 	if (rc == 0)

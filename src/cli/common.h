@@ -38,6 +38,10 @@ struct opts {
 	const char *tables[MAX_TABLES];	/* run --table NAME ... */
 	size_t n_tables;
 	const char *out_dir;		/* run --out-dir DIR */
+	/* run --trace FILE [--trace-limit N]: tracepoint events (cli/run_trace.h) */
+	const char *trace;
+	unsigned long long trace_limit;
+	bool trace_limit_set;
 };
 
 /* The usage of these options, the end of each command's --help. */
@@ -74,7 +78,12 @@ struct opts {
 	"  --table NAME              run: print only table NAME (repeatable; CSV on\n" \
 	"                            stdout holds one); JSON then carries the units\n" \
 	"  --out-dir DIR             run: write DIR/NAME.csv per table (NAME.json\n" \
-	"                            with --format json); docs/outputs-schema.md\n"
+	"                            with --format json); docs/outputs-schema.md\n" \
+	"  --trace FILE              run: write the simulated irq:irq_handler_entry/exit,\n" \
+	"                            napi:napi_poll and net:netif_receive_skb events to\n" \
+	"                            FILE as perf script --ns prints them\n" \
+	"  --trace-limit N           run --trace: at most N events (default 1000000;\n" \
+	"                            0: no limit)\n"
 
 /* The exit statuses of every command, the end of rxlab --help (and so the
  * EXIT STATUS of rxlab(1), which help2man makes from it; docs/cli.md). */

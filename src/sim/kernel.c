@@ -32,6 +32,7 @@
 #include "sim/gro_rx.h"
 #include "sim/policy.h"
 #include "sim/sim.h"
+#include "sim/tracepoint.h"
 
 /* ---- poll lists ---- */
 
@@ -233,6 +234,7 @@ static int64_t deliver(struct sim *s, struct cpu *c, struct pkt *p, int64_t t)
 	int64_t locked = s->prof->xmit_locked_ns, at;
 	struct nic *in, *out;
 
+	trace_netif_receive_skb(s, c, p, s->proto[p->reply] ? p->len : tp_skb_len(p->len), t);
 	if (s->proto[p->reply])
 		return s->proto[p->reply]->input(s, c, p, t);
 	in = &s->nic[p->in_nic];
@@ -266,6 +268,10 @@ int64_t kern_deliver_skb(struct sim *s, struct cpu *c, struct pktq *q, uint32_t 
 
 	if (segs == 1)
 		return deliver(s, c, &p, t);
+	/* one skb: the first frame's headers and @segs payloads (a stream's
+	 * segments are all the first one's size) */
+	trace_netif_receive_skb(s, c, &p, tp_skb_len(p.len) + (segs - 1) * (p.len - SCN_TCP_OVERHEAD),
+				t);
 	t += s->prof->local_deliver_ns; /* once for the merged skb */
 	for (uint32_t k = 0;; k++) {
 		if (s->scn->apps.sink)
@@ -451,7 +457,13 @@ static int64_t hardirq_work(struct sim *s, struct cpu *c, uint16_t irq)
  * in that chunk is stamped later by the handler's time (ping_irq_preempt). */
 static int64_t hardirq_start(struct sim *s, struct cpu *c, uint16_t irq)
 {
-	int64_t d = hardirq_work(s, c, irq);
+	int64_t d;
+
+	/* a queue vector's handler, once (not again for an isr-loop slice),
+	 * after the idle exit */
+	if (s->tp && !(irq & IRQ_FLAGS) && !s->nic[irq].isr_more)
+		trace_irq_handler_entry(s, c, &s->nic[irq], s->eng.now + c->exit_ns);
+	d = hardirq_work(s, c, irq);
 
 	ping_irq_preempt(s, c, s->eng.now, d);
 	return d;
@@ -466,6 +478,7 @@ static void hardirq_done(struct sim *s, struct cpu *c, uint16_t irq)
 			cpu_run(s, c, LVL_HARDIRQ, irq, hardirq_start(s, c, irq));
 			return;
 		}
+		trace_irq_handler_exit(s, c, n, s->eng.now);
 		if (s->scn->host.rxpath != RXPATH_NAPI && s->scn->host.rxpath != RXPATH_BSD_POLL)
 			driver_rearm(s, n);
 		else if (s->scn->host.rxpath == RXPATH_NAPI && n->cfg->tx_clean == TX_CLEAN_HARDIRQ)
@@ -516,8 +529,8 @@ void kern_irq_exit(struct sim *s, struct cpu *c)
 /* ---- NAPI polls ---- */
 
 /* A driver ->poll(): TX clean, then up to weight RX frames. */
-int64_t kern_nic_poll(struct sim *s, struct cpu *c, struct nic *n, int64_t t, uint32_t limit,
-		      uint32_t *work)
+static int64_t nic_poll(struct sim *s, struct cpu *c, struct nic *n, int64_t t, uint32_t limit,
+			uint32_t *work)
 {
 	uint32_t w = 0;
 
@@ -540,6 +553,16 @@ int64_t kern_nic_poll(struct sim *s, struct cpu *c, struct nic *n, int64_t t, ui
 	n->c.polls++;
 	n->c.poll_pkts += w;
 	*work = w;
+	return t;
+}
+
+/* napi_busy_loop()'s poll: traced where it ends ("trace_napi_poll(napi,
+ * work, budget)" right after it). */
+int64_t kern_nic_poll(struct sim *s, struct cpu *c, struct nic *n, int64_t t, uint32_t limit,
+		      uint32_t *work)
+{
+	t = nic_poll(s, c, n, t, limit, work);
+	trace_napi_poll(s, c, n->id, *work, limit, t);
 	return t;
 }
 
@@ -611,7 +634,7 @@ static void poll_start(struct sim *s, struct cpu *c, uint16_t id)
 		uint64_t tx0 = n->c.tx_cleaned;
 
 		limit = poll_limit(s, c, n->napi.weight);
-		end = kern_nic_poll(s, c, n, t, limit, &work);
+		end = nic_poll(s, c, n, t, limit, &work);
 		c->cur_stay = napi_exit_after_poll(n->cfg->poll_exit, work,
 						   (uint32_t)(n->c.tx_cleaned - tx0), limit) == RULE_POLL;
 	}
@@ -678,11 +701,25 @@ static void poll_settle(struct sim *s, struct cpu *c, struct napi *n, struct nic
 			napi_complete_done(n, work, dev && gro_rx_pending(dev)), RESCHED_POLL_LIST);
 }
 
+/* napi:napi_poll of the poll that just ended on @c: a poll that stays
+ * returned its budget, as today's drivers express it. */
+static void poll_trace(struct sim *s, struct cpu *c)
+{
+	uint16_t id = c->cur_napi;
+	uint32_t budget = poll_limit(s, c, id == NAPI_BACKLOG ? c->backlog_napi.weight
+							     : s->nic[id].napi.weight);
+
+	trace_napi_poll(s, c, id, c->cur_stay && c->cur_work < budget ? budget : c->cur_work,
+			budget, s->eng.now);
+}
+
 static void poll_done(struct sim *s, struct cpu *c)
 {
 	uint16_t id = c->cur_napi;
 	uint32_t work = c->cur_work;
 
+	if (s->tp)
+		poll_trace(s, c);
 	if (id == NAPI_BACKLOG)
 		poll_settle(s, c, &c->backlog_napi, NULL, work);
 	else
@@ -742,7 +779,7 @@ static void bsd_chunk(struct sim *s, struct cpu *c)
 	for (uint16_t i = 0; i < s->n_nics; i++) {
 		if (c->bsd_cmd == BSD_POLL_AND_CHECK_STATUS)
 			t += s->prof->reg_read_ns;
-		t = kern_nic_poll(s, c, &s->nic[i], t, count, &work);
+		t = nic_poll(s, c, &s->nic[i], t, count, &work);
 		c->sn.processed += work;
 	}
 	cpu_run(s, c, LVL_SOFTIRQ, SI_BSD, t - s->eng.now);
@@ -789,7 +826,7 @@ static void idle_poll_run(struct sim *s, struct cpu *c)
 	if (!sched_thread_continue(s, c, true))
 		return;
 	for (uint16_t i = 0; i < s->n_nics; i++) {
-		t = kern_nic_poll(s, c, &s->nic[i], t, count, &work);
+		t = nic_poll(s, c, &s->nic[i], t, count, &work);
 		total += work;
 	}
 	for (uint16_t i = 0; total == 0 && i < s->n_nics; i++) {
@@ -846,7 +883,7 @@ static void napi_thread_run(struct sim *s, struct cpu *c)
 
 	if (!sched_thread_continue(s, c, n->napi.state & NAPI_SCHED))
 		return;
-	end = kern_nic_poll(s, c, n, now, n->napi.weight, &c->thr_work);
+	end = nic_poll(s, c, n, now, n->napi.weight, &c->thr_work);
 	c->sn.processed += c->thr_work;
 	cpu_run(s, c, LVL_THREAD, TCH_POLL, end - now);
 }
@@ -899,7 +936,7 @@ static void napi_busy_thread_run(struct sim *s, struct cpu *c)
 	if (!sched_thread_continue(s, c, n->napi.state & NAPI_SCHED_THREADED))
 		return;
 	busy = napi_thread_busy_poll(&n->napi);
-	end = kern_nic_poll(s, c, n, now, n->napi.weight, &c->thr_work);
+	end = nic_poll(s, c, n, now, n->napi.weight, &c->thr_work);
 	c->sn.processed += c->thr_work;
 	if (busy && c->thr_work == 0) {
 		next = busy_spin_until(s, c, gro_rx_spin_until(s, n, end, nic_rx_next_ready(s, n)));
@@ -919,6 +956,7 @@ static void napi_thread_settle(struct sim *s, struct cpu *c)
 	struct nic *n = &s->nic[s->thr[c->cur].nic];
 	uint32_t work = c->thr_work;
 
+	trace_napi_poll(s, c, n->id, work, n->napi.weight, s->eng.now);
 	if (work >= n->napi.weight)
 		napi_poll_finish(&n->napi, work);
 	else

@@ -64,7 +64,8 @@ bool kern_netif_rx(struct sim *s, struct cpu *c, struct pkt *p);
 
 /* For busy polling (apps/sink.c, in the reader's context). */
 /* A driver ->poll() of at most @limit RX frames starting at @t; returns
- * the time after it and the frames in *work. */
+ * the time after it and the frames in *work.  Traced (napi:napi_poll at
+ * that time, budget @limit) as napi_busy_loop() traces its polls. */
 int64_t kern_nic_poll(struct sim *s, struct cpu *c, struct nic *n, int64_t t, uint32_t limit,
 		      uint32_t *work);
 /* The driver is done with a poll of @work < budget frames: complete, and

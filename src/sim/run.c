@@ -12,6 +12,7 @@
 #include "model/trace_load.h"
 #include "sim/results.h"
 #include "sim/sim.h"
+#include "sim/tracepoint.h"
 
 /* A wrapper, so that only the loader makes one: rxl_sim_run() may rely on
  * every range and cross-check having passed. */
@@ -73,16 +74,20 @@ void rxl_traces_free(void)
 /* Build, run and measure the host of @scn into @out.  0 or a negative
  * errno with the reason in @why (s->fatal when the model failed). */
 static int simulate(struct sim *s, const struct scenario *scn, const volatile sig_atomic_t *stop,
-		    struct results *out, const char **why)
+		    struct tracepoints *tp, struct results *out, const char **why)
 {
 	int rc;
 
 	if (sim_init(s, scn)) {
+		tp_finish(NULL, tp);
 		*why = s->fatal;
 		return -ENOMEM;
 	}
 	s->stop = stop;
-	if (sim_run(s)) {
+	s->tp = tp;
+	rc = sim_run(s);
+	tp_finish(s, tp); /* the events still buffered, while the threads' names exist */
+	if (rc) {
 		*why = s->fatal[0] ? s->fatal : "run failed";
 		return -ENOTRECOVERABLE;
 	}
@@ -97,16 +102,25 @@ static int simulate(struct sim *s, const struct scenario *scn, const volatile si
 int rxl_sim_run(const struct rxl_scenario *scn, const volatile sig_atomic_t *stop,
 		struct results *out, char *err, size_t errlen)
 {
+	return rxl_sim_run_traced(scn, stop, NULL, out, err, errlen);
+}
+
+int rxl_sim_run_traced(const struct rxl_scenario *scn, const volatile sig_atomic_t *stop,
+		       struct rxl_trace *tr, struct results *out, char *err, size_t errlen)
+{
 	/* struct sim holds per-thread and per-port snapshots: too big for a
 	 * caller's stack */
 	struct sim *s = malloc(sizeof(*s));
+	struct tracepoints *tp = tr ? tp_new(tr) : NULL;
 	const char *why = "out of memory";
 	int rc = -ENOMEM;
 
 	assert(scn && out);
 	memset(out, 0, sizeof(*out));
-	if (s)
-		rc = simulate(s, &scn->scn, stop, out, &why);
+	if (s && (tp || !tr))
+		rc = simulate(s, &scn->scn, stop, tp, out, &why);
+	else
+		tp_finish(NULL, tp);
 	if (rc) { /* before sim_free(): @why may be s->fatal */
 		results_free(out);
 		snprintf(err, errlen, "%s: %s", scn->scn.name, why);

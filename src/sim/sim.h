@@ -162,6 +162,7 @@ struct sim {
 	bool warm;            /* warm-up is over */
 	const volatile sig_atomic_t *stop; /* caller's flag: non-zero stops the run early */
 	bool partial;         /* the run was stopped before its duration */
+	struct tracepoints *tp; /* the run's tracepoint events (tracepoint.h), NULL: off */
 	char fatal[256];      /* set when the model hit an impossible state */
 };
 

@@ -38,6 +38,7 @@ expect "csv json table" run --format ""
 expect "json" run --format = j
 expect "--seed --set" run --se
 expect "--keys" scenarios --k
+expect "--trace --trace-limit" run --tra
 expect "--duration" live calibrate --du
 expect "host.cpus" run --set host.cp
 expect "host.cpus" run --set = host.cp           # --set=host.cp

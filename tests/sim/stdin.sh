@@ -111,5 +111,10 @@ expect_msg "sweep - --resume -" \
   "rxlab: <stdin>: standard input is already read as a scenario; a results file cannot read it too $twice" \
   "$rxlab" sweep - --vary traffic.rate=1kpps,2kpps --format csv --resume - < "$scn/udp-sink.ini"
 
+got="$(head -2 "$tmp/all.csv" | timeout -s KILL 20 "$rxlab" sweep udp-sink \
+  --vary nic.eth0.rx-usecs=1,2 --format csv --resume - 2>&1 >/dev/null)"; rc=$?
+[ "$rc" -eq 2 ] && [[ "$got" == "rxlab: <stdin>"* ]] && ok "resume - of another sweep: $got" \
+  || fail "resume - of another sweep: exit $rc: $got"
+
 [ "$fails" -eq 0 ] && echo "all ok" || echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

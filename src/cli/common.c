@@ -10,6 +10,7 @@
 #include "cli/opts.h"
 #include "cli/run_trace.h"
 #include "experiment/sweep_file.h"
+#include "io/infile.h"
 #include "model/scenario_load.h"
 #include "model/trace_load.h"
 
@@ -122,6 +123,7 @@ void common_preload(const char *scenario, const struct opts *o)
 	if (scn)	/* what it says, the command's own load says again */
 		(void)scenario_load(scn, scenario, o->sets, o->n_sets, err, sizeof(err));
 	free(scn);
+	infile_stdin_parent_only();	/* a worker that still wants it is refused */
 }
 
 int common_emit(struct report *rep, const struct opts *o)

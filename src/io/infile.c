@@ -119,8 +119,22 @@ const char *infile_name(const char *path)
 /* The reader that claimed standard input, or NULL. */
 static const char *stdin_reader;
 
+/* The process that may read standard input, or 0: any. */
+static pid_t stdin_owner;
+
+void infile_stdin_parent_only(void)
+{
+	stdin_owner = getpid();
+}
+
 int infile_stdin_claim(const char *what, char *err, size_t errlen)
 {
+	if (stdin_owner && getpid() != stdin_owner) {
+		snprintf(err, errlen, "%s: a worker process cannot read standard input; %s is read "
+			 "once, by the command before its workers start (give a file)",
+			 INFILE_STDIN_NAME, what);
+		return -EBUSY;
+	}
 	if (!stdin_reader) {
 		stdin_reader = what;
 		return 0;

@@ -69,6 +69,14 @@ const char *infile_name(const char *path);
  * them a file)". */
 int infile_stdin_claim(const char *what, char *err, size_t errlen);
 
+/* From now on, standard input belongs to this process: a process forked
+ * after this call (a sweep's worker) that tries to claim it is refused,
+ * "<stdin>: a worker process cannot read standard input; WHAT is read
+ * once, by the command before its workers start (give a file)", instead of
+ * racing its siblings for the bytes.  For commands that fork, after they
+ * read what they need (cli/common.h common_preload()). */
+void infile_stdin_parent_only(void);
+
 /* Claim standard input for @what and return a stream on a duplicate of
  * descriptor 0 (fclose() closes the duplicate only).  A directory
  * (`< dir`) is refused: "<stdin>: is a directory, not a file".  NULL with

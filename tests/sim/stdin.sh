@@ -116,5 +116,17 @@ got="$(head -2 "$tmp/all.csv" | timeout -s KILL 20 "$rxlab" sweep udp-sink \
 [ "$rc" -eq 2 ] && [[ "$got" == "rxlab: <stdin>"* ]] && ok "resume - of another sweep: $got" \
   || fail "resume - of another sweep: exit $rc: $got"
 
+# a trace = - that only a point reads (not the parent): its forked worker
+# is refused by name, never left to race its siblings for the bytes
+got="$(timeout -s KILL 20 "$rxlab" sweep udp-sink --vary traffic.trace=-,"$tr/tiny.csv" \
+  --jobs 2 --format csv < "$tr/tiny.csv" 2>&1 >/dev/null)"; rc=$?
+[ "$rc" -eq 2 ] && [ "$got" = "rxlab: <stdin>: a worker process cannot read standard input; a trace is read once, by the command before its workers start (give a file)" ] \
+  && ok "a worker reading stdin: refused" || fail "a worker reading stdin: exit $rc: $got"
+rx sweep udp-sink --vary traffic.trace="$tr/tiny.pcap","$tr/tiny.csv" --jobs 1 --format csv \
+  | cut -d, -f1,3- > "$tmp/a"
+rx sweep udp-sink --vary traffic.trace=-,"$tr/tiny.csv" --jobs 1 --format csv < "$tr/tiny.pcap" \
+  | cut -d, -f1,3- | sed "s|^-,|$tr/tiny.pcap,|" > "$tmp/b"
+same "--vary traffic.trace=-,FILE --jobs 1: the parent reads it"
+
 [ "$fails" -eq 0 ] && echo "all ok" || echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

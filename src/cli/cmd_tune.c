@@ -55,11 +55,10 @@ static int tables_out(const struct tune_opts *o, const struct tune_result *res, 
 
 	if (rc)
 		snprintf(err, errlen, "--table: %s", msg);
-
-	if (rc == 0 && o->tables_dir)
+	else if (o->tables_dir)
 		rc = report_write_dir(rep, o->tables_dir, o->fmt == OUT_JSON ? OUT_JSON : OUT_CSV,
 				      err, errlen);
-	else if (rc == 0)
+	else
 		report_print_units(rep, stdout, o->fmt);
 	report_free(rep);
 	return rc;

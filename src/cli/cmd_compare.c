@@ -26,6 +26,7 @@ static int compare(struct opts *o)
 				  "product of variations use rxlab sweep", NULL);
 	if (vary_check_keys(o->vary, o->n_vary, err, sizeof(err)))
 		return common_bad(err, NULL);
+	common_preload(o->scenario ? o->scenario : "moderation-compare", o);	/* stdin: once */
 	return compare_run(o->scenario ? o->scenario : "moderation-compare",
 			   o->n_vary ? &o->vary[0] : NULL, o->sets, o->n_sets, o->fmt,
 			   &rxlab_signal);

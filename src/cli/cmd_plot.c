@@ -50,10 +50,11 @@ int cmd_plot(int argc, char **argv)
 {
 	static const struct cli_opt opts[] = { { "--out", true }, { "--title", true },
 					       { NULL, false } };
-	const struct cli_spec spec = { .opts = opts, .usage = plot_usage, .on_opt = on_opt,
-				       .on_arg = on_arg, .on_error = on_error };
+	const struct cli_spec spec = { .opts = opts, .usage = plot_usage, .dash_is_arg = true,
+				       .on_opt = on_opt, .on_arg = on_arg, .on_error = on_error };
 	struct plot_args p = { NULL, NULL, NULL };
 	char err[1024], def[4096];
+	const char *name;
 	bool drawn = false;
 	int rc = cli_parse(&spec, &p, argc, argv);
 
@@ -61,6 +62,8 @@ int cmd_plot(int argc, char **argv)
 		return cli_status(rc);
 	if (!p.in)
 		return fprintf(stderr, "rxlab plot: which results file?\n%s", plot_usage), 2;
+	if (!p.dir && !strcmp(p.in, "-"))	/* standard input */
+		p.dir = "stdin-figures";
 	if (!p.dir) {	/* RESULTS without its extension, + "-figures" */
 		const char *dot = strrchr(p.in, '.'), *slash = strrchr(p.in, '/');
 		int n = dot && (!slash || dot > slash) ? (int)(dot - p.in) : (int)strlen(p.in);
@@ -68,10 +71,11 @@ int cmd_plot(int argc, char **argv)
 		snprintf(def, sizeof(def), "%.*s-figures", n, p.in);
 		p.dir = def;
 	}
-	rc = plot_results(p.in, p.dir, p.title ? p.title : p.in, &drawn, err, sizeof(err));
+	name = strcmp(p.in, "-") ? p.in : "stdin";
+	rc = plot_results(p.in, p.dir, p.title ? p.title : name, &drawn, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "rxlab: %s\n", err);
 	else if (drawn)
-		fprintf(stderr, "rxlab: figures of %s in %s/\n", p.in, p.dir);
+		fprintf(stderr, "rxlab: figures of %s in %s/\n", name, p.dir);
 	return rc;
 }

@@ -18,6 +18,7 @@
 const char run_usage[] =
 	"usage: rxlab run SCENARIO [--set SECTION.KEY=VALUE ...] [--seed N] [--speed X]\n"
 	"                 [--format table|csv|json] [--show-coalesce] [--style tool|friendly]\n"
+	"                 [--table NAME ...] [--out-dir DIR]\n"
 	"                 [--trace FILE [--trace-limit N]]\n"
 	"\n"
 	"Runs one scenario (an INI file or a built-in name: rxlab scenarios) and\n"
@@ -56,6 +57,7 @@ static int run(struct opts *o)
 	struct results r;
 	struct report *rep;
 	char err[1024];
+	int rc;
 
 	if (!o->scenario)
 		return common_bad("run needs a scenario: rxlab run FILE.ini (or a built-in name)",
@@ -63,24 +65,25 @@ static int run(struct opts *o)
 	trace_notes_for(o->scenario, o->sets, o->n_sets);
 	say_estimate(o);
 	if (o->trace) {
-		int rc = run_traced(&r, o, &rxlab_signal);
-
+		rc = run_traced(&r, o, &rxlab_signal);
 		if (rc)
 			return rc;
 	} else if (run_one(&r, o->scenario, o->sets, o->n_sets, &rxlab_signal, err, sizeof(err))) {
 		fprintf(stderr, "rxlab: %s\n", err);
 		return strstr(err, "model error") || strstr(err, "accounting") ? 1 : 2;
 	}
-	rep = run_report_styled(&r, o->fmt != OUT_TABLE, o->friendly ? STYLE_FRIENDLY : STYLE_TOOL);
+	/* files (--out-dir) get the wide summary, as --format csv does */
+	rep = run_report_styled(&r, o->fmt != OUT_TABLE || o->out_dir,
+				o->friendly ? STYLE_FRIENDLY : STYLE_TOOL);
 	if (o->show_coalesce && show_coalesce(rep, o) != 0) {
 		report_free(rep);
 		results_free(&r);
 		return 2;
 	}
-	report_print(rep, stdout, o->fmt);
+	rc = common_emit(rep, o);
 	report_free(rep);
 	results_free(&r);
-	return 0;
+	return rc;
 }
 
 int cmd_run(int argc, char **argv)

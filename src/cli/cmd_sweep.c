@@ -35,6 +35,7 @@ static int sweep(struct opts *o)
 		return common_bad("sweep needs at least one --vary KEY=SPEC", NULL);
 	if (vary_check_keys(o->vary, o->n_vary, err, sizeof(err)))
 		return common_bad(err, NULL);
+	common_preload(o->scenario, o);	/* standard input: read before the workers fork */
 	return sweep_cmd_run(&c);
 }
 

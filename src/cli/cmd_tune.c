@@ -6,6 +6,7 @@
  * so), 1 when a simulation failed, 2 for bad usage or input, 128+N after
  * signal N.
  */
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "cli/commands.h"
@@ -21,14 +22,17 @@ const char tune_usage[] =
 	"                  [--minimize cpu|p50|p99|p999|drops|irqs | --maximize throughput]\n"
 	"                  [--policies coalesce,dim,...] [--out DIR] [--iface NAME]\n"
 	"                  [--set KEY=VALUE ...] [--seed N] [--speed X] [--base SCENARIO]\n"
-	"                  [--jobs N] [--format table|csv|json]\n"
+	"                  [--jobs N] [--format table|csv|json] [--table front|best ...]\n"
+	"                  [--out-dir DIR]\n"
 	"\n"
 	"Searches the moderation settings (coalescing, DIM, ITR, deferral, busy\n"
 	"polling, IRQ suspension) for the one that meets the goals at the least\n"
 	"cost; prints the Pareto front of CPU vs latency and the Linux commands.\n"
 	"Goals on p50/p99/p999, cpu, throughput, drops, irqs.  A trace (.pcap,\n"
 	"pcapng, .cap, .csv) is played into --base (default udp-sink).  --out DIR\n"
-	"also writes the points, a gnuplot script and apply.sh.  See docs/tune.md.\n";
+	"also writes the points, a gnuplot script and apply.sh.  --table NAME prints\n"
+	"one table alone (JSON: with units), --out-dir DIR writes DIR/front.csv and\n"
+	"DIR/best.csv (docs/outputs-schema.md).  See docs/tune.md.\n";
 
 /* The exit status of tune_run()'s @s (tune.h: 1 for a failed
  * simulation, 2 for bad input) after printing its message @err. */
@@ -40,17 +44,39 @@ static int run_failed(enum tune_status s, const char *err)
 	return s == TUNE_FAILED ? 1 : 2;
 }
 
+/* --table NAME and --out-dir DIR: the tables alone (report/table.h), on
+ * stdout (JSON with units) or one file each. */
+static int tables_out(const struct tune_opts *o, const struct tune_result *res, char *err,
+		      size_t errlen)
+{
+	struct report *rep = tune_report_tables(res, &o->req);
+	char msg[512];
+	int rc = o->n_tables ? report_select(rep, o->tables, o->n_tables, msg, sizeof(msg)) : 0;
+
+	if (rc)
+		snprintf(err, errlen, "--table: %s", msg);
+	else if (o->tables_dir)
+		rc = report_write_dir(rep, o->tables_dir, o->fmt == OUT_JSON ? OUT_JSON : OUT_CSV,
+				      err, errlen);
+	else
+		report_print_units(rep, stdout, o->fmt);
+	report_free(rep);
+	return rc;
+}
+
 /* The report of @res on stdout and, with --out, the files. */
 static int report(const struct tune_opts *o, const struct tune_result *res, char *err,
 		  size_t errlen)
 {
-	int rc = tune_report_print(stdout, res, &o->req, o->fmt, err, errlen);
+	bool tables = o->n_tables || o->tables_dir;
+	int rc = tables ? tables_out(o, res, err, errlen)
+			: tune_report_print(stdout, res, &o->req, o->fmt, err, errlen);
 
 	if (rc == 0 && o->out_dir)
 		rc = tune_report_write(o->out_dir, res, &o->req, err, errlen);
 	if (rc)
 		return fprintf(stderr, "rxlab: %s\n", err), 2;
-	if (o->out_dir && o->fmt == OUT_TABLE)
+	if (o->out_dir && o->fmt == OUT_TABLE && !tables)
 		tune_report_wrote(stdout, o->out_dir);
 	return 0;
 }

@@ -10,6 +10,8 @@
 #include "cli/opts.h"
 #include "cli/run_trace.h"
 #include "experiment/sweep_file.h"
+#include "io/infile.h"
+#include "model/scenario_load.h"
 #include "model/trace_load.h"
 #include "report/sim_report.h"
 
@@ -19,8 +21,8 @@ static const struct cli_opt common_opts[] = {
 	{ "--jobs", true }, { "--speed", true }, { "--shard", true }, { "--resume", true },
 	{ "--out", true }, { "--plot", true }, { "--checkpoint", true },
 	{ "--progress", false }, { "--no-progress", false }, { "--no-plot", false },
-	{ "--show-coalesce", false }, { "--keys", false },
-	{ "--trace", true }, { "--trace-limit", true }, { "--style", true },
+	{ "--show-coalesce", false }, { "--keys", false }, { "--table", true },
+	{ "--out-dir", true }, { "--trace", true }, { "--trace-limit", true }, { "--style", true },
 	{ NULL, false },
 };
 
@@ -98,6 +100,64 @@ static int set_style(struct opts *o, const char *v)
 	return 0;
 }
 
+/* --table NAME (repeatable) and --out-dir DIR: run's outputs. */
+static int table_opt(struct opts *o, const char *a, const char *v)
+{
+	if (!strcmp(a, "--out-dir")) {
+		if (!*v)
+			return common_bad("--out-dir takes a directory, not an empty word", NULL);
+		o->out_dir = v;
+	} else if (o->n_tables == MAX_TABLES) {
+		return common_bad("too many --table options (at most 32)", NULL);
+	} else {
+		o->tables[o->n_tables++] = v;
+	}
+	return 0;
+}
+
+/* --table and --out-dir: options of run; several tables in CSV on stdout
+ * would be the multi-table stream they replace. */
+static int tables_only(const struct opts *o, const char *cmd)
+{
+	if ((o->n_tables || o->out_dir) && !(cmd && !strcmp(cmd, "run")))
+		return common_bad("--table and --out-dir are options of rxlab run (and tune)", NULL);
+	if (o->n_tables > 1 && o->fmt == OUT_CSV && !o->out_dir)
+		return common_bad("CSV on standard output is one table: give one --table, or "
+				  "--out-dir DIR for a file per table", NULL);
+	return 0;
+}
+
+void common_preload(const char *scenario, const struct opts *o)
+{
+	struct scenario *scn = malloc(sizeof(*scn));
+	char err[1024];
+
+	if (scn)	/* what it says, the command's own load says again */
+		(void)scenario_load(scn, scenario, o->sets, o->n_sets, err, sizeof(err));
+	free(scn);
+	infile_stdin_parent_only();	/* a worker that still wants it is refused */
+}
+
+int common_emit(struct report *rep, const struct opts *o)
+{
+	char err[2048];
+
+	if (o->n_tables && report_select(rep, o->tables, o->n_tables, err, sizeof(err)))
+		return common_bad("--table:", err);
+	if (o->out_dir) {
+		if (report_write_dir(rep, o->out_dir, o->fmt == OUT_JSON ? OUT_JSON : OUT_CSV, err,
+				     sizeof(err)) == 0)
+			return 0;
+		fprintf(stderr, "rxlab: %s\n", err);
+		return 2;
+	}
+	if (o->n_tables)
+		report_print_units(rep, stdout, o->fmt);
+	else
+		report_print(rep, stdout, o->fmt);
+	return 0;
+}
+
 /* An option without a value. */
 static int on_flag(struct opts *o, const char *a)
 {
@@ -140,6 +200,8 @@ static int on_opt(void *ctx, const char *a, const char *v)
 			       ? common_bad("--shard takes K/N with 1 <= K <= N (e.g. 2/8), not", v) : 0;
 	if (!strcmp(a, "--checkpoint"))
 		return set_checkpoint(o, v);
+	if (!strcmp(a, "--table") || !strcmp(a, "--out-dir"))
+		return table_opt(o, a, v);
 	if (!strcmp(a, "--trace-limit"))
 		return set_trace_limit(o, v);
 	if (!strcmp(a, "--trace")) {
@@ -198,14 +260,19 @@ static int sweep_only(const struct opts *o, const char *cmd)
 
 int common_parse(struct opts *o, const char *cmd, const char *usage, int argc, char **argv)
 {
-	const struct cli_spec spec = { .opts = common_opts, .usage = usage, .on_opt = on_opt,
-				       .on_arg = on_arg, .on_error = on_error };
+	/* "-": a scenario on standard input, for the commands that run one */
+	bool dash = cmd && (!strcmp(cmd, "run") || !strcmp(cmd, "sweep") ||
+			    !strcmp(cmd, "compare"));
+	const struct cli_spec spec = { .opts = common_opts, .usage = usage, .dash_is_arg = dash,
+				       .on_opt = on_opt, .on_arg = on_arg, .on_error = on_error };
 	int rc;
 
 	*o = (struct opts){ .fmt = OUT_TABLE, .jobs = sweep_default_jobs(), .progress = -1,
 			    .checkpoint_s = -1, .trace_limit = RUN_TRACE_LIMIT };
 	interrupt_install();
 	rc = cli_parse(&spec, o, argc, argv);
+	if (rc == 0)
+		rc = tables_only(o, cmd);
 	return rc ? rc : sweep_only(o, cmd);
 }
 

@@ -16,6 +16,7 @@
 #include "report/table.h"
 
 #define MAX_SETS 256
+#define MAX_TABLES 32	/* --table NAME, repeatable */
 
 struct opts {
 	enum out_format fmt;
@@ -35,6 +36,9 @@ struct opts {
 	bool no_plot;
 	int progress;           /* -1 auto, 0 off, 1 on */
 	double checkpoint_s;    /* -1: not given */
+	const char *tables[MAX_TABLES];	/* run --table NAME ... */
+	size_t n_tables;
+	const char *out_dir;		/* run --out-dir DIR */
 	/* run --trace FILE [--trace-limit N]: tracepoint events (cli/run_trace.h) */
 	const char *trace;
 	unsigned long long trace_limit;
@@ -72,6 +76,10 @@ struct opts {
 	"  --show-coalesce           run: also print each port's coalescing settings\n" \
 	"                            (ethtool -c)\n" \
 	"  --keys                    scenarios: list the scenario keys (the schema)\n" \
+	"  --table NAME              run: print only table NAME (repeatable; CSV on\n" \
+	"                            stdout holds one); JSON then carries the units\n" \
+	"  --out-dir DIR             run: write DIR/NAME.csv per table (NAME.json\n" \
+	"                            with --format json); docs/outputs-schema.md\n" \
 	"  --trace FILE              run: write the simulated irq:irq_handler_entry/exit,\n" \
 	"                            napi:napi_poll and net:netif_receive_skb events to\n" \
 	"                            FILE as perf script --ns prints them\n" \
@@ -104,6 +112,19 @@ int common_bad(const char *msg, const char *arg);
  * sweep (and of the default job) given to another command.  0, CLI_HELP,
  * or 2 after a message. */
 int common_parse(struct opts *o, const char *cmd, const char *usage, int argc, char **argv);
+
+/* Load @scenario with @o's --set options once in this process, before a
+ * command forks its workers, so that what it reads from standard input
+ * (a scenario from -, a traffic.trace = -) is read here once and kept
+ * (model/scenario_load.c, model/trace_load.c) for every run; the result
+ * is dropped, and the command's own load reports any error. */
+void common_preload(const char *scenario, const struct opts *o);
+
+/* Print @rep as run's options ask: every table on stdout in o->fmt, or
+ * with --table only those (report_select(); JSON with units), or with
+ * --out-dir a file per table (report_write_dir()).  0, or 2 after a
+ * message. */
+int common_emit(struct report *rep, const struct opts *o);
 
 /* After the command: free @o's --vary lists and the trace cache; after a
  * signal, say so and return 128 + the signal, else @rc. */

@@ -138,6 +138,21 @@ static int set_iface(struct tune_opts *o, const char *v)
 	return 0;
 }
 
+/* --table NAME (repeatable) and --out-dir DIR: the tables one by one. */
+static int table_opt(struct tune_opts *o, const char *a, const char *v)
+{
+	if (!strcmp(a, "--out-dir")) {
+		if (!*v)
+			return usage_error("--out-dir takes a directory, not an empty word", NULL);
+		o->tables_dir = v;
+	} else if (o->n_tables == sizeof(o->tables) / sizeof(o->tables[0])) {
+		return usage_error("too many --table options (at most 8)", NULL);
+	} else {
+		o->tables[o->n_tables++] = v;
+	}
+	return 0;
+}
+
 /* An option with a value @v. */
 static int opt_value(struct tune_opts *o, const char *a, const char *v)
 {
@@ -158,6 +173,8 @@ static int opt_value(struct tune_opts *o, const char *a, const char *v)
 		return set_seed(o, v);
 	if (!strcmp(a, "--iface"))
 		return set_iface(o, v);
+	if (!strcmp(a, "--table") || !strcmp(a, "--out-dir"))
+		return table_opt(o, a, v);
 	if (!strcmp(a, "--out"))
 		o->out_dir = v;
 	else if (!strcmp(a, "--speed"))
@@ -197,7 +214,7 @@ static const struct cli_opt tune_opts_table[] = {
 	{ "--goal", true }, { "--minimize", true }, { "--maximize", true }, { "--policies", true },
 	{ "--jobs", true }, { "--format", true }, { "--set", true }, { "--seed", true },
 	{ "--iface", true }, { "--out", true }, { "--speed", true }, { "--base", true },
-	{ NULL, false },
+	{ "--table", true }, { "--out-dir", true }, { NULL, false },
 };
 
 struct tune_args {
@@ -237,6 +254,7 @@ void tune_opts_init(struct tune_opts *o, size_t jobs)
 int tune_opts_parse(struct tune_opts *o, int argc, char **argv)
 {
 	const struct cli_spec spec = { .opts = tune_opts_table, .usage = tune_usage,
+				       .dash_is_arg = true, /* "-": a scenario on stdin */
 				       .on_opt = on_opt, .on_arg = on_arg, .on_error = on_error };
 	struct tune_args a = { o, argc ? argv[argc - 1] : NULL };
 	char **args = malloc(((size_t)argc + 2) * sizeof(*args));
@@ -256,5 +274,8 @@ int tune_opts_parse(struct tune_opts *o, int argc, char **argv)
 				   "--goal 'p99<=50us' --minimize cpu", NULL);
 	if (o->req.n_goals == 0)
 		return usage_error("needs at least one --goal, e.g. --goal 'p99<=50us'", NULL);
+	if (o->n_tables > 1 && o->fmt == OUT_CSV && !o->tables_dir)
+		return usage_error("CSV on standard output is one table: give one --table, or "
+				   "--out-dir DIR for a file per table", NULL);
 	return check_trace_options(&o->req);
 }

@@ -12,6 +12,9 @@ struct tune_opts {
 	const char *out_dir;             /* --out DIR (NULL: none) */
 	enum out_format fmt;             /* --format */
 	char seed_set[64];               /* "run.seed=N" of --seed, in req.user_sets */
+	const char *tables[8];           /* --table NAME (front, best), repeatable */
+	size_t n_tables;
+	const char *tables_dir;          /* --out-dir DIR: DIR/front.csv, DIR/best.csv */
 };
 
 /* Defaults: those of tune_request_init(), a table, no --out. */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "experiment/sweep_file.h"
+#include "io/infile.h"
 #include "report/rowfile.h"
 
 /* @b agrees with the first shard @a on sweep, format and size. */
@@ -122,6 +123,8 @@ int merge_files(char **path, size_t n, const char *out, char *err, size_t errlen
 	for (loaded = 0; loaded < n; loaded++)
 		if (rowfile_read(&f[loaded], path[loaded], err, errlen))
 			break;
+	for (size_t i = 0; loaded == n && i < n; i++)
+		path[i] = (char *)infile_name(path[i]);	/* messages name "-" "<stdin>" */
 	if (loaded == n)
 		rc = merge(f, path, n, out, err, errlen);
 	for (size_t i = 0; i < loaded; i++)

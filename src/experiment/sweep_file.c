@@ -29,11 +29,15 @@
 #include "experiment/estimate.h"
 #include "report/plot.h"
 #include "report/progress.h"
+#include "io/infile.h"
 #include "io/outfile.h"
 #include "report/rowfile.h"
 #include "report/rowfile_stream.h"
 #include "report/sim_report.h"
 #include "rxlab/sim.h"
+
+/* The --resume file in messages: "<stdin>" for "-" (io/infile.h). */
+#define RESUME(c) infile_name((c)->resume)
 
 /* A sweep walks its points; --resume keeps one bit per point. */
 #define SWEEP_MAX_POINTS 10000000u
@@ -289,7 +293,7 @@ static int row_point(struct sweep_state *s, const struct rowfile_row *row, size_
 			i++;
 		if (i == c->vary[k].n)
 			return fail(s, -1, "%s:%u: %s = %s is not a value of this sweep's --vary %s",
-				    c->resume, row->line, c->vary[k].key, v ? v : "(empty)",
+				    RESUME(c), row->line, c->vary[k].key, v ? v : "(empty)",
 				    c->vary[k].key);
 		p = p * c->vary[k].n + i;
 	}
@@ -308,7 +312,7 @@ static int row_inputs(struct sweep_state *s, const struct rowfile_row *row)
 
 		if (!row->cell[col] || strcmp(row->cell[col], want))
 			return fail(s, -1, "%s:%u: %s = %s, but this sweep has %s: the file is "
-				    "another sweep's", c->resume, row->line, s->old.key[col],
+				    "another sweep's", RESUME(c), row->line, s->old.key[col],
 				    row->cell[col] ? row->cell[col] : "(empty)", want);
 	}
 	return 0;
@@ -321,25 +325,25 @@ static int resume_header(struct sweep_state *s)
 
 	if (o->fmt != c->fmt)
 		return fail(s, 2, "%s is %s, but this sweep writes %s: resume with the same --format",
-			    c->resume, o->fmt == OUT_JSON ? "JSON" : "CSV",
+			    RESUME(c), o->fmt == OUT_JSON ? "JSON" : "CSV",
 			    c->fmt == OUT_JSON ? "JSON" : "CSV");
 	if (o->shards != c->shard_n || o->shard != c->shard_k)
 		return o->shards ? fail(s, 2, "%s is shard %u/%u: resume it with --shard %u/%u",
-					c->resume, o->shard, o->shards, o->shard, o->shards)
+					RESUME(c), o->shard, o->shards, o->shard, o->shards)
 				 : fail(s, 2, "%s is a whole sweep, not shard %u/%u: resume it "
-					"without --shard", c->resume, c->shard_k, c->shard_n);
+					"without --shard", RESUME(c), c->shard_k, c->shard_n);
 	if (o->shards && strcmp(o->sweep_id, s->id))
 		return fail(s, 2, "%s is a shard of sweep %s, this is sweep %s: the scenario, "
-			    "--set or --vary options differ", c->resume, o->sweep_id, s->id);
+			    "--set or --vary options differ", RESUME(c), o->sweep_id, s->id);
 	if (o->ncols == 0 && o->nrows == 0)
 		return 0;
 	for (size_t i = 0; i < f->ncols; i++)
 		if (i >= o->ncols || strcmp(o->key[i], f->key[i]))
 			return fail(s, 2, "%s: column %zu is %s, this sweep's is %s: the file was "
-				    "written by another sweep", c->resume, i + 1,
+				    "written by another sweep", RESUME(c), i + 1,
 				    i < o->ncols ? o->key[i] : "missing", f->key[i]);
 	if (o->ncols != f->ncols)
-		return fail(s, 2, "%s: %zu columns, this sweep has %zu", c->resume, o->ncols,
+		return fail(s, 2, "%s: %zu columns, this sweep has %zu", RESUME(c), o->ncols,
 			    f->ncols);
 	return 0;
 }
@@ -365,7 +369,7 @@ static int keep_rows(struct sweep_state *s, const size_t *row_point_of, size_t n
 	k->cell = s->c->plot_dir ? calloc(n + 1, sizeof(*k->cell)) : NULL;
 	if (!idx || !k->point || !k->text || (s->c->plot_dir && !k->cell)) {
 		free(idx);
-		return fail(s, 1, "out of memory for the %zu rows of %s", n, s->c->resume);
+		return fail(s, 1, "out of memory for the %zu rows of %s", n, RESUME(s->c));
 	}
 	for (size_t i = 0; i < s->old.nrows; i++)
 		if (row_point_of[i] != SIZE_MAX)
@@ -379,7 +383,7 @@ static int keep_rows(struct sweep_state *s, const size_t *row_point_of, size_t n
 			k->cell[i] = s->old.row[idx[i]].cell;
 		if (!k->text[i]) {
 			free(idx);
-			return fail(s, 1, "out of memory for the rows of %s", s->c->resume);
+			return fail(s, 1, "out of memory for the rows of %s", RESUME(s->c));
 		}
 	}
 	free(idx);
@@ -400,10 +404,10 @@ static int resume_rows(struct sweep_state *s, size_t *row_point_of, size_t *drop
 			return 2;
 		if (!in_slice(s->c, p))
 			return fail(s, 2, "%s:%u: point %zu belongs to shard %zu/%u, not %u/%u",
-				    s->c->resume, row->line, p, p % s->c->shard_n + 1,
+				    RESUME(s->c), row->line, p, p % s->c->shard_n + 1,
 				    s->c->shard_n, s->c->shard_k, s->c->shard_n);
 		if (sweep_bit(s->skip, p))
-			return fail(s, 2, "%s:%u: point %zu comes twice", s->c->resume, row->line, p);
+			return fail(s, 2, "%s:%u: point %zu comes twice", RESUME(s->c), row->line, p);
 		row_point_of[i] = SIZE_MAX;
 		if (row->cell[partial] && !strcmp(row->cell[partial], "true")) {
 			(*dropped)++;
@@ -437,7 +441,7 @@ static int resume_load(struct sweep_state *s)
 	free(row_point_of);
 	if (rc)
 		return rc;
-	fprintf(stderr, "rxlab: resuming %s: %zu finished points kept", s->c->resume,
+	fprintf(stderr, "rxlab: resuming %s: %zu finished points kept", RESUME(s->c),
 		s->old.nrows - dropped);
 	if (dropped)
 		fprintf(stderr, " (%zu partial dropped)", dropped);

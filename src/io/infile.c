@@ -106,6 +106,115 @@ FILE *infile_open(const char *path, enum infile_kind kind, const char *accepted,
 	return f;
 }
 
+bool infile_is_stdin(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
+
+const char *infile_name(const char *path)
+{
+	return infile_is_stdin(path) ? INFILE_STDIN_NAME : path;
+}
+
+/* The reader that claimed standard input, or NULL. */
+static const char *stdin_reader;
+
+/* The process that may read standard input, or 0: any. */
+static pid_t stdin_owner;
+
+void infile_stdin_parent_only(void)
+{
+	stdin_owner = getpid();
+}
+
+int infile_stdin_claim(const char *what, char *err, size_t errlen)
+{
+	if (stdin_owner && getpid() != stdin_owner) {
+		snprintf(err, errlen, "%s: a worker process cannot read standard input; %s is read "
+			 "once, by the command before its workers start (give a file)",
+			 INFILE_STDIN_NAME, what);
+		return -EBUSY;
+	}
+	if (!stdin_reader) {
+		stdin_reader = what;
+		return 0;
+	}
+	snprintf(err, errlen, "%s: standard input is already read as %s; %s cannot read it too "
+		 "(a command reads standard input once: give one of them a file)",
+		 INFILE_STDIN_NAME, stdin_reader, what);
+	return -EBUSY;
+}
+
+FILE *infile_stdin_open(const char *what, int *rc, char *err, size_t errlen)
+{
+	struct stat st;
+	int dummy, fd;
+	FILE *f;
+
+	rc = rc ? rc : &dummy;
+	if ((*rc = infile_stdin_claim(what, err, errlen)))
+		return NULL;
+	if (fstat(0, &st) == 0 && S_ISDIR(st.st_mode)) {
+		*rc = -EISDIR;
+		snprintf(err, errlen, "%s: is a directory, not a file", INFILE_STDIN_NAME);
+		return NULL;
+	}
+	fd = fcntl(0, F_DUPFD_CLOEXEC, 3);
+	f = fd < 0 ? NULL : fdopen(fd, "rb");
+	if (!f) {
+		*rc = -errno;
+		snprintf(err, errlen, "%s: cannot read: %s", INFILE_STDIN_NAME, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	return f;
+}
+
+/* Copy @in to @out, at most @max bytes: 0, 1 past @max, or -1 (errno). */
+static int copy_bounded(FILE *in, FILE *out, uint64_t max)
+{
+	char buf[65536];
+	uint64_t total = 0;
+	size_t n;
+
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+		total += n;
+		if (total > max)
+			return 1;
+		if (fwrite(buf, 1, n, out) != n)
+			return -1;
+	}
+	return ferror(in) ? -1 : 0;
+}
+
+FILE *infile_spool(FILE *in, const char *name, uint64_t max, const char *what, int *rc,
+		   char *err, size_t errlen)
+{
+	struct stat st;
+	char b[32];
+	int dummy, c;
+	FILE *out;
+
+	rc = rc ? rc : &dummy;
+	if (fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode))
+		return in;
+	out = tmpfile();
+	c = out ? copy_bounded(in, out, max) : -1;
+	if (c == 0 && (fflush(out) || fseek(out, 0, SEEK_SET)))
+		c = -1;
+	*rc = c > 0 ? -EFBIG : -(errno ? errno : EIO);
+	if (c > 0)
+		snprintf(err, errlen, "%s: more than %s (the limit of %s)", name,
+			 infile_size_text(max, b, sizeof(b)), what);
+	else if (c < 0)
+		snprintf(err, errlen, "%s: cannot read (into a temporary file): %s", name,
+			 strerror(errno ? errno : EIO));
+	fclose(in);
+	if (c && out)
+		fclose(out);
+	return c ? NULL : out;
+}
+
 size_t infile_bom(const char *buf, size_t len)
 {
 	return len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3) ? 3 : 0;

@@ -45,6 +45,54 @@ enum infile_kind {
 FILE *infile_open(const char *path, enum infile_kind kind, const char *accepted, int *rc,
 		  char *err, size_t errlen);
 
+/* Standard input.  "-" names it wherever rxlab reads a file (a scenario,
+ * a trace, a results file, a replay input); messages name it "<stdin>".
+ * A command reads it once: the first reader claims it, and a second
+ * reader in the same process (a scenario from - whose traffic.trace is
+ * also -, `merge - -`) is refused by name instead of reading what the
+ * first left.  Readers that read the same file many times (a sweep's
+ * scenario, a trace) keep what they read (model/scenario_load.c,
+ * model/trace_load.c).  Whatever its type, standard input is read with the
+ * reader's own limits, as a file of that kind is. */
+#define INFILE_STDIN_NAME "<stdin>"
+
+/* Whether @path is "-". */
+bool infile_is_stdin(const char *path);
+
+/* The name of @path in messages: "<stdin>" for "-", else @path. */
+const char *infile_name(const char *path);
+
+/* Claim standard input for the reader of @what ("a scenario", "a trace",
+ * "a results file").  0 the first time in the process; after that -EBUSY
+ * with "<stdin>: standard input is already read as a scenario; a trace
+ * cannot read it too (a command reads standard input once: give one of
+ * them a file)". */
+int infile_stdin_claim(const char *what, char *err, size_t errlen);
+
+/* From now on, standard input belongs to this process: a process forked
+ * after this call (a sweep's worker) that tries to claim it is refused,
+ * "<stdin>: a worker process cannot read standard input; WHAT is read
+ * once, by the command before its workers start (give a file)", instead of
+ * racing its siblings for the bytes.  For commands that fork, after they
+ * read what they need (cli/common.h common_preload()). */
+void infile_stdin_parent_only(void);
+
+/* Claim standard input for @what and return a stream on a duplicate of
+ * descriptor 0 (fclose() closes the duplicate only).  A directory
+ * (`< dir`) is refused: "<stdin>: is a directory, not a file".  NULL with
+ * one line in @err and a negative errno in *@rc (@rc may be NULL). */
+FILE *infile_stdin_open(const char *what, int *rc, char *err, size_t errlen);
+
+/* A seekable stream of the bytes left on @in (named @name), for readers
+ * that seek (traces): @in itself when it is a regular file; otherwise a
+ * copy in an anonymous temporary file (tmpfile(): unlinked, never a
+ * planted name) of at most @max bytes, "NAME: more than 4 GiB (the limit
+ * of WHAT)" past it, positioned at its start.  Closes @in when it makes a
+ * copy, and on failure.  NULL with one line in @err and a negative errno
+ * in *@rc (@rc may be NULL). */
+FILE *infile_spool(FILE *in, const char *name, uint64_t max, const char *what, int *rc,
+		   char *err, size_t errlen);
+
 /* "a FIFO", "a character device", "a block device", "a socket", "a
  * directory", "a symbolic link" or "a regular file" for an st_mode. */
 const char *infile_type_name(unsigned mode);

@@ -425,6 +425,40 @@ static int read_fail(int rc, char *err, size_t errlen, const char *path, const c
 	return rc;
 }
 
+/* The checks of a file read whole (@buf of @n bytes, named @name). */
+static int read_checked(char *buf, size_t n, const char *name, char **text, char *err,
+			size_t errlen)
+{
+	int rc = 0;
+
+	if (n == 0)
+		rc = read_fail(-ENODATA, err, errlen, name, "file is empty");
+	else if (memchr(buf, '\0', n))
+		rc = read_fail(-EILSEQ, err, errlen, name, "contains a NUL byte (not a text file?)");
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	*text = buf;
+	return 0;
+}
+
+static int read_stdin(char **text, char *err, size_t errlen)
+{
+	static const struct infile_limits lim = { INI_MAX_LINE, INI_MAX_FILE };
+	char *buf;
+	size_t n;
+	int rc;
+	FILE *f = infile_stdin_open("a scenario", &rc, err, errlen);
+
+	if (!f)
+		return rc;
+	rc = infile_slurp(f, INFILE_STDIN_NAME, &lim, "a scenario or profile", NULL, &buf, &n,
+			  err, errlen);
+	fclose(f);
+	return rc ? rc : read_checked(buf, n, INFILE_STDIN_NAME, text, err, errlen);
+}
+
 int ini_read_file(const char *path, char **text, char *err, size_t errlen)
 {
 	static const struct infile_limits lim = { INI_MAX_LINE, INI_MAX_FILE };
@@ -435,6 +469,8 @@ int ini_read_file(const char *path, char **text, char *err, size_t errlen)
 	int rc;
 
 	*text = NULL;
+	if (infile_is_stdin(path)) /* "-": standard input, bounded as a file is */
+		return read_stdin(text, err, errlen);
 	if (stat(path, &st) != 0) {
 		rc = -errno;
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
@@ -456,16 +492,5 @@ int ini_read_file(const char *path, char **text, char *err, size_t errlen)
 	}
 	rc = infile_slurp(f, path, &lim, "a scenario or profile", NULL, &buf, &n, err, errlen);
 	fclose(f);
-	if (rc)
-		return rc;
-	if (n == 0)
-		rc = read_fail(-ENODATA, err, errlen, path, "file is empty");
-	else if (memchr(buf, '\0', n))
-		rc = read_fail(-EILSEQ, err, errlen, path, "contains a NUL byte (not a text file?)");
-	if (rc) {
-		free(buf);
-		return rc;
-	}
-	*text = buf;
-	return 0;
+	return rc ? rc : read_checked(buf, n, path, text, err, errlen);
 }

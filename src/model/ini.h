@@ -100,7 +100,9 @@ const char *ini_suggest(const char *word, const char *const *cands);
  * -ENOTSUP (not a regular file), -ENODATA (empty), -EILSEQ (NUL byte),
  * -EFBIG (over 1 MiB), -E2BIG (a line too long), -EIO, -ENOMEM; never
  * -EINVAL, which the loaders keep for errors in the contents.  A UTF-8 BOM
- * is left in the text: ini_parse() skips it. */
+ * is left in the text: ini_parse() skips it.  "-" is standard input
+ * (io/infile.h), read with the same limits and named "<stdin>"; -EBUSY when
+ * another reader had it. */
 int ini_read_file(const char *path, char **text, char *err, size_t errlen);
 
 #endif

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 
 #include "model/builtin.h"
+#include "io/infile.h"
 #include "model/ini.h"
 #include "model/policy_key.h"
 #include "model/profile_load.h"
@@ -1583,6 +1584,32 @@ static const struct builtin_file *find_scenario(const char *name)
 	return bf;
 }
 
+/* A scenario on standard input ("-"): read once per process, whatever the
+ * outcome, so that every run of a sweep, of compare or of tune (and their
+ * forked workers, when the parent loaded it first) loads the same text;
+ * s->name is "stdin", messages name "<stdin>". */
+static struct {
+	bool read;
+	int rc;
+	char *text;
+	char err[1024];
+} stdin_scn;
+
+static int load_stdin(struct scenario *s, const char *const *sets, size_t n_sets, char *err,
+		      size_t errlen)
+{
+	if (!stdin_scn.read) {
+		stdin_scn.read = true;
+		stdin_scn.rc = ini_read_file("-", &stdin_scn.text, stdin_scn.err,
+					     sizeof(stdin_scn.err));
+	}
+	if (stdin_scn.rc) {
+		snprintf(err, errlen, "%s", stdin_scn.err);
+		return stdin_scn.rc;
+	}
+	return load(s, stdin_scn.text, INFILE_STDIN_NAME, "stdin", sets, n_sets, err, errlen);
+}
+
 int scenario_load(struct scenario *s, const char *name_or_path, const char *const *sets,
                   size_t n_sets, char *err, size_t errlen)
 {
@@ -1592,6 +1619,8 @@ int scenario_load(struct scenario *s, const char *name_or_path, const char *cons
 	char name[64], *text;
 	int rc;
 
+	if (infile_is_stdin(name_or_path))
+		return load_stdin(s, sets, n_sets, err, errlen);
 	if (stat(name_or_path, &st) == 0) {
 		rc = ini_read_file(name_or_path, &text, err, errlen);
 		if (rc)

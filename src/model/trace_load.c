@@ -316,10 +316,11 @@ static int read_csv(struct tbuf *b, FILE *f, const char *name, char *err, size_t
 static int sniff(FILE *f, const char *name, char *err, size_t errlen)
 {
 	unsigned char m[4] = { 0 };
+	long start = ftell(f); /* 0, or where standard input (`< FILE`) starts */
 	size_t got = fread(m, 1, sizeof(m), f);
 	bool capture = got == 4 && is_capture_magic(m);
 
-	if (ferror(f) || fseek(f, 0, SEEK_SET)) {
+	if (ferror(f) || fseek(f, start > 0 ? start : 0, SEEK_SET)) {
 		snprintf(err, errlen, "%s: cannot read: %s (a trace is a regular file)", name,
 			 strerror(errno));
 		return -1;
@@ -375,7 +376,54 @@ static struct cached_trace {
 } cache[TRACE_CACHE_MAX];
 static size_t n_cached;
 
+/* The most bytes of a trace read from standard input (copied to a
+ * temporary file first: the readers seek): a CSV trace's own limit. */
+#define STDIN_TRACE_MAX CSV_MAX_BYTES
+
+static FILE *open_stdin(int *rc, char *err, size_t errlen)
+{
+	FILE *f = infile_stdin_open("a trace", rc, err, errlen);
+
+	return f ? infile_spool(f, INFILE_STDIN_NAME, STDIN_TRACE_MAX, "a trace read from "
+				"standard input", rc, err, errlen) : NULL;
+}
+
+static int load_file(const struct scn_trace **out, const char *path, char *err,
+		     size_t errlen);
+
+/* "-": read once per process, whatever the outcome (a failure is told
+ * again, not read again: standard input is gone). */
+static int load_stdin(const struct scn_trace **out, char *err, size_t errlen)
+{
+	static bool tried;
+	static int rc;
+	static char msg[1024];
+
+	if (tried && rc) {
+		snprintf(err, errlen, "%s", msg);
+		return rc;
+	}
+	tried = true;
+	rc = load_file(out, "-", msg, sizeof(msg));
+	if (rc)
+		snprintf(err, errlen, "%s", msg);
+	return rc;
+}
+
 int trace_load(const struct scn_trace **out, const char *path, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n_cached; i++) {
+		if (!strcmp(cache[i].path, path)) {
+			*out = &cache[i].tr;
+			return 0;
+		}
+	}
+	return infile_is_stdin(path) ? load_stdin(out, err, errlen)
+				     : load_file(out, path, err, errlen);
+}
+
+static int load_file(const struct scn_trace **out, const char *path, char *err,
+		     size_t errlen)
 {
 	FILE *f;
 	int rc;
@@ -392,12 +440,15 @@ int trace_load(const struct scn_trace **out, const char *path, char *err, size_t
 		return -EINVAL;
 	}
 	/* regular files only, checked before any read: a FIFO without a
-	 * writer would block, a device never ends, and the reader seeks */
-	f = infile_open(path, INFILE_REGULAR, "a trace is a pcap, pcapng or CSV file", &rc, err,
-			errlen);
+	 * writer would block, a device never ends, and the reader seeks;
+	 * standard input ("-") is copied to a temporary file, bounded */
+	f = infile_is_stdin(path) ? open_stdin(&rc, err, errlen)
+				  : infile_open(path, INFILE_REGULAR, "a trace is a pcap, pcapng or "
+						"CSV file", &rc, err, errlen);
 	if (!f)
-		return rc == -ENOTSUP || rc == -EISDIR ? -EINVAL : rc;
-	rc = trace_read(&cache[n_cached].tr, f, path, err, errlen);
+		return rc == -ENOTSUP || rc == -EISDIR || rc == -EBUSY || rc == -EFBIG ? -EINVAL
+										      : rc;
+	rc = trace_read(&cache[n_cached].tr, f, infile_name(path), err, errlen);
 	if (rc)
 		return -EINVAL;
 	snprintf(cache[n_cached].path, sizeof(cache[0].path), "%s", path);

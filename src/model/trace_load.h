@@ -16,7 +16,10 @@
  * .pcapng or .cap must be a capture.
  *
  * The file must be regular (a FIFO or a device is refused before it is
- * read, io/infile.h).  A CSV timeline may start with a UTF-8 BOM and
+ * read, io/infile.h), or "-": standard input, a pipe included (`tcpdump -w
+ * - | rxlab run s.ini --set traffic.trace=-`), copied to a temporary file
+ * of at most 4 GiB (the readers seek) unless it is a regular file, and
+ * named "<stdin>" in messages.  A CSV timeline may start with a UTF-8 BOM and
  * use CRLF line ends (CR-only line ends are refused by name); its lines
  * are at most 256 bytes.  A trace spans at most 1000 h from its first
  * packet (the longest a run can play).  A pcap record with caplen > len

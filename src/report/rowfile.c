@@ -728,15 +728,18 @@ int rowfile_read(struct rowfile *rf, const char *path, char *err, size_t errlen)
 	/* a pipe (`<(ssh host cat res.csv)`) and /dev/stdin are fine; a
 	 * stream stops at its first NUL byte or the first byte past a limit,
 	 * so /dev/zero fails at once */
-	FILE *f = infile_open(path, INFILE_STREAM, "a results file is a regular file or a stream "
-			      "(a pipe, a FIFO, /dev/stdin)", &rc, err, errlen);
+	FILE *f = infile_is_stdin(path)
+			  ? infile_stdin_open("a results file", &rc, err, errlen)
+			  : infile_open(path, INFILE_STREAM, "a results file is a regular file or a "
+					"stream (a pipe, a FIFO, /dev/stdin)", &rc, err, errlen);
 
 	rowfile_init(rf, OUT_CSV);
 	if (!f) {
-		if (rc != -ENOTSUP && rc != -EISDIR)
+		if (rc != -ENOTSUP && rc != -EISDIR && rc != -EBUSY)
 			snprintf(err, errlen, "cannot open %s: %s", path, strerror(-rc));
 		return -1;
 	}
+	path = infile_name(path);
 	rc = infile_slurp(f, path, &in, "a results file", "binary data (a NUL byte); expected CSV "
 			  "or JSON text", &buf, &len, err, errlen);
 	fclose(f);

@@ -75,7 +75,9 @@ extern const struct rowfile_limits rowfile_limits_default;
  * UTF-8 BOM: '[' or '{' JSON, else CSV) into @rf (initialised here).  A
  * regular file or a stream (a pipe, `<(cmd)`, a FIFO, /dev/stdin); a
  * block device or a socket is refused before any read, and reading stops
- * at the first NUL byte or the first byte past a limit.  0, or -1 with "PATH:LINE: what" in @err. */
+ * at the first NUL byte or the first byte past a limit.  "-" is standard
+ * input (io/infile.h: read once per command), "<stdin>" in messages.  0,
+ * or -1 with "PATH:LINE: what" in @err. */
 int rowfile_read(struct rowfile *rf, const char *path, char *err, size_t errlen);
 
 /* As rowfile_read() on @len bytes at @buf; @name names them in messages. */

@@ -14,7 +14,13 @@
 #include <string.h>
 
 #include "report/table.h"
+
+#include <errno.h>
+#include <sys/stat.h>
+
+#include "io/infile.h"
 #include "io/outfile.h"
+#include "report/col_units.h"
 
 enum cell_kind {
 	CELL_MISSING,	/* NaN, infinity or NULL string: "-" / "" / null */
@@ -31,6 +37,7 @@ struct column {
 	char *key;
 	char *header;
 	int precision;	/* digits after the point for doubles; -1 = integer */
+	char *unit;	/* table_set_unit(), or NULL: derived (table_col_unit()) */
 };
 
 /*
@@ -133,6 +140,7 @@ void table_free(struct table *t)
 	for (i = 0; i < t->ncols; i++) {
 		free(t->cols[i].key);
 		free(t->cols[i].header);
+		free(t->cols[i].unit);
 	}
 	for (i = 0; i < t->nrows * t->ncols; i++)
 		free(t->cells[i].text);
@@ -162,6 +170,19 @@ void table_add_col(struct table *t, const char *key, const char *header,
 	c->key = xstrdup(key);
 	c->header = xstrdup(header);
 	c->precision = precision;
+	c->unit = NULL;
+}
+
+void table_set_unit(struct table *t, const char *key, const char *unit)
+{
+	for (size_t i = 0; i < t->ncols; i++) {
+		if (!strcmp(t->cols[i].key, key)) {
+			free(t->cols[i].unit);
+			t->cols[i].unit = xstrdup(unit);
+			return;
+		}
+	}
+	contract_fail("table %s: no column %s to give the unit %s", t->name, key, unit);
 }
 
 void table_row(struct table *t)
@@ -470,6 +491,45 @@ const char *table_col_key(const struct table *t, size_t c)
 	return t->cols[c].key;
 }
 
+const char *table_name(const struct table *t)
+{
+	return t->name;
+}
+
+/* Whether every given cell of column @c is true or false (and one is). */
+static bool col_is_bool(const struct table *t, size_t c)
+{
+	bool any = false;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct cell *cl = cell_at(t, r, c);
+
+		if (cl->kind == CELL_MISSING)
+			continue;
+		if (cl->kind != CELL_NUM || (strcmp(cl->text, "true") && strcmp(cl->text, "false")))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+const char *table_col_unit(const struct table *t, size_t c)
+{
+	const char *u;
+
+	if (c >= t->ncols)
+		contract_fail("table %s: no column %zu of %zu", t->name, c, t->ncols);
+	if (t->cols[c].unit)
+		return t->cols[c].unit;
+	u = col_unit_rule(t->name, t->cols[c].key);
+	if (u)
+		return u;
+	for (size_t r = 0; r < t->nrows; r++)
+		if (cell_at(t, r, c)->kind == CELL_STR)
+			return "text";
+	return col_is_bool(t, c) ? "bool" : "count";
+}
+
 void table_print_row(const struct table *t, size_t r, FILE *f, enum out_format fmt)
 {
 	if (r >= t->nrows || fmt == OUT_TABLE)
@@ -571,7 +631,209 @@ void report_print(const struct report *r, FILE *f, enum out_format fmt)
 	}
 }
 
+size_t report_count(const struct report *r)
+{
+	return r->n;
+}
+
+const struct table *report_table(const struct report *r, size_t i)
+{
+	if (i >= r->n)
+		contract_fail("report: no table %zu of %zu", i, r->n);
+	return r->tables[i];
+}
+
+static bool named(const char *name, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+/* "unknown table 'X'; this report's tables: a, b, c" into @err. */
+static void unknown_table(const struct report *r, const char *name, char *err, size_t errlen)
+{
+	int n = snprintf(err, errlen, "unknown table '%s'; this report's tables:", name);
+
+	for (size_t i = 0; i < r->n && n >= 0 && (size_t)n < errlen; i++)
+		n += snprintf(err + n, errlen - (size_t)n, "%s %s", i ? "," : "", r->tables[i]->name);
+}
+
+int report_select(struct report *r, const char *const *names, size_t n, char *err,
+		  size_t errlen)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+
+		while (j < r->n && strcmp(r->tables[j]->name, names[i]))
+			j++;
+		if (j == r->n) {
+			unknown_table(r, names[i], err, errlen);
+			return -1;
+		}
+	}
+	for (size_t j = 0; j < r->n; j++) {
+		if (named(r->tables[j]->name, names, n))
+			r->tables[kept++] = r->tables[j];
+		else
+			table_free(r->tables[j]);
+	}
+	r->n = kept;
+	return 0;
+}
+
+/* {"units": {"KEY": "UNIT", ...}, "rows": [...]}, the rows indented by
+ * @indent + 4 and the closing brace by @indent; no newline after it. */
+static void json_table_units(const struct table *t, FILE *f, int indent)
+{
+	fprintf(f, "{\n%*s\"units\": {", indent + 2, "");
+	for (size_t c = 0; c < t->ncols; c++) {
+		fputs(c ? ", " : "", f);
+		json_string(f, t->cols[c].key);
+		fputs(": ", f);
+		json_string(f, table_col_unit(t, c));
+	}
+	fprintf(f, "},\n%*s\"rows\": ", indent + 2, "");
+	json_array(t, f, indent + 2);
+	fprintf(f, "\n%*s}", indent, "");
+}
+
+void report_print_units(const struct report *r, FILE *f, enum out_format fmt)
+{
+	if (fmt != OUT_JSON) {
+		report_print(r, f, fmt);
+		return;
+	}
+	if (r->n == 1) {
+		json_table_units(r->tables[0], f, 0);
+		fputc('\n', f);
+		return;
+	}
+	fputs(r->n ? "{\n" : "{}\n", f);
+	for (size_t i = 0; i < r->n; i++) {
+		fputs("  ", f);
+		json_string(f, r->tables[i]->name);
+		fputs(": ", f);
+		json_table_units(r->tables[i], f, 2);
+		fputs(i + 1 < r->n ? ",\n" : "\n", f);
+	}
+	if (r->n)
+		fputs("}\n", f);
+}
+
 /* ---- files ------------------------------------------------------------ */
+
+/* @dir as a directory to write into: created (one level, 0777 & ~umask)
+ * if absent; a symbolic link or another kind of file refused. */
+static int out_dir_ready(const char *dir, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) && errno == ENOENT && mkdir(dir, 0777) && errno != EEXIST) {
+		snprintf(err, errlen, "%s: cannot create the directory: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (lstat(dir, &st)) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: is %s, not a directory (--out-dir writes its files into "
+			 "a directory it creates or finds, never through a link)", dir,
+			 infile_type_name(st.st_mode));
+		return -1;
+	}
+	return 0;
+}
+
+/* A table name as a file name: letters, digits, '_' and '-' only. */
+static void check_file_name(const char *name)
+{
+	if (!name[0] || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			       "0123456789_-") != strlen(name))
+		contract_fail("table name '%s' is not a file name", name);
+}
+
+static void abort_all(struct outfile **of, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (of[i])
+			outfile_abort(of[i]);
+}
+
+/* Close every file: those written in place first (a FIFO that fails cannot
+ * be undone), then the regular ones; after a failure the others are
+ * abandoned and keep what they had. */
+static int close_all(struct outfile **of, size_t n, char *err, size_t errlen)
+{
+	for (int atomic = 0; atomic < 2; atomic++) {
+		for (size_t i = 0; i < n; i++) {
+			struct outfile *o = of[i];
+
+			if (!o || outfile_atomic(o) != atomic)
+				continue;
+			of[i] = NULL;
+			if (outfile_close(o, err, errlen)) {
+				abort_all(of, n);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Open DIR/NAME.EXT for every table of @r into @of (locked: a second
+ * writer of the same directory fails here, before anything is written). */
+static int open_all(const struct report *r, const char *dir, const char *ext,
+		    struct outfile **of, char *err, size_t errlen)
+{
+	char path[4096];
+
+	for (size_t i = 0; i < r->n; i++) {
+		check_file_name(r->tables[i]->name);
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s.%s", dir, r->tables[i]->name, ext) >=
+		    sizeof(path)) {
+			snprintf(err, errlen, "%s: path too long", dir);
+		} else if (outfile_open(&of[i], path, err, errlen) == 0) {
+			continue;
+		}
+		abort_all(of, i);
+		return -1;
+	}
+	return 0;
+}
+
+int report_write_dir(const struct report *r, const char *dir, enum out_format fmt, char *err,
+		     size_t errlen)
+{
+	struct outfile **of;
+	int rc;
+
+	if (fmt == OUT_TABLE)
+		contract_fail("report_write_dir: the text format has no file per table");
+	if (out_dir_ready(dir, err, errlen))
+		return -1;
+	of = xrealloc(NULL, (r->n ? r->n : 1) * sizeof(*of));
+	memset(of, 0, (r->n ? r->n : 1) * sizeof(*of));
+	rc = open_all(r, dir, fmt == OUT_JSON ? "json" : "csv", of, err, errlen);
+	for (size_t i = 0; rc == 0 && i < r->n; i++) {
+		FILE *f = outfile_fp(of[i]);
+
+		if (fmt == OUT_JSON) {
+			json_table_units(r->tables[i], f, 0);
+			fputc('\n', f);
+		} else {
+			csv_print(r->tables[i], f);
+		}
+	}
+	if (rc == 0)
+		rc = close_all(of, r->n, err, errlen);
+	free(of);
+	return rc;
+}
 
 int report_write_file(const struct report *r, const char *path,
 		      enum out_format fmt, char *err, size_t errlen)

@@ -81,6 +81,21 @@ void table_csv_field(FILE *f, const char *s);
  * or "[]".  A table without columns prints only its title. */
 void table_print(const struct table *t, FILE *f, enum out_format fmt);
 
+/* Give column @key (which must exist) the unit @unit (copied), instead of
+ * the one table_col_unit() derives. */
+void table_set_unit(struct table *t, const char *key, const char *unit);
+
+/* The unit of column @c (< table_ncols()), for JSON's "units" and
+ * docs/outputs-schema.md: table_set_unit()'s, else the one its key and
+ * table name give (report/col_units.h: "_pct" is "%", "_us" "us", "_pps"
+ * "pkt/s", "_per_s" "1/s", ...), else "text" when a cell of the column is a
+ * string, "bool" when every value is true or false, else "count".  Valid
+ * while @t lives. */
+const char *table_col_unit(const struct table *t, size_t c);
+
+/* The table's machine key (table_new()'s @name). */
+const char *table_name(const struct table *t);
+
 /* Rows added so far; columns; the key of column @c (< table_ncols()). */
 size_t table_nrows(const struct table *t);
 size_t table_ncols(const struct table *t);
@@ -106,6 +121,37 @@ void report_add(struct report *r, struct table *t);
  * separated by a blank line.  JSON: a single table is its array; several
  * form an object {"name": [...], ...} in order. */
 void report_print(const struct report *r, FILE *f, enum out_format fmt);
+
+/* Tables in @r; table @i (< report_count()), in order. */
+size_t report_count(const struct report *r);
+const struct table *report_table(const struct report *r, size_t i);
+
+/* Keep only the tables of @r named in @names[0..@n), in @r's order (a name
+ * given twice counts once), freeing the others.  0, or -1 when a name is
+ * not a table of @r: "unknown table 'X'; this report's tables: summary,
+ * netstat_i, ..." in @err, and @r unchanged. */
+int report_select(struct report *r, const char *const *names, size_t n, char *err,
+		  size_t errlen);
+
+/* As report_print(), except that JSON carries each column's unit
+ * (table_col_unit()): one table is the object
+ *   {"units": {"KEY": "UNIT", ...}, "rows": [ROW, ...]}
+ * (the rows as report_print() writes them); several are {"NAME": that
+ * object, ...} in order.  CSV and text are report_print()'s. */
+void report_print_units(const struct report *r, FILE *f, enum out_format fmt);
+
+/* Write each table of @r to DIR/NAME.csv (@fmt OUT_CSV: report_print()'s
+ * CSV of the table alone: one header row, no comment lines) or
+ * DIR/NAME.json (OUT_JSON: report_print_units()'s object of the table);
+ * OUT_TABLE is a contract violation.  @dir is created (one level) if it is
+ * absent; a symbolic link or anything but a directory is refused.  Every
+ * file is written as outfile_open() does (io/outfile.h: an existing one
+ * replaced atomically, a symlink inside @dir followed as the shell's `>`
+ * follows it) and all are opened, so locked, before any is written;
+ * files of @dir that are not tables of @r are left alone.  0, or -1 with
+ * one line in @err, the files not yet closed as they were. */
+int report_write_dir(const struct report *r, const char *dir, enum out_format fmt, char *err,
+		     size_t errlen);
 
 /* Write @r to @path as outfile_open() does (io/outfile.h): where the
  * shell's `> PATH` would, atomically (temporary file, fsync, rename) when

@@ -109,6 +109,11 @@ static struct report *tables(const struct tune_state *st, const struct tune_requ
 	return rep;
 }
 
+struct report *tune_report_tables(const struct tune_result *res, const struct tune_request *req)
+{
+	return tables(&res->st, req);
+}
+
 static void verdict(FILE *f, const struct tune_state *st, const struct tune_request *o)
 {
 	const struct tune_point *best = tune_best(st);

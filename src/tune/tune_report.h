@@ -23,6 +23,10 @@
 int tune_report_print(FILE *f, const struct tune_result *res, const struct tune_request *req,
 		      enum out_format fmt, char *err, size_t errlen);
 
+/* The two tables of tune_report_print(), "front" and "best", as a report
+ * (the caller frees it): for `tune --table NAME` and `--out-dir DIR`. */
+struct report *tune_report_tables(const struct tune_result *res, const struct tune_request *req);
+
 /* Create @dir if it is not there and write DIR/tune-points.csv (every
  * point, with whether it is on the front and its round), DIR/tune.dat and
  * DIR/tune.gp (gnuplot: `cd DIR && gnuplot tune.gp` draws tune.svg and

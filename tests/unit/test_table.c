@@ -506,6 +506,148 @@ static void test_too_many_cells_aborts(void **state)
 	assert_int_equal(WTERMSIG(status), SIGABRT);
 }
 
+/* Units: the key's suffix, the imitated tool's names per table, then the
+ * cells (text, bool, count); table_set_unit() wins. */
+static void test_units(void **state)
+{
+	struct table *t = sample_table();
+	struct table *m = table_new("mpstat", NULL);
+	struct table *b = table_new("x", NULL);
+
+	(void)state;
+	assert_string_equal(table_col_unit(t, 0), "text");	/* iface: strings */
+	assert_string_equal(table_col_unit(t, 1), "bytes");	/* netstat_i mtu */
+	assert_string_equal(table_col_unit(t, 2), "packets");	/* netstat_i rx_ok */
+	assert_string_equal(table_col_unit(t, 3), "1/s");	/* _per_s */
+	assert_string_equal(table_col_unit(t, 4), "count");	/* integers */
+	assert_string_equal(table_col_unit(t, 5), "ns");	/* _ns */
+	table_set_unit(t, "delta", "ms");
+	assert_string_equal(table_col_unit(t, 4), "ms");
+	table_add_col(m, "usr", "%usr", 1);	/* mpstat's own name: % */
+	table_add_col(m, "irq", "%irq", 1);
+	assert_string_equal(table_col_unit(m, 0), "%");
+	assert_string_equal(table_col_unit(m, 1), "%");
+	table_add_col(b, "irq", "IRQ", -1);	/* not mpstat: no unit from the name */
+	table_add_col(b, "ok", "OK", -1);
+	table_add_col(b, "rate_pps", "pps", 0);
+	table_add_col(b, "lat_us", "us", 1);
+	table_add_col(b, "cpu_pct", "%", 1);
+	table_row(b);
+	table_i64(b, 24);
+	table_bool(b, true);
+	table_dbl(b, 1);
+	table_dbl(b, 1);
+	table_dbl(b, 1);
+	assert_string_equal(table_col_unit(b, 0), "count");
+	assert_string_equal(table_col_unit(b, 1), "bool");
+	assert_string_equal(table_col_unit(b, 2), "pkt/s");
+	assert_string_equal(table_col_unit(b, 3), "us");
+	assert_string_equal(table_col_unit(b, 4), "%");
+	table_free(t);
+	table_free(m);
+	table_free(b);
+}
+
+static void test_report_select(void **state)
+{
+	struct report *r = sample_report();
+	const char *bad[] = { "second", "nosuch" }, *two[] = { "third", "first", "first" };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(report_select(r, bad, 2, err, sizeof(err)), -1);
+	assert_string_equal(err, "unknown table 'nosuch'; this report's tables: first, second, "
+			    "third");
+	assert_int_equal(report_count(r), 3);	/* unchanged */
+	assert_int_equal(report_select(r, two, 3, err, sizeof(err)), 0);
+	assert_int_equal(report_count(r), 2);	/* the report's order, once each */
+	assert_string_equal(table_name(report_table(r, 0)), "first");
+	assert_string_equal(table_name(report_table(r, 1)), "third");
+	report_free(r);
+}
+
+static char *render_units(const struct report *r, enum out_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	report_print_units(r, f, fmt);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void test_report_print_units(void **state)
+{
+	struct report *one = report_new(), *two = report_new();
+	char *got;
+
+	(void)state;
+	report_add(one, small_table("t", NULL, 5));
+	got = render_units(one, OUT_JSON);
+	assert_string_equal(got, "{\n  \"units\": {\"v\": \"count\"},\n  \"rows\": [\n"
+			    "    {\"v\": 5}\n  ]\n}\n");
+	free(got);
+	got = render_units(one, OUT_CSV);	/* CSV: no units, one header */
+	assert_string_equal(got, "v\n5\n");
+	free(got);
+	report_add(two, small_table("a", NULL, 1));
+	report_add(two, small_table("b_us", NULL, 2));
+	got = render_units(two, OUT_JSON);
+	assert_string_equal(got, "{\n  \"a\": {\n    \"units\": {\"v\": \"count\"},\n"
+			    "    \"rows\": [\n      {\"v\": 1}\n    ]\n  },\n"
+			    "  \"b_us\": {\n    \"units\": {\"v\": \"count\"},\n"
+			    "    \"rows\": [\n      {\"v\": 2}\n    ]\n  }\n}\n");
+	free(got);
+	report_free(one);
+	report_free(two);
+}
+
+static void test_write_dir(void **state)
+{
+	char dir[] = "/tmp/rxlab-test-table-XXXXXX";
+	char sub[160], path[200], link[160], err[512];
+	struct report *r = report_new();
+	char *got;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(sub, sizeof(sub), "%s/out", dir);
+	report_add(r, sample_table());
+	report_add(r, small_table("t", NULL, 7));
+	assert_int_equal(report_write_dir(r, sub, OUT_CSV, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/netstat_i.csv", sub);
+	got = slurp(path);
+	assert_string_equal(got, sample_csv);
+	free(got);
+	snprintf(path, sizeof(path), "%s/t.csv", sub);
+	got = slurp(path);
+	assert_string_equal(got, "v\n7\n");
+	free(got);
+	assert_int_equal(report_write_dir(r, sub, OUT_JSON, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/t.json", sub);
+	got = slurp(path);
+	assert_string_equal(got, "{\n  \"units\": {\"v\": \"count\"},\n  \"rows\": [\n"
+			    "    {\"v\": 7}\n  ]\n}\n");
+	free(got);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	assert_int_equal(symlink(sub, link), 0);
+	assert_int_equal(report_write_dir(r, link, OUT_CSV, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "is a symbolic link, not a directory"));
+	assert_int_equal(report_write_dir(r, path, OUT_CSV, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "is a regular file, not a directory"));
+	const char *files[] = { "netstat_i.csv", "t.csv", "netstat_i.json", "t.json" };
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s", sub, files[i]);
+		assert_int_equal(unlink(path), 0);
+	}
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(rmdir(sub), 0);
+	assert_int_equal(rmdir(dir), 0);
+	report_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -528,6 +670,10 @@ int main(void)
 		cmocka_unit_test(test_write_file_missing_dir),
 		cmocka_unit_test(test_write_file_rename_fails),
 		cmocka_unit_test(test_too_many_cells_aborts),
+		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_report_select),
+		cmocka_unit_test(test_report_print_units),
+		cmocka_unit_test(test_write_dir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

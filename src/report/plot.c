@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "report/plot_layout.h"
 #include "report/plot_text.h"
 #include "model/units.h"
 #include "report/sim_report.h"
@@ -421,6 +422,30 @@ static double or0(double v)
 	return isfinite(v) ? v : 0;
 }
 
+/* The columns of data/SERIES.dat, from 1. */
+enum dat_col {
+	D_X = 1, D_OUTPUT, D_RX_IRQS, D_PKTS_IRQ, D_HARDIRQ, D_SOFTIRQ, D_SYSTEM, D_USER, D_P50,
+	D_P99, D_P999
+};
+
+/* Row @r's value in column @col (D_OUTPUT .. D_P999) of data/SERIES.dat:
+ * output in kpps, the CPU parts stacked (hardirq, + softirq, ...). */
+static double dat_value(const struct plot *pl, size_t r, int col)
+{
+	double cpu = 0;
+
+	if (col == D_OUTPUT)
+		return (or0(cell_num(pl, r, pl->col[C_FORWARDED])) +
+			or0(cell_num(pl, r, pl->col[C_DELIVERED]))) / 1e3;
+	if (col == D_RX_IRQS || col == D_PKTS_IRQ)
+		return cell_num(pl, r, pl->col[C_RX_IRQS + col - D_RX_IRQS]);
+	if (col >= D_P50)
+		return cell_num(pl, r, pl->col[C_P50 + col - D_P50]);
+	for (int c = C_HARDIRQ; c <= C_HARDIRQ + col - D_HARDIRQ; c++)
+		cpu += or0(cell_num(pl, r, pl->col[c]));
+	return cpu;
+}
+
 /* data/SERIES.dat: one line per point, columns as in the header comment. */
 static int write_series(struct plot *pl, const struct series *s)
 {
@@ -437,18 +462,9 @@ static int write_series(struct plot *pl, const struct series *s)
 	fputs("; 2 output_kpps 3 rx_irqs_per_s 4 pkts_per_irq 5 hardirq_pct 6 +softirq "
 	      "7 +system 8 +user 9 p50_us 10 p99_us 11 p999_us\n", f);
 	for (size_t i = 0; i < s->n; i++) {
-		size_t r = s->rows[i];
-		double cpu = 0;
-
-		put(f, x_of(pl, r));
-		put(f, (or0(cell_num(pl, r, pl->col[C_FORWARDED])) +
-			or0(cell_num(pl, r, pl->col[C_DELIVERED]))) / 1e3);
-		put(f, cell_num(pl, r, pl->col[C_RX_IRQS]));
-		put(f, cell_num(pl, r, pl->col[C_PKTS_IRQ]));
-		for (int c = C_HARDIRQ; c <= C_USER; c++)
-			put(f, cpu += or0(cell_num(pl, r, pl->col[c])));
-		for (int c = C_P50; c <= C_P999; c++)
-			put(f, cell_num(pl, r, pl->col[c]));
+		put(f, x_of(pl, s->rows[i]));
+		for (int c = D_OUTPUT; c <= D_P999; c++)
+			put(f, dat_value(pl, s->rows[i], c));
 		fputc('\n', f);
 	}
 	return close_in(pl, f, name);
@@ -499,7 +515,17 @@ static int write_cdf(struct plot *pl, const struct series *s, size_t *pick, size
 
 /* Every string of a script, user text or not, is written by
  * plot_text_quote() (plot_text.h): a single-quoted literal in which gnuplot
- * expands nothing; every text also says noenhanced. */
+ * expands nothing; every text also says noenhanced.
+ *
+ * Every axis range is set here (plot_layout.h): the data's, rounded, so
+ * that the ideal line of the throughput figure cannot stretch the y axis;
+ * and the key goes inside the plot area, in a corner the data leave free. */
+
+/* The font, canvas and line width of every figure: 800 pixels wide, with
+ * text of 12 points, readable as it is drawn. */
+#define GP_SIZE "size 800,560"
+#define GP_FONT "Sans,12"
+#define GP_LW "linewidth 1.5"
 
 /* " title TEXT noenhanced" of a line of a plot. */
 static void gp_title(FILE *f, const char *text)
@@ -527,11 +553,23 @@ static void gp_data(FILE *f, const char *sep, const char *prefix, const char *fi
 	plot_text_quote(f, path);
 }
 
-/* A fixed x range around a single value (gnuplot warns on an empty one). */
-static void gp_range(FILE *f, double lo, double hi)
+/* Characters of @s (UTF-8: the bytes that do not continue a character). */
+static size_t text_chars(const char *s)
 {
-	if (isfinite(lo) && lo > 0 && hi <= lo * 1.0001)
-		fprintf(f, "set xrange [%.6g:%.6g]\n", lo * 0.8, hi * 1.25);
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* The key of a figure: its entries and their widest title. */
+static void key_entry(struct layout_key *k, const char *title)
+{
+	size_t n = text_chars(title);
+
+	k->entries++;
+	k->title_chars = n > k->title_chars ? n : k->title_chars;
 }
 
 /* "set title 'TITLE: LABEL'" for a figure of one series. */
@@ -549,14 +587,83 @@ static void gp_head(const struct plot *pl, FILE *f, const char *name, const char
 {
 	fprintf(f, "# %s.gp - %s, drawn by rxlab plot from data/*.dat\n"
 		"# gnuplot %s.gp writes %s.png and %s.svg\n"
-		"reset\nset datafile missing '?'\nset grid\nset key outside right top noenhanced\n"
-		"set autoscale xfix\n", name, what, name, name, name);
+		"reset\nset datafile missing '?'\nset grid\n", name, what, name, name, name);
 	gp_set_text(f, "title", pl->title);
 	gp_set_text(f, "xlabel", pl->x_label);
 	gp_set_text(f, "ylabel", ylabel);
-	if (pl->log_x)
-		fputs("set logscale x\n", f);
-	gp_range(f, pl->x_lo, pl->x_hi);
+}
+
+/* The x axis of the figures against the load: the loads' range (log or
+ * linear, see log_axis()), from 0 when @from0 (a linear axis then); a
+ * single value with room either side; none when no load reads (autoscale). */
+static struct layout_axis load_axis(const struct plot *pl, bool from0)
+{
+	struct layout_axis a = { pl->x_lo, pl->x_hi, pl->log_x && !from0 };
+
+	if (from0)
+		a.lo = 0;
+	else if (a.lo > 0 && a.hi <= a.lo * 1.0001) {
+		a.lo *= 0.8;
+		a.hi *= 1.25;
+	}
+	return a;
+}
+
+/* Tics of a log axis of at most three decades at 1, 2 and 5 times the
+ * powers of ten (gnuplot labels only the powers); wider, gnuplot's own. */
+static void gp_log_tics(FILE *f, char axis, const struct layout_axis *a)
+{
+	const char *sep = "";
+
+	if (!(a->lo > 0) || a->hi > a->lo * 1000.001)
+		return;
+	fprintf(f, "set %ctics (", axis);
+	for (double v = a->lo; v <= a->hi * 1.000001; v = layout_nice_up(v * 1.5)) {
+		fprintf(f, "%s%.6g", sep, v);
+		sep = ", ";
+	}
+	fputs(")\n", f);
+}
+
+/* "set logscale", "set range" and the tics of axis @axis. */
+static void gp_axis(FILE *f, char axis, const struct layout_axis *a)
+{
+	if (a->log)
+		fprintf(f, "set logscale %c\n", axis);
+	if (a->hi > a->lo)
+		fprintf(f, "set %crange [%.6g:%.6g]\n", axis, a->lo, a->hi);
+	else
+		fprintf(f, "set autoscale %c\n", axis);
+	if (a->log)
+		gp_log_tics(f, axis, a);
+}
+
+/* The axes of @l and its key @k, in the corner plot_layout chooses; the y
+ * range grows when the key needs room above the data, and then an axis
+ * of a fixed meaning (@y_max: 1, 100) keeps its tics below that value. */
+static void gp_frame(FILE *f, struct layout *l, const struct layout_key *k, double y_max)
+{
+	static const char *const where[] = {
+		[LAYOUT_TOP_LEFT] = "inside top left", [LAYOUT_TOP_RIGHT] = "inside top right",
+		[LAYOUT_BOTTOM_LEFT] = "inside bottom left",
+		[LAYOUT_BOTTOM_RIGHT] = "inside bottom right", [LAYOUT_AT] = "",
+		[LAYOUT_OUTSIDE] = "outside right top",
+	};
+	struct layout_place p = layout_key_place(l, k);
+	bool raised = p.y_hi != l->y.hi;
+
+	l->y.hi = raised && y_max == 0 && !l->y.log ? layout_round_up(p.y_hi) : p.y_hi;
+	gp_axis(f, 'x', &l->x);
+	gp_axis(f, 'y', &l->y);
+	if (raised && y_max > 0)
+		fprintf(f, "set ytics 0, %.6g, %.6g\n", y_max / 5, y_max);
+	if (p.corner == LAYOUT_AT)
+		fprintf(f, "set key at graph %.3f, graph %.3f left top opaque", p.at_x, p.at_y);
+	else
+		fprintf(f, "set key %s opaque", where[p.corner]);
+	if (k->cols > 1)
+		fprintf(f, " maxrows %zu", (k->entries + k->cols - 1) / k->cols);
+	fputs(" noenhanced\n", f);
 }
 
 /* "set output 'NAME.EXT'" */
@@ -573,37 +680,100 @@ static void gp_output(FILE *f, const char *name, const char *ext)
 /* The plot command is written once and drawn twice: PNG, then SVG. */
 static void gp_plot(FILE *f, const char *name)
 {
-	fputs("set terminal pngcairo size 960,600 noenhanced\n", f);
+	fputs("set terminal pngcairo " GP_SIZE " font ", f);
+	plot_text_quote(f, GP_FONT);
+	fputs(" " GP_LW " noenhanced\n", f);
 	gp_output(f, name, "png");
 	fputs("plot ", f);
 }
 
 static void gp_tail(FILE *f, const char *name)
 {
-	fputs("set terminal svg size 960,600 dynamic noenhanced\n", f);
+	fputs("set terminal svg " GP_SIZE " dynamic font ", f);
+	plot_text_quote(f, GP_FONT);
+	fputs(" " GP_LW " noenhanced\n", f);
 	gp_output(f, name, "svg");
 	fputs("replot\nset output\n", f);
 }
 
-/* One line per series of column @col of data/SERIES.dat. */
-static int gp_lines(struct plot *pl, const char *name, const char *what, const char *ylabel,
-		    int col, const char *extra)
+/* The line of column @col of series @s in @l (@fill: and what is below it). */
+static void lay_series(const struct plot *pl, struct layout *l, const struct series *s, int col,
+		       bool fill)
 {
+	double *x = calloc(s->n + 1, sizeof(*x)), *y = calloc(s->n + 1, sizeof(*y));
+
+	for (size_t i = 0; x && y && i < s->n; i++) {
+		x[i] = x_of(pl, s->rows[i]);
+		y[i] = dat_value(pl, s->rows[i], col);
+	}
+	if (x && y)
+		layout_line(l, x, y, s->n, fill);
+	free(x);
+	free(y);
+}
+
+/* Smallest and largest value (> 0 when @pos) of columns [@c0, @c1] of
+ * every series. */
+static void dat_range(const struct plot *pl, int c0, int c1, bool pos, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < pl->n_s; i++)
+		for (size_t j = 0; j < pl->s[i].n; j++)
+			for (int c = c0; c <= c1; c++) {
+				double v = dat_value(pl, pl->s[i].rows[j], c);
+
+				if (isfinite(v) && (!pos || v > 0)) {
+					*lo = fmin(*lo, v);
+					*hi = fmax(*hi, v);
+				}
+			}
+}
+
+/* The y axis of columns [@c0, @c1]: from 0 to a round number, or log. */
+static struct layout_axis dat_axis(const struct plot *pl, int c0, int c1, bool log)
+{
+	double lo, hi;
+
+	dat_range(pl, c0, c1, log, &lo, &hi);
+	if (log)
+		return isfinite(lo) ? layout_log_axis(lo, hi) : (struct layout_axis){ 1, 10, true };
+	return (struct layout_axis){ 0, layout_round_up(hi), false };
+}
+
+/* One line per series of column @col of data/SERIES.dat; the throughput
+ * figure (D_OUTPUT against the load) is drawn on a linear load axis from 0
+ * with the ideal output = input, which ends where the data's y axis ends. */
+static int gp_lines(struct plot *pl, const char *name, const char *what, const char *ylabel,
+		    int col, bool log_y)
+{
+	bool ideal = col == D_OUTPUT && pl->x_col < 0;
+	struct layout_key k = { 0 };
+	struct layout l;
 	char file[96];
 	FILE *f;
 
 	snprintf(file, sizeof(file), "%s.gp", name);
 	if (!(f = open_in(pl, file)))
 		return 2;
+	layout_init(&l, load_axis(pl, ideal), dat_axis(pl, col, col, log_y));
+	for (size_t i = 0; i < pl->n_s; i++) {
+		lay_series(pl, &l, &pl->s[i], col, false);
+		key_entry(&k, pl->s[i].label);
+	}
+	if (ideal) {
+		layout_line(&l, (double[]){ 0, l.x.hi }, (double[]){ 0, l.x.hi }, 2, false);
+		key_entry(&k, "ideal (output = input)");
+	}
 	gp_head(pl, f, name, what, ylabel);
-	fputs(extra, f);
+	gp_frame(f, &l, &k, 0);
 	gp_plot(f, name);
 	for (size_t i = 0; i < pl->n_s; i++) {
 		gp_data(f, i ? ", \\\n  " : "", "", pl->s[i].file);
 		fprintf(f, " using 1:%d with linespoints", col);
 		gp_title(f, pl->s[i].label);
 	}
-	if (col == 2 && pl->x_col < 0) {
+	if (ideal) {
 		fputs(", \\\n  x with lines dashtype 2 linecolor 'gray'", f);
 		gp_title(f, "ideal (output = input)");
 	}
@@ -612,27 +782,45 @@ static int gp_lines(struct plot *pl, const char *name, const char *what, const c
 	return close_in(pl, f, file);
 }
 
+/* Latency percentiles: a colour and a point type per series, a dash type
+ * per percentile; the key names each once (keyentry lines). */
 static int gp_latency(struct plot *pl)
 {
 	static const char *const pct[] = { "p50", "p99", "p99.9" };
+	static const int dash[] = { 3, 1, 2 };
+	struct layout_key k = { 0 };
+	struct layout l;
 	FILE *f;
 
 	if (!(f = open_in(pl, "latency.gp")))
 		return 2;
+	layout_init(&l, load_axis(pl, false), dat_axis(pl, D_P50, D_P999, true));
+	for (size_t i = 0; i < pl->n_s; i++) {
+		for (int c = D_P50; c <= D_P999; c++)
+			lay_series(pl, &l, &pl->s[i], c, false);
+		key_entry(&k, pl->s[i].label);
+	}
+	for (int p = 0; p < 3; p++)
+		key_entry(&k, pct[p]);
 	gp_head(pl, f, "latency", "latency percentiles vs offered load",
-		"latency (us): p50 dotted, p99 solid, p99.9 dashed");
-	fputs("set logscale y\n", f);
+		"latency (us)");
+	gp_frame(f, &l, &k, 0);
 	gp_plot(f, "latency");
 	for (size_t i = 0; i < pl->n_s; i++)
-		for (int k = 0; k < 3; k++) {
-			char t[200];
-
-			snprintf(t, sizeof(t), "%s %s", pl->s[i].label, pct[k]);
-			gp_data(f, i || k ? ", \\\n  " : "", "", pl->s[i].file);
-			fprintf(f, " using 1:%d with linespoints linecolor %zu dashtype %d", 9 + k,
-				i + 1, k == 0 ? 3 : k == 1 ? 1 : 2);
-			gp_title(f, t);
+		for (int p = 0; p < 3; p++) {
+			gp_data(f, i || p ? ", \\\n  " : "", "", pl->s[i].file);
+			fprintf(f, " using 1:%d with linespoints linecolor %zu pointtype %zu "
+				"dashtype %d notitle", D_P50 + p, i + 1, i % 12 + 1, dash[p]);
 		}
+	for (size_t i = 0; i < pl->n_s; i++) {
+		fprintf(f, ", \\\n  keyentry with linespoints linecolor %zu pointtype %zu", i + 1,
+			i % 12 + 1);
+		gp_title(f, pl->s[i].label);
+	}
+	for (int p = 0; p < 3; p++) {
+		fprintf(f, ", \\\n  keyentry with lines linecolor 'black' dashtype %d", dash[p]);
+		gp_title(f, pct[p]);
+	}
 	fputc('\n', f);
 	gp_tail(f, "latency");
 	return close_in(pl, f, "latency.gp");
@@ -651,6 +839,8 @@ static void per_series_name(const struct plot *pl, const struct series *s, const
 static int gp_cpu(struct plot *pl, const struct series *s)
 {
 	static const char *const part[] = { "hardirq", "softirq", "system", "user" };
+	struct layout_key k = { 0 };
+	struct layout l;
 	char name[128], file[140];
 	FILE *f;
 
@@ -658,23 +848,64 @@ static int gp_cpu(struct plot *pl, const struct series *s)
 	snprintf(file, sizeof(file), "%s.gp", name);
 	if (!(f = open_in(pl, file)))
 		return 2;
+	layout_init(&l, load_axis(pl, false), (struct layout_axis){ 0, 100, false });
+	lay_series(pl, &l, s, D_USER, true);
+	for (int p = 0; p < 4; p++)
+		key_entry(&k, part[p]);
 	gp_head(pl, f, name, "CPU time by context vs offered load (stacked)",
 		"CPU time (% of all CPUs)");
-	fputs("set yrange [0:100]\nset style fill solid 0.6 noborder\n", f);
+	fputs("set style fill solid 0.6 noborder\n", f);
 	gp_series_title(f, pl, s);
+	gp_frame(f, &l, &k, 100);
 	gp_plot(f, name);
-	for (int k = 3; k >= 0; k--) {
-		gp_data(f, k < 3 ? ", \\\n  " : "", "", s->file);
-		fprintf(f, " using 1:%d with filledcurves x1", 5 + k);
-		gp_title(f, part[k]);
+	for (int p = 3; p >= 0; p--) {
+		gp_data(f, p < 3 ? ", \\\n  " : "", "", s->file);
+		fprintf(f, " using 1:%d with filledcurves x1", D_HARDIRQ + p);
+		gp_title(f, part[p]);
 	}
 	fputc('\n', f);
 	gp_tail(f, name);
 	return close_in(pl, f, file);
 }
 
-/* The latency range of the CDF lines, fixed when it is a single value. */
-static void cdf_range(const struct plot *pl, FILE *f, const size_t *pick, size_t n)
+/* CDF lines @a and @b (rows of rf) coincide: at every quantile the same
+ * latency to within 1% (on the log axis, less than a pixel apart), or
+ * both missing. */
+static bool cdf_same(const struct plot *pl, size_t a, size_t b)
+{
+	for (size_t q = 0; q < RESULTS_CDF_N; q++) {
+		double x = cell_num(pl, a, pl->cdf[q]), y = cell_num(pl, b, pl->cdf[q]);
+
+		if (isfinite(x) != isfinite(y) ||
+		    (isfinite(x) && fabs(x - y) > 0.01 * fmax(fabs(x), fabs(y))))
+			return false;
+	}
+	return true;
+}
+
+/* The legend of CDF line @j: its load (or x value), and when it coincides
+ * with an earlier line, "(same as LOAD)": that line lies under it. */
+static void cdf_title(const struct plot *pl, const size_t *pick, size_t j, char *t, size_t len)
+{
+	size_t o;
+
+	if (pl->x_col < 0)
+		o = (size_t)snprintf(t, len, "%.0f kpps", x_of(pl, pick[j]));
+	else
+		o = (size_t)snprintf(t, len, "%s = %s", pl->rf->key[pl->x_col],
+				     cell_str(pl, pick[j], pl->x_col));
+	for (size_t i = 0; i < j && o < len; i++)
+		if (cdf_same(pl, pick[i], pick[j])) {
+			if (pl->x_col < 0)
+				snprintf(t + o, len - o, " (same as %.0f kpps)", x_of(pl, pick[i]));
+			else
+				snprintf(t + o, len - o, " (same as %s)", cell_str(pl, pick[i], pl->x_col));
+			return;
+		}
+}
+
+/* The latency axis of the CDF lines: log, around their values. */
+static struct layout_axis cdf_axis(const struct plot *pl, const size_t *pick, size_t n)
 {
 	double lo = INFINITY, hi = -INFINITY;
 
@@ -682,41 +913,56 @@ static void cdf_range(const struct plot *pl, FILE *f, const size_t *pick, size_t
 		for (size_t q = 0; q < RESULTS_CDF_N; q++) {
 			double v = cell_num(pl, pick[j], pl->cdf[q]);
 
-			if (isfinite(v)) {
+			if (isfinite(v) && v > 0) {
 				lo = fmin(lo, v);
 				hi = fmax(hi, v);
 			}
 		}
-	gp_range(f, lo, hi);
+	return isfinite(lo) ? layout_log_axis(lo, hi) : (struct layout_axis){ 1, 10, true };
 }
 
+/* Lay CDF line of row @r into @l. */
+static void lay_cdf(const struct plot *pl, struct layout *l, size_t r)
+{
+	double x[RESULTS_CDF_N], y[RESULTS_CDF_N];
+
+	for (size_t q = 0; q < RESULTS_CDF_N; q++) {
+		x[q] = cell_num(pl, r, pl->cdf[q]);
+		y[q] = results_cdf_q[q];
+	}
+	layout_line(l, x, y, RESULTS_CDF_N, false);
+}
+
+/* One line per load, each its own colour, dash type and point type, so
+ * that lines on top of each other still show (and say so in the key). */
 static int gp_cdf(struct plot *pl, const struct series *s, const size_t *pick, size_t n)
 {
-	char name[128], file[140];
+	struct layout_key k = { 0 };
+	struct layout l;
+	char name[128], file[140], t[MAX_CDF_LINES][240];
 	FILE *f;
 
 	per_series_name(pl, s, "latency-cdf", name, sizeof(name));
 	snprintf(file, sizeof(file), "%s.gp", name);
 	if (!(f = open_in(pl, file)))
 		return 2;
+	layout_init(&l, cdf_axis(pl, pick, n), (struct layout_axis){ 0, 1, false });
+	for (size_t j = 0; j < n; j++) {
+		lay_cdf(pl, &l, pick[j]);
+		cdf_title(pl, pick, j, t[j], sizeof(t[j]));
+		key_entry(&k, t[j]);
+	}
 	gp_head(pl, f, name, "latency CDF, one line per offered load",
 		"fraction of packets with latency <= x");
 	gp_set_text(f, "xlabel", "latency (us)");
-	fputs("set autoscale x\nset logscale x\nset yrange [0:1]\n", f);
 	gp_series_title(f, pl, s);
-	cdf_range(pl, f, pick, n);
+	gp_frame(f, &l, &k, 1);
 	gp_plot(f, name);
 	for (size_t j = 0; j < n; j++) {
-		char t[200];
-
-		if (pl->x_col < 0)
-			snprintf(t, sizeof(t), "%.0f kpps", x_of(pl, pick[j]));
-		else
-			snprintf(t, sizeof(t), "%s = %s", pl->rf->key[pl->x_col],
-				 cell_str(pl, pick[j], pl->x_col));
 		gp_data(f, j ? ", \\\n  " : "", "cdf-", s->file);
-		fprintf(f, " index %zu using 1:2 with lines", j);
-		gp_title(f, t);
+		fprintf(f, " index %zu using 1:2 with linespoints linecolor %zu dashtype %zu "
+			"pointtype %zu", j, j + 1, j % 5 + 1, j + 1);
+		gp_title(f, t[j]);
 	}
 	fputc('\n', f);
 	gp_tail(f, name);
@@ -757,13 +1003,13 @@ static int write_all(struct plot *pl)
 		rc = write_series(pl, &pl->s[i]);
 	if (!rc)
 		rc = gp_lines(pl, "throughput", "output rate vs offered load (receive livelock)",
-			      "output rate (kpps, forwarded + delivered)", 2, "");
+			      "output rate (kpps, forwarded + delivered)", D_OUTPUT, false);
 	if (!rc && worth_drawing(pl, "interrupts", C_RX_IRQS, false))
 		rc = gp_lines(pl, "interrupts", "RX interrupts per second vs offered load",
-			      "RX interrupts per second", 3, "");
+			      "RX interrupts per second", D_RX_IRQS, false);
 	if (!rc && worth_drawing(pl, "pkts-per-irq", C_PKTS_IRQ, true))
 		rc = gp_lines(pl, "pkts-per-irq", "packets per RX interrupt vs offered load",
-			      "packets per RX interrupt", 4, "set logscale y\n");
+			      "packets per RX interrupt", D_PKTS_IRQ, true);
 	if (!rc && worth_drawing(pl, "latency", C_P999, true))
 		rc = gp_latency(pl);
 	for (size_t i = 0; i < pl->n_s && !rc; i++)

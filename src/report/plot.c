@@ -587,7 +587,8 @@ static void gp_head(const struct plot *pl, FILE *f, const char *name, const char
 {
 	fprintf(f, "# %s.gp - %s, drawn by rxlab plot from data/*.dat\n"
 		"# gnuplot %s.gp writes %s.png and %s.svg\n"
-		"reset\nset datafile missing '?'\nset grid\n", name, what, name, name, name);
+		"reset\nset datafile missing '?'\nset grid\nset rmargin 5\n", name, what, name, name,
+		name);
 	gp_set_text(f, "title", pl->title);
 	gp_set_text(f, "xlabel", pl->x_label);
 	gp_set_text(f, "ylabel", ylabel);
@@ -741,16 +742,83 @@ static struct layout_axis dat_axis(const struct plot *pl, int c0, int c1, bool l
 	return (struct layout_axis){ 0, layout_round_up(hi), false };
 }
 
+/* Values @x and @y are the same to within 1% (both missing too): lines
+ * through them lie on each other (on a log axis less than a pixel apart). */
+static bool same_value(double x, double y)
+{
+	return isfinite(x) == isfinite(y) &&
+	       (!isfinite(x) || fabs(x - y) <= 0.01 * fmax(fabs(x), fabs(y)));
+}
+
+/* Series @a and @b draw the same line in column @col: the same points. */
+static bool series_same(const struct plot *pl, const struct series *a, const struct series *b,
+			int col)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (x_of(pl, a->rows[i]) != x_of(pl, b->rows[i]) ||
+		    !same_value(dat_value(pl, a->rows[i], col), dat_value(pl, b->rows[i], col)))
+			return false;
+	return true;
+}
+
+/* " (same as LABEL)" for series @b, drawn under @a: with several series
+ * keys only those where @b differs from @a ("rx-usecs=0"), for a short key. */
+static void same_as(const struct plot *pl, const struct series *a, const struct series *b,
+		    char *t, size_t len)
+{
+	size_t o = (size_t)snprintf(t, len, " (same as ");
+
+	for (size_t i = 0; i < pl->n_series_col && o < len && pl->n_series_col > 1; i++) {
+		const char *key = pl->rf->key[pl->series_col[i]], *dot = strrchr(key, '.');
+		const char *va = cell_str(pl, a->rows[0], pl->series_col[i]);
+
+		if (strcmp(va, cell_str(pl, b->rows[0], pl->series_col[i])))
+			o += (size_t)snprintf(t + o, len - o, "%s%s=%s", o > 10 ? ", " : "",
+					      dot ? dot + 1 : key, va);
+	}
+	if (o <= 10 && o < len)
+		o += (size_t)snprintf(t + o, len - o, "%s", a->label);
+	if (o < len)
+		snprintf(t + o, len - o, ")");
+}
+
+/* The legend of series @i in column @col: its label, and "(same as
+ * LABEL)" when an earlier series draws the same line (it lies under it). */
+static void series_title(const struct plot *pl, size_t i, int col, char *t, size_t len)
+{
+	size_t o = (size_t)snprintf(t, len, "%s", pl->s[i].label);
+
+	for (size_t j = 0; j < i && o < len; j++)
+		if (series_same(pl, &pl->s[j], &pl->s[i], col)) {
+			same_as(pl, &pl->s[j], &pl->s[i], t + o, len - o);
+			return;
+		}
+}
+
+/* The ideal output = input of the throughput figure: a segment from the
+ * origin that ends at the top of the data's y range (@top) or at the end
+ * of the load axis, so that it never stretches the y axis nor runs
+ * through a key placed above the data; an arrow without a head, behind
+ * the data, and an entry of the key. */
+static void gp_ideal(FILE *f, double top)
+{
+	fprintf(f, "set arrow 1 from 0, 0 to %.6g, %.6g nohead back dashtype 2 "
+		"linecolor 'gray'\n", top, top);
+}
+
 /* One line per series of column @col of data/SERIES.dat; the throughput
  * figure (D_OUTPUT against the load) is drawn on a linear load axis from 0
- * with the ideal output = input, which ends where the data's y axis ends. */
+ * with the ideal output = input (gp_ideal()). */
 static int gp_lines(struct plot *pl, const char *name, const char *what, const char *ylabel,
 		    int col, bool log_y)
 {
 	bool ideal = col == D_OUTPUT && pl->x_col < 0;
 	struct layout_key k = { 0 };
 	struct layout l;
-	char file[96];
+	char file[96], t[400];
+	double top = 0;
 	FILE *f;
 
 	snprintf(file, sizeof(file), "%s.gp", name);
@@ -759,22 +827,27 @@ static int gp_lines(struct plot *pl, const char *name, const char *what, const c
 	layout_init(&l, load_axis(pl, ideal), dat_axis(pl, col, col, log_y));
 	for (size_t i = 0; i < pl->n_s; i++) {
 		lay_series(pl, &l, &pl->s[i], col, false);
-		key_entry(&k, pl->s[i].label);
+		series_title(pl, i, col, t, sizeof(t));
+		key_entry(&k, t);
 	}
 	if (ideal) {
-		layout_line(&l, (double[]){ 0, l.x.hi }, (double[]){ 0, l.x.hi }, 2, false);
+		top = fmin(l.x.hi, l.y.hi);
+		layout_line(&l, (double[]){ 0, top }, (double[]){ 0, top }, 2, false);
 		key_entry(&k, "ideal (output = input)");
 	}
 	gp_head(pl, f, name, what, ylabel);
+	if (ideal)
+		gp_ideal(f, top);
 	gp_frame(f, &l, &k, 0);
 	gp_plot(f, name);
 	for (size_t i = 0; i < pl->n_s; i++) {
 		gp_data(f, i ? ", \\\n  " : "", "", pl->s[i].file);
 		fprintf(f, " using 1:%d with linespoints", col);
-		gp_title(f, pl->s[i].label);
+		series_title(pl, i, col, t, sizeof(t));
+		gp_title(f, t);
 	}
 	if (ideal) {
-		fputs(", \\\n  x with lines dashtype 2 linecolor 'gray'", f);
+		fputs(", \\\n  keyentry with lines dashtype 2 linecolor 'gray'", f);
 		gp_title(f, "ideal (output = input)");
 	}
 	fputc('\n', f);
@@ -873,13 +946,9 @@ static int gp_cpu(struct plot *pl, const struct series *s)
  * both missing. */
 static bool cdf_same(const struct plot *pl, size_t a, size_t b)
 {
-	for (size_t q = 0; q < RESULTS_CDF_N; q++) {
-		double x = cell_num(pl, a, pl->cdf[q]), y = cell_num(pl, b, pl->cdf[q]);
-
-		if (isfinite(x) != isfinite(y) ||
-		    (isfinite(x) && fabs(x - y) > 0.01 * fmax(fabs(x), fabs(y))))
+	for (size_t q = 0; q < RESULTS_CDF_N; q++)
+		if (!same_value(cell_num(pl, a, pl->cdf[q]), cell_num(pl, b, pl->cdf[q])))
 			return false;
-	}
 	return true;
 }
 

@@ -150,14 +150,14 @@ static double raise_top(const struct layout_axis *y, double top, double room)
 struct layout_place layout_key_place(const struct layout *l, const struct layout_key *key)
 {
 	size_t cols = key->cols ? key->cols : 1, rows = (key->entries + cols - 1) / cols;
-	double w_px = (double)cols * ((double)key->title_chars + 6) * LAYOUT_CHAR_PX + 10;
-	double h_px = (double)(rows + key->title_rows) * LAYOUT_ROW_PX + 12;
-	int wc = (int)ceil(w_px / LAYOUT_AREA_W_PX * LAYOUT_GX) + 1;
-	int hc = (int)ceil(h_px / LAYOUT_AREA_H_PX * LAYOUT_GY) + 1;
+	double w_px = (double)cols * ((double)key->title_chars + 7) * LAYOUT_CHAR_PX + 10;
+	double h_px = (double)(rows + key->title_rows) * LAYOUT_ROW_PX + 6;
+	int wc = (int)ceil(w_px / LAYOUT_AREA_W_PX * LAYOUT_GX) + 2;
+	int hc = (int)ceil(h_px / LAYOUT_AREA_H_PX * LAYOUT_GY) + 2;
 	struct layout_place p = { .corner = LAYOUT_OUTSIDE, .y_hi = l->y.hi };
 	double left, right;
 
-	if (wc > LAYOUT_GX * 9 / 10 || hc > LAYOUT_GY / 2)
+	if (wc > LAYOUT_GX || hc > LAYOUT_GY / 2)
 		return p;
 	for (int k = 0; k < 4; k++) {
 		int c0 = k % 2 ? LAYOUT_GX - wc : 0, r0 = k < 2 ? LAYOUT_GY - hc : 0;
@@ -167,8 +167,8 @@ struct layout_place layout_key_place(const struct layout *l, const struct layout
 			return p;
 		}
 	}
-	for (int k = 0; k < 2; k++) {
-		int r0 = k == 0 ? LAYOUT_GY - hc : 0;
+	for (int k = 0; k <= LAYOUT_GY - hc; k++) {
+		int r0 = k == 0 ? LAYOUT_GY - hc : k == 1 ? 0 : LAYOUT_GY - hc - k + 1;
 
 		for (int c0 = 1; c0 + wc < LAYOUT_GX; c0++)
 			if (!taken(l, c0, c0 + wc, r0, r0 + hc)) {

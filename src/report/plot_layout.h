@@ -12,7 +12,8 @@
  * The key's size comes from its text: gnuplot (pngcairo and svg at the
  * font rxlab sets, 800 x 560 pixels) gives each line of the key about
  * LAYOUT_ROW_PX pixels, and each column the width of its longest title
- * plus the line sample, at about LAYOUT_CHAR_PX pixels a character; the
+ * plus the line sample (7 characters), at about LAYOUT_CHAR_PX pixels a
+ * character (gnuplot's own estimate, which the opaque key blanks); the
  * plot area is about LAYOUT_AREA_W_PX x LAYOUT_AREA_H_PX pixels.  These are
  * estimates (a glyph's width varies), so the key is also drawn opaque.
  *
@@ -26,7 +27,7 @@
 
 #define LAYOUT_GX 80
 #define LAYOUT_GY 50
-#define LAYOUT_CHAR_PX 10.0
+#define LAYOUT_CHAR_PX 10.5
 #define LAYOUT_ROW_PX 18.0
 #define LAYOUT_AREA_W_PX 660.0
 #define LAYOUT_AREA_H_PX 430.0
@@ -89,11 +90,11 @@ void layout_init(struct layout *l, struct layout_axis x, struct layout_axis y);
 void layout_line(struct layout *l, const double *x, const double *y, size_t n, bool fill);
 
 /* The place for @key: the first of top left, top right, bottom left,
- * bottom right whose cells (and a one-cell margin) no data cover; else
- * the leftmost free place along the top, then along the bottom (LAYOUT_AT);
- * else the top corner whose data reach least high, with y_hi raised until
+ * bottom right whose cells (and a margin of a cell) no data cover; else
+ * the leftmost free place along the top, then along the bottom, then
+ * along each row from the top down (LAYOUT_AT); else the top corner whose data reach least high, with y_hi raised until
  * they end below the key; LAYOUT_OUTSIDE when the key would take over half
- * the plot area's height or nine tenths of its width. */
+ * the plot area's height or more than its width. */
 struct layout_place layout_key_place(const struct layout *l, const struct layout_key *key);
 
 #endif

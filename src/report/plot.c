@@ -572,12 +572,48 @@ static void key_entry(struct layout_key *k, const char *title)
 	k->title_chars = n > k->title_chars ? n : k->title_chars;
 }
 
-/* "set title 'TITLE: LABEL'" for a figure of one series. */
+/* A title above the key's entries (none when @title is ""). */
+static void key_title(struct layout_key *k, const char *title)
+{
+	size_t n = text_chars(title);
+
+	k->title_rows = *title != '\0';
+	k->head_chars = n;
+}
+
+/* The name of the one input that tells the lines apart, each part of a
+ * linked key without its prefix ("rx-frames+rx-frames-irq" for
+ * nic.eth0.rx-frames+nic.eth0.rx-frames-irq), into @buf; "" with none or
+ * several (their labels then say key=value). */
+static const char *series_name(const struct plot *pl, char *buf, size_t len)
+{
+	const char *key = pl->n_series_col == 1 ? pl->rf->key[pl->series_col[0]] : "";
+	size_t o = 0;
+
+	buf[0] = '\0';
+	while (*key && o + 1 < len) {
+		size_t n = strcspn(key, "+");
+		const char *part = key, *dot = NULL;
+
+		for (const char *p = key; p < key + n; p++)
+			dot = *p == '.' ? p : dot;
+		part = dot ? dot + 1 : key;
+		o += (size_t)snprintf(buf + o, len - o, "%s%.*s", o ? "+" : "",
+				      (int)(key + n - part), part);
+		key += n + (key[n] == '+');
+	}
+	return buf;
+}
+
+/* "set title 'TITLE: NAME=LABEL'" for a figure of one series. */
 static void gp_series_title(FILE *f, const struct plot *pl, const struct series *s)
 {
-	char t[512];
+	char t[512], name[160];
 
-	snprintf(t, sizeof(t), "%s: %s", pl->title, s->label);
+	if (*series_name(pl, name, sizeof(name)))
+		snprintf(t, sizeof(t), "%s: %s=%s", pl->title, name, s->label);
+	else
+		snprintf(t, sizeof(t), "%s: %s", pl->title, s->label);
 	gp_set_text(f, "title", t);
 }
 
@@ -616,7 +652,7 @@ static void gp_log_tics(FILE *f, char axis, const struct layout_axis *a)
 {
 	const char *sep = "";
 
-	if (!(a->lo > 0) || a->hi > a->lo * 1000.001)
+	if (!(a->lo > 0) || !(a->hi <= a->lo * 1000.001))
 		return;
 	fprintf(f, "set %ctics (", axis);
 	for (double v = a->lo; v <= a->hi * 1.000001; v = layout_nice_up(v * 1.5)) {
@@ -631,7 +667,7 @@ static void gp_axis(FILE *f, char axis, const struct layout_axis *a)
 {
 	if (a->log)
 		fprintf(f, "set logscale %c\n", axis);
-	if (a->hi > a->lo)
+	if (a->hi > a->lo && isfinite(a->lo) && isfinite(a->hi))
 		fprintf(f, "set %crange [%.6g:%.6g]\n", axis, a->lo, a->hi);
 	else
 		fprintf(f, "set autoscale %c\n", axis);
@@ -642,7 +678,8 @@ static void gp_axis(FILE *f, char axis, const struct layout_axis *a)
 /* The axes of @l and its key @k, in the corner plot_layout chooses; the y
  * range grows when the key needs room above the data, and then an axis
  * of a fixed meaning (@y_max: 1, 100) keeps its tics below that value. */
-static void gp_frame(FILE *f, struct layout *l, const struct layout_key *k, double y_max)
+static void gp_frame(FILE *f, struct layout *l, const struct layout_key *k, double y_max,
+		     const char *title)
 {
 	static const char *const where[] = {
 		[LAYOUT_TOP_LEFT] = "inside top left", [LAYOUT_TOP_RIGHT] = "inside top right",
@@ -664,6 +701,10 @@ static void gp_frame(FILE *f, struct layout *l, const struct layout_key *k, doub
 		fprintf(f, "set key %s opaque", where[p.corner]);
 	if (k->cols > 1)
 		fprintf(f, " maxrows %zu", (k->entries + k->cols - 1) / k->cols);
+	if (title && *title) {
+		fputs(" title ", f);
+		plot_text_quote(f, title);
+	}
 	fputs(" noenhanced\n", f);
 }
 
@@ -817,7 +858,7 @@ static int gp_lines(struct plot *pl, const char *name, const char *what, const c
 	bool ideal = col == D_OUTPUT && pl->x_col < 0;
 	struct layout_key k = { 0 };
 	struct layout l;
-	char file[96], t[400];
+	char file[96], t[400], kt[160];
 	double top = 0;
 	FILE *f;
 
@@ -835,10 +876,11 @@ static int gp_lines(struct plot *pl, const char *name, const char *what, const c
 		layout_line(&l, (double[]){ 0, top }, (double[]){ 0, top }, 2, false);
 		key_entry(&k, "ideal (output = input)");
 	}
+	key_title(&k, series_name(pl, kt, sizeof(kt)));
 	gp_head(pl, f, name, what, ylabel);
-	if (ideal)
+	if (ideal && top > 0 && isfinite(top))
 		gp_ideal(f, top);
-	gp_frame(f, &l, &k, 0);
+	gp_frame(f, &l, &k, 0, kt);
 	gp_plot(f, name);
 	for (size_t i = 0; i < pl->n_s; i++) {
 		gp_data(f, i ? ", \\\n  " : "", "", pl->s[i].file);
@@ -863,6 +905,7 @@ static int gp_latency(struct plot *pl)
 	static const int dash[] = { 3, 1, 2 };
 	struct layout_key k = { 0 };
 	struct layout l;
+	char kt[160];
 	FILE *f;
 
 	if (!(f = open_in(pl, "latency.gp")))
@@ -875,9 +918,10 @@ static int gp_latency(struct plot *pl)
 	}
 	for (int p = 0; p < 3; p++)
 		key_entry(&k, pct[p]);
+	key_title(&k, series_name(pl, kt, sizeof(kt)));
 	gp_head(pl, f, "latency", "latency percentiles vs offered load",
 		"latency (us)");
-	gp_frame(f, &l, &k, 0);
+	gp_frame(f, &l, &k, 0, kt);
 	gp_plot(f, "latency");
 	for (size_t i = 0; i < pl->n_s; i++)
 		for (int p = 0; p < 3; p++) {
@@ -929,7 +973,7 @@ static int gp_cpu(struct plot *pl, const struct series *s)
 		"CPU time (% of all CPUs)");
 	fputs("set style fill solid 0.6 noborder\n", f);
 	gp_series_title(f, pl, s);
-	gp_frame(f, &l, &k, 100);
+	gp_frame(f, &l, &k, 100, NULL);
 	gp_plot(f, name);
 	for (int p = 3; p >= 0; p--) {
 		gp_data(f, p < 3 ? ", \\\n  " : "", "", s->file);
@@ -1025,7 +1069,7 @@ static int gp_cdf(struct plot *pl, const struct series *s, const size_t *pick, s
 		"fraction of packets with latency <= x");
 	gp_set_text(f, "xlabel", "latency (us)");
 	gp_series_title(f, pl, s);
-	gp_frame(f, &l, &k, 1);
+	gp_frame(f, &l, &k, 1, NULL);
 	gp_plot(f, name);
 	for (size_t j = 0; j < n; j++) {
 		gp_data(f, j ? ", \\\n  " : "", "cdf-", s->file);

@@ -150,7 +150,8 @@ static double raise_top(const struct layout_axis *y, double top, double room)
 struct layout_place layout_key_place(const struct layout *l, const struct layout_key *key)
 {
 	size_t cols = key->cols ? key->cols : 1, rows = (key->entries + cols - 1) / cols;
-	double w_px = (double)cols * ((double)key->title_chars + 7) * LAYOUT_CHAR_PX + 10;
+	double w_px = fmax((double)cols * ((double)key->title_chars + 7),
+			   (double)key->head_chars + 2) * LAYOUT_CHAR_PX + 10;
 	double h_px = (double)(rows + key->title_rows) * LAYOUT_ROW_PX + 6;
 	int wc = (int)ceil(w_px / LAYOUT_AREA_W_PX * LAYOUT_GX) + 2;
 	int hc = (int)ceil(h_px / LAYOUT_AREA_H_PX * LAYOUT_GY) + 2;

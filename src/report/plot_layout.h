@@ -54,9 +54,9 @@ enum layout_corner {
 
 /* The key: @entries lines of the plot in @cols columns, the longest
  * title @title_chars characters (UTF-8 characters, not bytes), plus
- * @title_rows rows for a key title. */
+ * @title_rows rows for a key title of @head_chars characters. */
 struct layout_key {
-	size_t entries, cols, title_chars, title_rows;
+	size_t entries, cols, title_chars, title_rows, head_chars;
 };
 
 /* The key's decision: its corner, and the new top of the y range when

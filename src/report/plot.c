@@ -646,19 +646,18 @@ static struct layout_axis load_axis(const struct plot *pl, bool from0)
 	return a;
 }
 
-/* Tics of a log axis of at most three decades at 1, 2 and 5 times the
- * powers of ten (gnuplot labels only the powers); wider, gnuplot's own. */
+/* The tics of a log axis (layout_log_tics()): gnuplot labels only the
+ * powers of ten, too few on an axis of a decade or two. */
 static void gp_log_tics(FILE *f, char axis, const struct layout_axis *a)
 {
-	const char *sep = "";
+	double t[32];
+	size_t n = layout_log_tics(a, t, 32);
 
-	if (!(a->lo > 0) || !(a->hi <= a->lo * 1000.001))
+	if (n < 2)
 		return;
 	fprintf(f, "set %ctics (", axis);
-	for (double v = a->lo; v <= a->hi * 1.000001; v = layout_nice_up(v * 1.5)) {
-		fprintf(f, "%s%.6g", sep, v);
-		sep = ", ";
-	}
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%.6g", i ? ", " : "", t[i]);
 	fputs(")\n", f);
 }
 
@@ -772,7 +771,9 @@ static void dat_range(const struct plot *pl, int c0, int c1, bool pos, double *l
 			}
 }
 
-/* The y axis of columns [@c0, @c1]: from 0 to a round number, or log. */
+/* The y axis of columns [@c0, @c1]: from 0 to a round number at least 2%
+ * above the largest value (a line at the maximum stays off the frame), or
+ * log. */
 static struct layout_axis dat_axis(const struct plot *pl, int c0, int c1, bool log)
 {
 	double lo, hi;
@@ -780,7 +781,7 @@ static struct layout_axis dat_axis(const struct plot *pl, int c0, int c1, bool l
 	dat_range(pl, c0, c1, log, &lo, &hi);
 	if (log)
 		return isfinite(lo) ? layout_log_axis(lo, hi) : (struct layout_axis){ 1, 10, true };
-	return (struct layout_axis){ 0, layout_round_up(hi), false };
+	return (struct layout_axis){ 0, layout_round_up(hi * 1.02), false };	/* off the border */
 }
 
 /* Values @x and @y are the same to within 1% (both missing too): lines
@@ -1146,18 +1147,30 @@ static int by_value(const void *a, const void *b)
 }
 
 /* A log x axis for loads in equal ratios (a :log sweep), linear for equal
- * steps, and otherwise log when they span more than a factor 20.  Also
- * notes the range of the loads (pl->x_lo, x_hi). */
+ * steps, and otherwise log when they span more than a factor 20; linear
+ * when a value is 0 or below (rx-usecs = 0), which a log axis cannot show.
+ * Also notes the range of the values (pl->x_lo, x_hi: of those > 0 on a
+ * log axis). */
 static bool log_axis(struct plot *pl)
 {
 	size_t n = 0, m = 0;
 	double *x = calloc(pl->rf->nrows + 1, sizeof(*x));
-	double rmin = INFINITY, rmax = 0, dmin = INFINITY, dmax = 0;
+	double rmin = INFINITY, rmax = 0, dmin = INFINITY, dmax = 0, lo = INFINITY;
 	bool log_x;
 
-	for (size_t r = 0; x && r < pl->rf->nrows; r++)
+	for (size_t r = 0; x && r < pl->rf->nrows; r++) {
 		if (x_of(pl, r) > 0)
 			x[n++] = x_of(pl, r);
+		if (isfinite(x_of(pl, r)))
+			lo = fmin(lo, x_of(pl, r));
+	}
+	if (n && lo <= 0) {
+		qsort(x, n, sizeof(*x), by_value);
+		pl->x_lo = lo;
+		pl->x_hi = x[n - 1];
+		free(x);
+		return false;
+	}
 	if (n == 0) {
 		free(x);
 		return false;

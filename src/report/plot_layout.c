@@ -28,31 +28,60 @@ double layout_nice_down(double v)
 	return p;
 }
 
+/* A step of 1, 2 or 5 times a power of ten that cuts @span (> 0) into 4
+ * to 10 parts: p, p/2 or p/5 for the power of ten p at or below it. */
+static double nice_step(double span)
+{
+	double p = pow(10, floor(log10(span)));
+
+	for (size_t i = 0; i < 2; i++)
+		if (span / (p / steps125[i]) >= 4 * (1 - 1e-9))
+			return p / steps125[i];
+	return p / 5;
+}
+
 double layout_round_up(double max)
 {
-	double p, step = 0;
+	double step;
 
 	if (!(max > 0) || !isfinite(max))
 		return 1;
-	p = pow(10, floor(log10(max)));
-	for (size_t i = 0; i < 3 && step == 0; i++) {	/* p, p/2, p/5: the first of 4+ steps */
-		double s = p / steps125[i];
-
-		if (max / s >= 4 * (1 - 1e-9))
-			step = s;
-	}
+	step = nice_step(max);
 	return ceil(max / step * (1 - 1e-9)) * step;
 }
 
 struct layout_axis layout_log_axis(double min, double max)
 {
 	struct layout_axis a = { layout_nice_down(min), layout_nice_up(max), true };
+	double step = max > min ? nice_step(max - min) : 0;
 
+	if (max < 10 * min && step > 0 && floor(min / step) > 0) {	/* a narrow range */
+		a.lo = floor(min / step * (1 + 1e-9)) * step;
+		a.hi = ceil(max * 1.02 / step) * step;	/* 2% above: off the frame */
+	}
 	if (a.hi <= a.lo * (1 + 1e-9)) {
 		a.lo = layout_nice_down(a.lo * 0.99);
 		a.hi = layout_nice_up(a.hi * 1.01);
 	}
 	return a;
+}
+
+size_t layout_log_tics(const struct layout_axis *a, double *tics, size_t max)
+{
+	double r = a->hi / a->lo, step = a->hi - a->lo, v;
+	size_t n = 0;
+
+	if (!a->log || !(a->lo > 0) || !(r <= 1000.001) || !(r > 1) || !isfinite(r))
+		return 0;
+	if (r < 10)
+		step = nice_step(step);
+	v = r < 10 ? ceil(a->lo / step * (1 - 1e-9)) * step : layout_nice_up(a->lo);
+	for (size_t k = 0; k < 64 && n < max && v <= a->hi * (1 + 1e-9); k++) {
+		if (n == 0 || log(v / tics[n - 1]) >= 0.08 * log(r))
+			tics[n++] = v;
+		v = r < 10 ? v + step : layout_nice_up(v * 1.5);
+	}
+	return n;
 }
 
 /* ---- the plot area ---------------------------------------------------------- */

@@ -72,14 +72,25 @@ struct layout_place {
 double layout_nice_up(double v);
 double layout_nice_down(double v);
 
-/* A linear axis from 0 to a round number at or above @max: @max rounded
- * up to a multiple of a step of 1, 2 or 5 times a power of ten that
- * splits it into 4 to 10 steps (376 -> 400, 79.8 -> 80); 1 when @max <= 0. */
+/* A round number at or above @max, the top of a linear axis from 0: @max
+ * rounded up to a multiple of a step of 1, 2 or 5 times a power of ten
+ * that splits it into 4 to 10 steps (376 -> 400, 79.8 -> 80); 1 when
+ * @max <= 0. */
 double layout_round_up(double max);
 
 /* A log axis around [@min, @max] (both > 0): each end widened to the 1-2-5
- * series; an axis of a single value spans one step either side. */
+ * series; within a factor of ten, to a multiple of a linear step (as
+ * layout_round_up()'s, the top 2% above @max: 20100..21900 -> 20000..22400);
+ * an axis of a single
+ * value spans one step either side. */
 struct layout_axis layout_log_axis(double min, double max);
+
+/* The tics of log axis @a into @tics (at most @max): none when it spans
+ * more than three decades (gnuplot's powers of ten then do); 1, 2 and 5
+ * times the powers of ten when it spans a decade or more; else multiples
+ * of a linear step.  A tic closer than 8% of the axis to the one before is
+ * left out, so labels do not run into each other.  Returns their number. */
+size_t layout_log_tics(const struct layout_axis *a, double *tics, size_t max);
 
 /* An empty plot area with axes @x and @y. */
 void layout_init(struct layout *l, struct layout_axis x, struct layout_axis y);

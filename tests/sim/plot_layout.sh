@@ -12,7 +12,8 @@
 #  - the throughput figure on a linear load axis from 0, its y axis the
 #    data's (0..400 kpps, not the loads' 1000), and the ideal output =
 #    input a segment that ends at the top of that range;
-#  - 1-2-5 tics on a log axis of a decade or so;
+#  - a linear y axis from 0 to a round number 2% or more above the data
+#    (39000 -> 40000), 1-2-5 tics on a log axis of a decade or so;
 #  - lines that coincide said so in the key ("c (same as a)", a CDF line
 #    "400 kpps (same as 100 kpps)") and the CDF lines each with their own
 #    dash and point type;
@@ -32,9 +33,9 @@ keys = ["traffic.rate", "host.rxpath", "offered_pps", "forwarded_pps", "delivere
         "rx_irqs_per_s", "pkts_per_irq", "cpu_hardirq_pct", "cpu_softirq_pct", "cpu_system_pct",
         "cpu_user_pct", "lat_p50_us", "lat_p99_us", "lat_p999_us"] + ["lat_cdf_%s_us" % x for x in q]
 loads = [100, 400, 700, 1000]
-out = {"a": [100, 400, 400, 400], "b": [100, 150, 50, 0]}
-irqs = {"a": [10000, 20000, 30000, 40000], "b": [40000, 30000, 20000, 10000]}
-ppi = {"a": [1, 2, 4, 8], "b": [8, 4, 2, 1]}
+out = {"a": [100, 380, 380, 380], "b": [100, 150, 50, 0]}
+irqs = {"a": [10000, 20000, 30000, 39000], "b": [39000, 30000, 20000, 10000]}
+ppi = {"a": [1, 3, 9, 27], "b": [27, 9, 3, 1]}
 cdf = lambda lo: [lo * (1 + i / 16) for i in range(17)]
 cdfs = {"a": [cdf(5), cdf(5), cdf(50), cdf(500)], "b": [cdf(7), cdf(70), cdf(700), cdf(7000)]}
 print(",".join(keys))
@@ -71,12 +72,13 @@ assert not re.search(r"^\s*x with", t, re.M), "the ideal is a function again"
 assert "title 'c (same as a)'" in t and "title 'a' " in t and "title 'b' " in t, t
 print("throughput: linear x [0:1000], y [0:400], ideal to (400, 400), c marked as a")
 
+assert "set yrange [0:40000]\n" in gp["interrupts"], gp["interrupts"]
 assert "set key inside bottom left opaque" in gp["interrupts"], gp["interrupts"]
 print("interrupts: key inside bottom left (the X takes both top corners)")
 
 p = gp["pkts-per-irq"]
-assert "set logscale y\nset yrange [1:10]\nset ytics (1, 2, 5, 10)\n" in p, p
-print("pkts-per-irq: log y [1:10], tics 1 2 5 10")
+assert "set logscale y\nset yrange [1:50]\nset ytics (1, 2, 5, 10, 20, 50)\n" in p, p
+print("pkts-per-irq: log y [1:50], tics 1 2 5 10 20 50")
 
 assert "set yrange [0:100]\n" in gp["cpu-b"] and "ytics" not in gp["cpu-b"], gp["cpu-b"]
 m = re.search(r"^set yrange \[0:([0-9.]+)\]\nset ytics 0, 20, 100\nset key inside top (left|right)", gp["cpu-a"], re.M)

@@ -850,6 +850,24 @@ static void gp_ideal(FILE *f, double top)
 		"linecolor 'gray'\n", top, top);
 }
 
+/* The plot command of gp_lines(): a line per series, the ideal's key. */
+static void gp_lines_plot(const struct plot *pl, FILE *f, int col, bool ideal)
+{
+	char t[400];
+
+	for (size_t i = 0; i < pl->n_s; i++) {
+		gp_data(f, i ? ", \\\n  " : "", "", pl->s[i].file);
+		fprintf(f, " using 1:%d with linespoints", col);
+		series_title(pl, i, col, t, sizeof(t));
+		gp_title(f, t);
+	}
+	if (ideal) {
+		fputs(", \\\n  keyentry with lines dashtype 2 linecolor 'gray'", f);
+		gp_title(f, "ideal (output = input)");
+	}
+	fputc('\n', f);
+}
+
 /* One line per series of column @col of data/SERIES.dat; the throughput
  * figure (D_OUTPUT against the load) is drawn on a linear load axis from 0
  * with the ideal output = input (gp_ideal()). */
@@ -883,17 +901,7 @@ static int gp_lines(struct plot *pl, const char *name, const char *what, const c
 		gp_ideal(f, top);
 	gp_frame(f, &l, &k, 0, kt);
 	gp_plot(f, name);
-	for (size_t i = 0; i < pl->n_s; i++) {
-		gp_data(f, i ? ", \\\n  " : "", "", pl->s[i].file);
-		fprintf(f, " using 1:%d with linespoints", col);
-		series_title(pl, i, col, t, sizeof(t));
-		gp_title(f, t);
-	}
-	if (ideal) {
-		fputs(", \\\n  keyentry with lines dashtype 2 linecolor 'gray'", f);
-		gp_title(f, "ideal (output = input)");
-	}
-	fputc('\n', f);
+	gp_lines_plot(pl, f, col, ideal);
 	gp_tail(f, name);
 	return close_in(pl, f, file);
 }

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "report/plot_layout.h"
 #include "report/plot_text.h"
 #include "model/units.h"
 #include "report/sim_report.h"
@@ -421,6 +422,30 @@ static double or0(double v)
 	return isfinite(v) ? v : 0;
 }
 
+/* The columns of data/SERIES.dat, from 1. */
+enum dat_col {
+	D_X = 1, D_OUTPUT, D_RX_IRQS, D_PKTS_IRQ, D_HARDIRQ, D_SOFTIRQ, D_SYSTEM, D_USER, D_P50,
+	D_P99, D_P999
+};
+
+/* Row @r's value in column @col (D_OUTPUT .. D_P999) of data/SERIES.dat:
+ * output in kpps, the CPU parts stacked (hardirq, + softirq, ...). */
+static double dat_value(const struct plot *pl, size_t r, int col)
+{
+	double cpu = 0;
+
+	if (col == D_OUTPUT)
+		return (or0(cell_num(pl, r, pl->col[C_FORWARDED])) +
+			or0(cell_num(pl, r, pl->col[C_DELIVERED]))) / 1e3;
+	if (col == D_RX_IRQS || col == D_PKTS_IRQ)
+		return cell_num(pl, r, pl->col[C_RX_IRQS + col - D_RX_IRQS]);
+	if (col >= D_P50)
+		return cell_num(pl, r, pl->col[C_P50 + col - D_P50]);
+	for (int c = C_HARDIRQ; c <= C_HARDIRQ + col - D_HARDIRQ; c++)
+		cpu += or0(cell_num(pl, r, pl->col[c]));
+	return cpu;
+}
+
 /* data/SERIES.dat: one line per point, columns as in the header comment. */
 static int write_series(struct plot *pl, const struct series *s)
 {
@@ -437,18 +462,9 @@ static int write_series(struct plot *pl, const struct series *s)
 	fputs("; 2 output_kpps 3 rx_irqs_per_s 4 pkts_per_irq 5 hardirq_pct 6 +softirq "
 	      "7 +system 8 +user 9 p50_us 10 p99_us 11 p999_us\n", f);
 	for (size_t i = 0; i < s->n; i++) {
-		size_t r = s->rows[i];
-		double cpu = 0;
-
-		put(f, x_of(pl, r));
-		put(f, (or0(cell_num(pl, r, pl->col[C_FORWARDED])) +
-			or0(cell_num(pl, r, pl->col[C_DELIVERED]))) / 1e3);
-		put(f, cell_num(pl, r, pl->col[C_RX_IRQS]));
-		put(f, cell_num(pl, r, pl->col[C_PKTS_IRQ]));
-		for (int c = C_HARDIRQ; c <= C_USER; c++)
-			put(f, cpu += or0(cell_num(pl, r, pl->col[c])));
-		for (int c = C_P50; c <= C_P999; c++)
-			put(f, cell_num(pl, r, pl->col[c]));
+		put(f, x_of(pl, s->rows[i]));
+		for (int c = D_OUTPUT; c <= D_P999; c++)
+			put(f, dat_value(pl, s->rows[i], c));
 		fputc('\n', f);
 	}
 	return close_in(pl, f, name);
@@ -499,7 +515,17 @@ static int write_cdf(struct plot *pl, const struct series *s, size_t *pick, size
 
 /* Every string of a script, user text or not, is written by
  * plot_text_quote() (plot_text.h): a single-quoted literal in which gnuplot
- * expands nothing; every text also says noenhanced. */
+ * expands nothing; every text also says noenhanced.
+ *
+ * Every axis range is set here (plot_layout.h): the data's, rounded, so
+ * that the ideal line of the throughput figure cannot stretch the y axis;
+ * and the key goes inside the plot area, in a corner the data leave free. */
+
+/* The font, canvas and line width of every figure: 800 pixels wide, with
+ * text of 12 points, readable as it is drawn. */
+#define GP_SIZE "size 800,560"
+#define GP_FONT "Sans,12"
+#define GP_LW "linewidth 1.5"
 
 /* " title TEXT noenhanced" of a line of a plot. */
 static void gp_title(FILE *f, const char *text)
@@ -527,19 +553,67 @@ static void gp_data(FILE *f, const char *sep, const char *prefix, const char *fi
 	plot_text_quote(f, path);
 }
 
-/* A fixed x range around a single value (gnuplot warns on an empty one). */
-static void gp_range(FILE *f, double lo, double hi)
+/* Characters of @s (UTF-8: the bytes that do not continue a character). */
+static size_t text_chars(const char *s)
 {
-	if (isfinite(lo) && lo > 0 && hi <= lo * 1.0001)
-		fprintf(f, "set xrange [%.6g:%.6g]\n", lo * 0.8, hi * 1.25);
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
 }
 
-/* "set title 'TITLE: LABEL'" for a figure of one series. */
+/* The key of a figure: its entries and their widest title. */
+static void key_entry(struct layout_key *k, const char *title)
+{
+	size_t n = text_chars(title);
+
+	k->entries++;
+	k->title_chars = n > k->title_chars ? n : k->title_chars;
+}
+
+/* A title above the key's entries (none when @title is ""). */
+static void key_title(struct layout_key *k, const char *title)
+{
+	size_t n = text_chars(title);
+
+	k->title_rows = *title != '\0';
+	k->head_chars = n;
+}
+
+/* The name of the one input that tells the lines apart, each part of a
+ * linked key without its prefix ("rx-frames+rx-frames-irq" for
+ * nic.eth0.rx-frames+nic.eth0.rx-frames-irq), into @buf; "" with none or
+ * several (their labels then say key=value). */
+static const char *series_name(const struct plot *pl, char *buf, size_t len)
+{
+	const char *key = pl->n_series_col == 1 ? pl->rf->key[pl->series_col[0]] : "";
+	size_t o = 0;
+
+	buf[0] = '\0';
+	while (*key && o + 1 < len) {
+		size_t n = strcspn(key, "+");
+		const char *part = key, *dot = NULL;
+
+		for (const char *p = key; p < key + n; p++)
+			dot = *p == '.' ? p : dot;
+		part = dot ? dot + 1 : key;
+		o += (size_t)snprintf(buf + o, len - o, "%s%.*s", o ? "+" : "",
+				      (int)(key + n - part), part);
+		key += n + (key[n] == '+');
+	}
+	return buf;
+}
+
+/* "set title 'TITLE: NAME=LABEL'" for a figure of one series. */
 static void gp_series_title(FILE *f, const struct plot *pl, const struct series *s)
 {
-	char t[512];
+	char t[512], name[160];
 
-	snprintf(t, sizeof(t), "%s: %s", pl->title, s->label);
+	if (*series_name(pl, name, sizeof(name)))
+		snprintf(t, sizeof(t), "%s: %s=%s", pl->title, name, s->label);
+	else
+		snprintf(t, sizeof(t), "%s: %s", pl->title, s->label);
 	gp_set_text(f, "title", t);
 }
 
@@ -549,14 +623,88 @@ static void gp_head(const struct plot *pl, FILE *f, const char *name, const char
 {
 	fprintf(f, "# %s.gp - %s, drawn by rxlab plot from data/*.dat\n"
 		"# gnuplot %s.gp writes %s.png and %s.svg\n"
-		"reset\nset datafile missing '?'\nset grid\nset key outside right top noenhanced\n"
-		"set autoscale xfix\n", name, what, name, name, name);
+		"reset\nset datafile missing '?'\nset grid\nset rmargin 5\n", name, what, name, name,
+		name);
 	gp_set_text(f, "title", pl->title);
 	gp_set_text(f, "xlabel", pl->x_label);
 	gp_set_text(f, "ylabel", ylabel);
-	if (pl->log_x)
-		fputs("set logscale x\n", f);
-	gp_range(f, pl->x_lo, pl->x_hi);
+}
+
+/* The x axis of the figures against the load: the loads' range (log or
+ * linear, see log_axis()), from 0 when @from0 (a linear axis then); a
+ * single value with room either side; none when no load reads (autoscale). */
+static struct layout_axis load_axis(const struct plot *pl, bool from0)
+{
+	struct layout_axis a = { pl->x_lo, pl->x_hi, pl->log_x && !from0 };
+
+	if (from0)
+		a.lo = 0;
+	else if (a.lo > 0 && a.hi <= a.lo * 1.0001) {
+		a.lo *= 0.8;
+		a.hi *= 1.25;
+	}
+	return a;
+}
+
+/* The tics of a log axis (layout_log_tics()): gnuplot labels only the
+ * powers of ten, too few on an axis of a decade or two. */
+static void gp_log_tics(FILE *f, char axis, const struct layout_axis *a)
+{
+	double t[32];
+	size_t n = layout_log_tics(a, t, 32);
+
+	if (n < 2)
+		return;
+	fprintf(f, "set %ctics (", axis);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%.6g", i ? ", " : "", t[i]);
+	fputs(")\n", f);
+}
+
+/* "set logscale", "set range" and the tics of axis @axis. */
+static void gp_axis(FILE *f, char axis, const struct layout_axis *a)
+{
+	if (a->log)
+		fprintf(f, "set logscale %c\n", axis);
+	if (a->hi > a->lo && isfinite(a->lo) && isfinite(a->hi))
+		fprintf(f, "set %crange [%.6g:%.6g]\n", axis, a->lo, a->hi);
+	else
+		fprintf(f, "set autoscale %c\n", axis);
+	if (a->log)
+		gp_log_tics(f, axis, a);
+}
+
+/* The axes of @l and its key @k, in the corner plot_layout chooses; the y
+ * range grows when the key needs room above the data, and then an axis
+ * of a fixed meaning (@y_max: 1, 100) keeps its tics below that value. */
+static void gp_frame(FILE *f, struct layout *l, const struct layout_key *k, double y_max,
+		     const char *title)
+{
+	static const char *const where[] = {
+		[LAYOUT_TOP_LEFT] = "inside top left", [LAYOUT_TOP_RIGHT] = "inside top right",
+		[LAYOUT_BOTTOM_LEFT] = "inside bottom left",
+		[LAYOUT_BOTTOM_RIGHT] = "inside bottom right", [LAYOUT_AT] = "",
+		[LAYOUT_OUTSIDE] = "outside right top",
+	};
+	struct layout_place p = layout_key_place(l, k);
+	bool raised = p.y_hi != l->y.hi;
+
+	l->y.hi = raised && y_max == 0 && !l->y.log ? layout_round_up(p.y_hi) : p.y_hi;
+	gp_axis(f, 'x', &l->x);
+	gp_axis(f, 'y', &l->y);
+	if (raised && y_max > 0)
+		fprintf(f, "set ytics 0, %.6g, %.6g\n", y_max / 5, y_max);
+	if (p.corner == LAYOUT_AT)
+		fprintf(f, "set key at graph %.3f, graph %.3f left top opaque", p.at_x, p.at_y);
+	else
+		fprintf(f, "set key %s opaque", where[p.corner]);
+	if (k->cols > 1)
+		fprintf(f, " maxrows %zu", (k->entries + k->cols - 1) / k->cols);
+	if (title && *title) {
+		fputs(" title ", f);
+		plot_text_quote(f, title);
+	}
+	fputs(" noenhanced\n", f);
 }
 
 /* "set output 'NAME.EXT'" */
@@ -573,66 +721,232 @@ static void gp_output(FILE *f, const char *name, const char *ext)
 /* The plot command is written once and drawn twice: PNG, then SVG. */
 static void gp_plot(FILE *f, const char *name)
 {
-	fputs("set terminal pngcairo size 960,600 noenhanced\n", f);
+	fputs("set terminal pngcairo " GP_SIZE " font ", f);
+	plot_text_quote(f, GP_FONT);
+	fputs(" " GP_LW " noenhanced\n", f);
 	gp_output(f, name, "png");
 	fputs("plot ", f);
 }
 
 static void gp_tail(FILE *f, const char *name)
 {
-	fputs("set terminal svg size 960,600 dynamic noenhanced\n", f);
+	fputs("set terminal svg " GP_SIZE " dynamic font ", f);
+	plot_text_quote(f, GP_FONT);
+	fputs(" " GP_LW " noenhanced\n", f);
 	gp_output(f, name, "svg");
 	fputs("replot\nset output\n", f);
 }
 
-/* One line per series of column @col of data/SERIES.dat. */
-static int gp_lines(struct plot *pl, const char *name, const char *what, const char *ylabel,
-		    int col, const char *extra)
+/* The line of column @col of series @s in @l (@fill: and what is below it). */
+static void lay_series(const struct plot *pl, struct layout *l, const struct series *s, int col,
+		       bool fill)
 {
-	char file[96];
+	double *x = calloc(s->n + 1, sizeof(*x)), *y = calloc(s->n + 1, sizeof(*y));
+
+	for (size_t i = 0; x && y && i < s->n; i++) {
+		x[i] = x_of(pl, s->rows[i]);
+		y[i] = dat_value(pl, s->rows[i], col);
+	}
+	if (x && y)
+		layout_line(l, x, y, s->n, fill);
+	free(x);
+	free(y);
+}
+
+/* Smallest and largest value (> 0 when @pos) of columns [@c0, @c1] of
+ * every series. */
+static void dat_range(const struct plot *pl, int c0, int c1, bool pos, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < pl->n_s; i++)
+		for (size_t j = 0; j < pl->s[i].n; j++)
+			for (int c = c0; c <= c1; c++) {
+				double v = dat_value(pl, pl->s[i].rows[j], c);
+
+				if (isfinite(v) && (!pos || v > 0)) {
+					*lo = fmin(*lo, v);
+					*hi = fmax(*hi, v);
+				}
+			}
+}
+
+/* The y axis of columns [@c0, @c1]: from 0 to a round number at least 2%
+ * above the largest value (a line at the maximum stays off the frame), or
+ * log. */
+static struct layout_axis dat_axis(const struct plot *pl, int c0, int c1, bool log)
+{
+	double lo, hi;
+
+	dat_range(pl, c0, c1, log, &lo, &hi);
+	if (log)
+		return isfinite(lo) ? layout_log_axis(lo, hi) : (struct layout_axis){ 1, 10, true };
+	return (struct layout_axis){ 0, layout_round_up(hi * 1.02), false };	/* off the border */
+}
+
+/* Values @x and @y are the same to within 1% (both missing too): lines
+ * through them lie on each other (on a log axis less than a pixel apart). */
+static bool same_value(double x, double y)
+{
+	return isfinite(x) == isfinite(y) &&
+	       (!isfinite(x) || fabs(x - y) <= 0.01 * fmax(fabs(x), fabs(y)));
+}
+
+/* Series @a and @b draw the same line in column @col: the same points. */
+static bool series_same(const struct plot *pl, const struct series *a, const struct series *b,
+			int col)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (x_of(pl, a->rows[i]) != x_of(pl, b->rows[i]) ||
+		    !same_value(dat_value(pl, a->rows[i], col), dat_value(pl, b->rows[i], col)))
+			return false;
+	return true;
+}
+
+/* " (same as LABEL)" for series @b, drawn under @a: with several series
+ * keys only those where @b differs from @a ("rx-usecs=0"), for a short key. */
+static void same_as(const struct plot *pl, const struct series *a, const struct series *b,
+		    char *t, size_t len)
+{
+	size_t o = (size_t)snprintf(t, len, " (same as ");
+
+	for (size_t i = 0; i < pl->n_series_col && o < len && pl->n_series_col > 1; i++) {
+		const char *key = pl->rf->key[pl->series_col[i]], *dot = strrchr(key, '.');
+		const char *va = cell_str(pl, a->rows[0], pl->series_col[i]);
+
+		if (strcmp(va, cell_str(pl, b->rows[0], pl->series_col[i])))
+			o += (size_t)snprintf(t + o, len - o, "%s%s=%s", o > 10 ? ", " : "",
+					      dot ? dot + 1 : key, va);
+	}
+	if (o <= 10 && o < len)
+		o += (size_t)snprintf(t + o, len - o, "%s", a->label);
+	if (o < len)
+		snprintf(t + o, len - o, ")");
+}
+
+/* The legend of series @i in column @col: its label, and "(same as
+ * LABEL)" when an earlier series draws the same line (it lies under it). */
+static void series_title(const struct plot *pl, size_t i, int col, char *t, size_t len)
+{
+	size_t o = (size_t)snprintf(t, len, "%s", pl->s[i].label);
+
+	for (size_t j = 0; j < i && o < len; j++)
+		if (series_same(pl, &pl->s[j], &pl->s[i], col)) {
+			same_as(pl, &pl->s[j], &pl->s[i], t + o, len - o);
+			return;
+		}
+}
+
+/* The ideal output = input of the throughput figure: a segment from the
+ * origin that ends at the top of the data's y range (@top) or at the end
+ * of the load axis, so that it never stretches the y axis nor runs
+ * through a key placed above the data; an arrow without a head, behind
+ * the data, and an entry of the key. */
+static void gp_ideal(FILE *f, double top)
+{
+	fprintf(f, "set arrow 1 from 0, 0 to %.6g, %.6g nohead back dashtype 2 "
+		"linecolor 'gray'\n", top, top);
+}
+
+/* The plot command of gp_lines(): a line per series, the ideal's key. */
+static void gp_lines_plot(const struct plot *pl, FILE *f, int col, bool ideal)
+{
+	char t[400];
+
+	for (size_t i = 0; i < pl->n_s; i++) {
+		gp_data(f, i ? ", \\\n  " : "", "", pl->s[i].file);
+		fprintf(f, " using 1:%d with linespoints", col);
+		series_title(pl, i, col, t, sizeof(t));
+		gp_title(f, t);
+	}
+	if (ideal) {
+		fputs(", \\\n  keyentry with lines dashtype 2 linecolor 'gray'", f);
+		gp_title(f, "ideal (output = input)");
+	}
+	fputc('\n', f);
+}
+
+/* One line per series of column @col of data/SERIES.dat; the throughput
+ * figure (D_OUTPUT against the load) is drawn on a linear load axis from 0
+ * with the ideal output = input (gp_ideal()). */
+static int gp_lines(struct plot *pl, const char *name, const char *what, const char *ylabel,
+		    int col, bool log_y)
+{
+	bool ideal = col == D_OUTPUT && pl->x_col < 0;
+	struct layout_key k = { 0 };
+	struct layout l;
+	char file[96], t[400], kt[160];
+	double top = 0;
 	FILE *f;
 
 	snprintf(file, sizeof(file), "%s.gp", name);
 	if (!(f = open_in(pl, file)))
 		return 2;
-	gp_head(pl, f, name, what, ylabel);
-	fputs(extra, f);
-	gp_plot(f, name);
+	layout_init(&l, load_axis(pl, ideal), dat_axis(pl, col, col, log_y));
 	for (size_t i = 0; i < pl->n_s; i++) {
-		gp_data(f, i ? ", \\\n  " : "", "", pl->s[i].file);
-		fprintf(f, " using 1:%d with linespoints", col);
-		gp_title(f, pl->s[i].label);
+		lay_series(pl, &l, &pl->s[i], col, false);
+		series_title(pl, i, col, t, sizeof(t));
+		key_entry(&k, t);
 	}
-	if (col == 2 && pl->x_col < 0) {
-		fputs(", \\\n  x with lines dashtype 2 linecolor 'gray'", f);
-		gp_title(f, "ideal (output = input)");
+	if (ideal) {
+		top = fmin(l.x.hi, l.y.hi);
+		layout_line(&l, (double[]){ 0, top }, (double[]){ 0, top }, 2, false);
+		key_entry(&k, "ideal (output = input)");
 	}
-	fputc('\n', f);
+	key_title(&k, series_name(pl, kt, sizeof(kt)));
+	gp_head(pl, f, name, what, ylabel);
+	if (ideal && top > 0 && isfinite(top))
+		gp_ideal(f, top);
+	gp_frame(f, &l, &k, 0, kt);
+	gp_plot(f, name);
+	gp_lines_plot(pl, f, col, ideal);
 	gp_tail(f, name);
 	return close_in(pl, f, file);
 }
 
+/* Latency percentiles: a colour and a point type per series, a dash type
+ * per percentile; the key names each once (keyentry lines). */
 static int gp_latency(struct plot *pl)
 {
 	static const char *const pct[] = { "p50", "p99", "p99.9" };
+	static const int dash[] = { 3, 1, 2 };
+	struct layout_key k = { 0 };
+	struct layout l;
+	char kt[160];
 	FILE *f;
 
 	if (!(f = open_in(pl, "latency.gp")))
 		return 2;
+	layout_init(&l, load_axis(pl, false), dat_axis(pl, D_P50, D_P999, true));
+	for (size_t i = 0; i < pl->n_s; i++) {
+		for (int c = D_P50; c <= D_P999; c++)
+			lay_series(pl, &l, &pl->s[i], c, false);
+		key_entry(&k, pl->s[i].label);
+	}
+	for (int p = 0; p < 3; p++)
+		key_entry(&k, pct[p]);
+	key_title(&k, series_name(pl, kt, sizeof(kt)));
 	gp_head(pl, f, "latency", "latency percentiles vs offered load",
-		"latency (us): p50 dotted, p99 solid, p99.9 dashed");
-	fputs("set logscale y\n", f);
+		"latency (us)");
+	gp_frame(f, &l, &k, 0, kt);
 	gp_plot(f, "latency");
 	for (size_t i = 0; i < pl->n_s; i++)
-		for (int k = 0; k < 3; k++) {
-			char t[200];
-
-			snprintf(t, sizeof(t), "%s %s", pl->s[i].label, pct[k]);
-			gp_data(f, i || k ? ", \\\n  " : "", "", pl->s[i].file);
-			fprintf(f, " using 1:%d with linespoints linecolor %zu dashtype %d", 9 + k,
-				i + 1, k == 0 ? 3 : k == 1 ? 1 : 2);
-			gp_title(f, t);
+		for (int p = 0; p < 3; p++) {
+			gp_data(f, i || p ? ", \\\n  " : "", "", pl->s[i].file);
+			fprintf(f, " using 1:%d with linespoints linecolor %zu pointtype %zu "
+				"dashtype %d notitle", D_P50 + p, i + 1, i % 12 + 1, dash[p]);
 		}
+	for (size_t i = 0; i < pl->n_s; i++) {
+		fprintf(f, ", \\\n  keyentry with linespoints linecolor %zu pointtype %zu", i + 1,
+			i % 12 + 1);
+		gp_title(f, pl->s[i].label);
+	}
+	for (int p = 0; p < 3; p++) {
+		fprintf(f, ", \\\n  keyentry with lines linecolor 'black' dashtype %d", dash[p]);
+		gp_title(f, pct[p]);
+	}
 	fputc('\n', f);
 	gp_tail(f, "latency");
 	return close_in(pl, f, "latency.gp");
@@ -651,6 +965,8 @@ static void per_series_name(const struct plot *pl, const struct series *s, const
 static int gp_cpu(struct plot *pl, const struct series *s)
 {
 	static const char *const part[] = { "hardirq", "softirq", "system", "user" };
+	struct layout_key k = { 0 };
+	struct layout l;
 	char name[128], file[140];
 	FILE *f;
 
@@ -658,23 +974,60 @@ static int gp_cpu(struct plot *pl, const struct series *s)
 	snprintf(file, sizeof(file), "%s.gp", name);
 	if (!(f = open_in(pl, file)))
 		return 2;
+	layout_init(&l, load_axis(pl, false), (struct layout_axis){ 0, 100, false });
+	lay_series(pl, &l, s, D_USER, true);
+	for (int p = 0; p < 4; p++)
+		key_entry(&k, part[p]);
 	gp_head(pl, f, name, "CPU time by context vs offered load (stacked)",
 		"CPU time (% of all CPUs)");
-	fputs("set yrange [0:100]\nset style fill solid 0.6 noborder\n", f);
+	fputs("set style fill solid 0.6 noborder\n", f);
 	gp_series_title(f, pl, s);
+	gp_frame(f, &l, &k, 100, NULL);
 	gp_plot(f, name);
-	for (int k = 3; k >= 0; k--) {
-		gp_data(f, k < 3 ? ", \\\n  " : "", "", s->file);
-		fprintf(f, " using 1:%d with filledcurves x1", 5 + k);
-		gp_title(f, part[k]);
+	for (int p = 3; p >= 0; p--) {
+		gp_data(f, p < 3 ? ", \\\n  " : "", "", s->file);
+		fprintf(f, " using 1:%d with filledcurves x1", D_HARDIRQ + p);
+		gp_title(f, part[p]);
 	}
 	fputc('\n', f);
 	gp_tail(f, name);
 	return close_in(pl, f, file);
 }
 
-/* The latency range of the CDF lines, fixed when it is a single value. */
-static void cdf_range(const struct plot *pl, FILE *f, const size_t *pick, size_t n)
+/* CDF lines @a and @b (rows of rf) coincide: at every quantile the same
+ * latency to within 1% (on the log axis, less than a pixel apart), or
+ * both missing. */
+static bool cdf_same(const struct plot *pl, size_t a, size_t b)
+{
+	for (size_t q = 0; q < RESULTS_CDF_N; q++)
+		if (!same_value(cell_num(pl, a, pl->cdf[q]), cell_num(pl, b, pl->cdf[q])))
+			return false;
+	return true;
+}
+
+/* The legend of CDF line @j: its load (or x value), and when it coincides
+ * with an earlier line, "(same as LOAD)": that line lies under it. */
+static void cdf_title(const struct plot *pl, const size_t *pick, size_t j, char *t, size_t len)
+{
+	size_t o;
+
+	if (pl->x_col < 0)
+		o = (size_t)snprintf(t, len, "%.0f kpps", x_of(pl, pick[j]));
+	else
+		o = (size_t)snprintf(t, len, "%s = %s", pl->rf->key[pl->x_col],
+				     cell_str(pl, pick[j], pl->x_col));
+	for (size_t i = 0; i < j && o < len; i++)
+		if (cdf_same(pl, pick[i], pick[j])) {
+			if (pl->x_col < 0)
+				snprintf(t + o, len - o, " (same as %.0f kpps)", x_of(pl, pick[i]));
+			else
+				snprintf(t + o, len - o, " (same as %s)", cell_str(pl, pick[i], pl->x_col));
+			return;
+		}
+}
+
+/* The latency axis of the CDF lines: log, around their values. */
+static struct layout_axis cdf_axis(const struct plot *pl, const size_t *pick, size_t n)
 {
 	double lo = INFINITY, hi = -INFINITY;
 
@@ -682,41 +1035,56 @@ static void cdf_range(const struct plot *pl, FILE *f, const size_t *pick, size_t
 		for (size_t q = 0; q < RESULTS_CDF_N; q++) {
 			double v = cell_num(pl, pick[j], pl->cdf[q]);
 
-			if (isfinite(v)) {
+			if (isfinite(v) && v > 0) {
 				lo = fmin(lo, v);
 				hi = fmax(hi, v);
 			}
 		}
-	gp_range(f, lo, hi);
+	return isfinite(lo) ? layout_log_axis(lo, hi) : (struct layout_axis){ 1, 10, true };
 }
 
+/* Lay CDF line of row @r into @l. */
+static void lay_cdf(const struct plot *pl, struct layout *l, size_t r)
+{
+	double x[RESULTS_CDF_N], y[RESULTS_CDF_N];
+
+	for (size_t q = 0; q < RESULTS_CDF_N; q++) {
+		x[q] = cell_num(pl, r, pl->cdf[q]);
+		y[q] = results_cdf_q[q];
+	}
+	layout_line(l, x, y, RESULTS_CDF_N, false);
+}
+
+/* One line per load, each its own colour, dash type and point type, so
+ * that lines on top of each other still show (and say so in the key). */
 static int gp_cdf(struct plot *pl, const struct series *s, const size_t *pick, size_t n)
 {
-	char name[128], file[140];
+	struct layout_key k = { 0 };
+	struct layout l;
+	char name[128], file[140], t[MAX_CDF_LINES][240];
 	FILE *f;
 
 	per_series_name(pl, s, "latency-cdf", name, sizeof(name));
 	snprintf(file, sizeof(file), "%s.gp", name);
 	if (!(f = open_in(pl, file)))
 		return 2;
+	layout_init(&l, cdf_axis(pl, pick, n), (struct layout_axis){ 0, 1, false });
+	for (size_t j = 0; j < n; j++) {
+		lay_cdf(pl, &l, pick[j]);
+		cdf_title(pl, pick, j, t[j], sizeof(t[j]));
+		key_entry(&k, t[j]);
+	}
 	gp_head(pl, f, name, "latency CDF, one line per offered load",
 		"fraction of packets with latency <= x");
 	gp_set_text(f, "xlabel", "latency (us)");
-	fputs("set autoscale x\nset logscale x\nset yrange [0:1]\n", f);
 	gp_series_title(f, pl, s);
-	cdf_range(pl, f, pick, n);
+	gp_frame(f, &l, &k, 1, NULL);
 	gp_plot(f, name);
 	for (size_t j = 0; j < n; j++) {
-		char t[200];
-
-		if (pl->x_col < 0)
-			snprintf(t, sizeof(t), "%.0f kpps", x_of(pl, pick[j]));
-		else
-			snprintf(t, sizeof(t), "%s = %s", pl->rf->key[pl->x_col],
-				 cell_str(pl, pick[j], pl->x_col));
 		gp_data(f, j ? ", \\\n  " : "", "cdf-", s->file);
-		fprintf(f, " index %zu using 1:2 with lines", j);
-		gp_title(f, t);
+		fprintf(f, " index %zu using 1:2 with linespoints linecolor %zu dashtype %zu "
+			"pointtype %zu", j, j + 1, j % 5 + 1, j + 1);
+		gp_title(f, t[j]);
 	}
 	fputc('\n', f);
 	gp_tail(f, name);
@@ -757,13 +1125,13 @@ static int write_all(struct plot *pl)
 		rc = write_series(pl, &pl->s[i]);
 	if (!rc)
 		rc = gp_lines(pl, "throughput", "output rate vs offered load (receive livelock)",
-			      "output rate (kpps, forwarded + delivered)", 2, "");
+			      "output rate (kpps, forwarded + delivered)", D_OUTPUT, false);
 	if (!rc && worth_drawing(pl, "interrupts", C_RX_IRQS, false))
 		rc = gp_lines(pl, "interrupts", "RX interrupts per second vs offered load",
-			      "RX interrupts per second", 3, "");
+			      "RX interrupts per second", D_RX_IRQS, false);
 	if (!rc && worth_drawing(pl, "pkts-per-irq", C_PKTS_IRQ, true))
 		rc = gp_lines(pl, "pkts-per-irq", "packets per RX interrupt vs offered load",
-			      "packets per RX interrupt", 4, "set logscale y\n");
+			      "packets per RX interrupt", D_PKTS_IRQ, true);
 	if (!rc && worth_drawing(pl, "latency", C_P999, true))
 		rc = gp_latency(pl);
 	for (size_t i = 0; i < pl->n_s && !rc; i++)
@@ -787,18 +1155,30 @@ static int by_value(const void *a, const void *b)
 }
 
 /* A log x axis for loads in equal ratios (a :log sweep), linear for equal
- * steps, and otherwise log when they span more than a factor 20.  Also
- * notes the range of the loads (pl->x_lo, x_hi). */
+ * steps, and otherwise log when they span more than a factor 20; linear
+ * when a value is 0 or below (rx-usecs = 0), which a log axis cannot show.
+ * Also notes the range of the values (pl->x_lo, x_hi: of those > 0 on a
+ * log axis). */
 static bool log_axis(struct plot *pl)
 {
 	size_t n = 0, m = 0;
 	double *x = calloc(pl->rf->nrows + 1, sizeof(*x));
-	double rmin = INFINITY, rmax = 0, dmin = INFINITY, dmax = 0;
+	double rmin = INFINITY, rmax = 0, dmin = INFINITY, dmax = 0, lo = INFINITY;
 	bool log_x;
 
-	for (size_t r = 0; x && r < pl->rf->nrows; r++)
+	for (size_t r = 0; x && r < pl->rf->nrows; r++) {
 		if (x_of(pl, r) > 0)
 			x[n++] = x_of(pl, r);
+		if (isfinite(x_of(pl, r)))
+			lo = fmin(lo, x_of(pl, r));
+	}
+	if (n && lo <= 0) {
+		qsort(x, n, sizeof(*x), by_value);
+		pl->x_lo = lo;
+		pl->x_hi = x[n - 1];
+		free(x);
+		return false;
+	}
 	if (n == 0) {
 		free(x);
 		return false;

@@ -21,6 +21,12 @@
  * varying input whose values read as a quantity (rx-usecs, rx-frames, ...)
  * and the CDFs have one line per value of it.
  *
+ * Every figure is 800 x 560 at 12 points; every axis range is set from
+ * the data (throughput: a linear load axis from 0, and the ideal line a
+ * segment that ends at the top of the data's y range); the key is inside
+ * the plot area where no data lie (plot_layout.h); lines that coincide are
+ * named "(same as X)" in the key.
+ *
  * A figure whose values are all missing (packets per interrupt without
  * interrupts) is left out, with a note on stderr.  gnuplot runs once per
  * script, so one failure does not cost the other figures.

@@ -106,6 +106,28 @@ static bool comment(struct scan *sc)
 	return true;
 }
 
+/* A list of tics, "set xtics (" or "set ytics (" then numbers, commas and
+ * spaces, ")" at the end of the line: from its '(' at sc->i to past ')'.
+ * A list of numbers calls nothing (a function call needs a name before
+ * its parenthesis, and a string to run). */
+static bool tics_list(struct scan *sc)
+{
+	size_t start = sc->i;
+
+	while (start > 0 && sc->s[start - 1] != '\n')
+		start--;
+	if (sc->i - start != 10 || (memcmp(sc->s + start, "set xtics ", 10) &&
+				    memcmp(sc->s + start, "set ytics ", 10)))
+		return bad(sc, "a parenthesis that does not open a list of tics");
+	for (sc->i++; sc->i < sc->len && strchr("0123456789.,+-e ", sc->s[sc->i]) &&
+		      sc->s[sc->i]; sc->i++)
+		;
+	if (sc->i + 1 >= sc->len || sc->s[sc->i] != ')' || sc->s[sc->i + 1] != '\n')
+		return bad(sc, "a list of tics that holds more than numbers");
+	sc->i++;
+	return true;
+}
+
 bool plot_text_check_script(const char *script, size_t len, char *why, size_t whylen)
 {
 	static const char command[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -119,7 +141,9 @@ bool plot_text_check_script(const char *script, size_t len, char *why, size_t wh
 			return false;
 		if (c == '#' && !comment(&sc))
 			return false;
-		if (c == '\'' || c == '#')
+		if (c == '(' && !tics_list(&sc))
+			return false;
+		if (c == '\'' || c == '#' || c == '(')
 			continue;
 		if (c == '\\' && (sc.i + 1 == sc.len || sc.s[sc.i + 1] != '\n'))
 			return bad(&sc, "a backslash that does not end its line");

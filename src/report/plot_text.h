@@ -46,7 +46,8 @@ void plot_text_clean(FILE *f, const char *text);
  * outside strings and comments only the bytes of commands and numbers
  * (letters, digits, space, , . : [ ] + - _, a line break, a backslash that
  * continues a line); comments are printable ASCII; no backquote, double
- * quote, @, $, !, ; or ( outside a string.  true when it does; else false,
+ * quote, @, $, !, ; or ( outside a string, but for one list of numbers in
+ * parentheses closing the line "set xtics (...)" or "set ytics (...)".  true when it does; else false,
  * with the offending line and byte in @why. */
 bool plot_text_check_script(const char *script, size_t len, char *why, size_t whylen);
 

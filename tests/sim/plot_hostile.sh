@@ -6,7 +6,8 @@
 # and bytes that are not UTF-8 are drawn by the real gnuplot: no command
 # runs (no marker file appears anywhere), every figure is drawn (a PNG and
 # a well-formed SVG per script) and every script holds its texts only as
-# single-quoted literals.  A symbolic link, a hard link or a FIFO planted at
+# single-quoted literals (outside them, the one parenthesis is a list of
+# numbers that closes a "set xtics (...)" line).  A symbolic link, a hard link or a FIFO planted at
 # a figure's name in the folder is replaced, the file it points at is left
 # as it was; a link at DIR/data is refused.
 set -u
@@ -73,7 +74,7 @@ title=$'T`touch '"$tmp"$'/PWN_title`$(touch PWN_title2)\'"\\\n\xff;!touch X @x\\
 # that is well-formed XML; the texts were drawn (the SVG shows them).
 check_dir() {
   python3 - "$1" "$2" "$images" <<'PY'
-import glob, os, sys, xml.dom.minidom
+import glob, os, re, sys, xml.dom.minidom
 d, want, images = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 gps = sorted(glob.glob(os.path.join(glob.escape(d), "*.gp")))
 assert len(gps) >= 8, gps
@@ -95,6 +96,12 @@ for gp in gps:
             i = j + 1
         elif c == b"#":
             while i < n and b[i:i+1] != b"\n": i += 1
+        elif c == b"(":
+            # the one parenthesis a script may hold: "set xtics (2, 5, 10)",
+            # a list of numbers closing its line
+            line = b[b.rfind(b"\n", 0, i) + 1:b.find(b"\n", i)]
+            assert re.fullmatch(rb"set [xy]tics \([0-9.e+, -]*\)", line), (gp, line)
+            i += len(line) - (i - b.rfind(b"\n", 0, i) - 1)
         else:
             assert c not in b'`"@$!;(', (gp, i, b[max(0, i-40):i+40])
             i += 1

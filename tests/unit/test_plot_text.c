@@ -179,6 +179,18 @@ static void test_check_refuses(void **state)
 	expect_refused("set title 'a' \\ noenhanced\n");
 	expect_refused("# `id`\n");
 	expect_refused_n("x\0y\n", 4);
+	/* a parenthesis: only a list of numbers closing a tics line */
+	assert_true(plot_text_check_script("set xtics (2, 5, 10, 1e+06)\nset ytics (0.5)\n", 44,
+					   why, sizeof(why)));
+	expect_refused("plot sin(x)\n");
+	expect_refused("set xtics (1, x)\n");
+	expect_refused("set xtics (1, 2) x\n");
+	expect_refused("set xtics (1, 2\n");
+	expect_refused("set xtics (1, 2)");
+	expect_refused("set xtics ('a' 1)\n");
+	expect_refused("set ztics (1)\n");
+	expect_refused("set xtics (1) (2)\n");
+	expect_refused(" set xtics (1)\n");
 }
 
 /* ---- scripts of hostile results --------------------------------------------- */

@@ -51,13 +51,17 @@ files=("$root"/scenarios/*.ini "$root"/scenarios/seeds/*.ini "$root"/profiles/*.
 list="$(IFS='|'; echo "${files[*]}")"
 cmake -DOUT="$tmp/obj/builtin_data.c" -DROOT="$root" "-DFILES=$list" \
       -P "$root/cmake/embed.cmake"
+# The version strings, as the build's rxlab_version target writes them.
+version="$(sed -n 's/^project(rxlab VERSION \([0-9.]*\).*/\1/p' "$root/CMakeLists.txt")"
+cmake -DOUT="$tmp/obj/rxlab_version.c" -DROOT="$root" -DVERSION="$version" \
+      -P "$root/cmake/version.cmake"
 
 # Every library source except main.c, instrumented for coverage but without
 # libFuzzer's main(); as many compiles at once as there are CPUs.
 objs=()
 jobs=0
 mapfile -t lib_srcs < <(find "$root/src" -name '*.c' | LC_ALL=C sort)
-for src in "${lib_srcs[@]}" "$tmp/obj/builtin_data.c"; do
+for src in "${lib_srcs[@]}" "$tmp/obj/builtin_data.c" "$tmp/obj/rxlab_version.c"; do
   [ "$src" = "$root/src/cli/main.c" ] && continue
   rel="${src#"$root"/}"
   obj="$tmp/obj/${rel//\//_}.o"

@@ -1464,6 +1464,38 @@ static void test_busy_poll_under_bsd_poll(void **state)
 	      "nic.eth1.irq-suspend-timeout=100us", "run.duration=5ms");
 }
 
+/* TX coalescing with long rings at 10 GbE line rate, in every mode, on a
+ * host that forwards it all and on one that cannot: the interrupt
+ * look-ahead walks hundreds of known departures here, and the second run
+ * of run_and_check() takes the reference walk (use_reference_paths()). */
+static void test_tx_coalescing_both_ways(void **state)
+{
+	static const char *const modes[][5] = {
+		{ "nic.eth1.tx-usecs=64us", "nic.eth1.tx-frames=0", "", "", "" },
+		{ "nic.eth1.tx-usecs=8us", "nic.eth1.tx-frames=32", "nic.eth1.cqe-mode-tx=on", "", "" },
+		{ "nic.eth1.TxIntDelay=8", "nic.eth1.TxAbsIntDelay=32", "", "", "" },
+		{ "nic.eth1.TxIntDelay=16", "nic.eth1.tx-frames=16", "", "", "" },
+		{ "nic.eth1.tx-usecs=20us", "nic.eth1.tx-frames=64", "nic.eth1.tx-usecs-irq=2us",
+		  "nic.eth1.tx-frames-irq=4", "nic.eth1.min-irq-interval=5us" },
+		{ "route.eth0=eth0", "nic.eth0.tx-clean=irq", "nic.eth0.tx-usecs=30us",
+		  "nic.eth0.rx-usecs=10us", "nic.eth0.tx-ring=4096" },
+	};
+	char prof[160];
+	struct outcome o;
+
+	(void)state;
+	snprintf(prof, sizeof(prof), "host.profile=%s", zero_path);
+	for (int z = 0; z < 2; z++)
+		for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
+			FIXED("tx-coalescing", &o, "host.rxpath=napi", z ? prof : "host.rxpath=napi",
+			      "nic.eth0.speed=10Gbit", "nic.eth1.speed=10Gbit",
+			      "traffic.rate=14880952pps", "nic.eth1.tx-ring=4096",
+			      "nic.eth1.tx-clean=irq", "run.duration=1ms", modes[m][0], modes[m][1],
+			      modes[m][2][0] ? modes[m][2] : "run.seed=1",
+			      modes[m][3][0] ? modes[m][3] : "run.seed=1",
+			      modes[m][4][0] ? modes[m][4] : "run.seed=1");
+}
+
 /* ---- setup ------------------------------------------------------------- */
 
 static int setup(void **state)
@@ -1507,6 +1539,7 @@ int main(void)
 		cmocka_unit_test(test_thread_wakes_from_its_own_poll),
 		cmocka_unit_test(test_qdisc_fed_from_another_cpu),
 		cmocka_unit_test(test_busy_poll_under_bsd_poll),
+		cmocka_unit_test(test_tx_coalescing_both_ways),
 		cmocka_unit_test(test_drawn_regressions),
 		cmocka_unit_test(test_random_scenarios),
 	};

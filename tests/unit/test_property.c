@@ -31,7 +31,8 @@
  *          look-ahead's kept walk (nic.c lookahead) against the walk from
  *          scratch (lookahead_walk), in every coalescing mode drawn; the
  *          engine's keyed events replaced in place against its lazy
- *          deletion (engine.h; events compared as handled - stale).
+ *          deletion (engine.h; events compared as handled - stale); and
+ *          irq-cpu = float's bitmaps against its scan of every CPU (cpu.h).
  *   4. A watchdog turns a run that never ends into a failure that prints
  *      the scenario: issue #8 asks that every legal input finish.  It
  *      counts the process's CPU time (ITIMER_VIRTUAL), not wall time: on a
@@ -1063,6 +1064,7 @@ static void use_reference_paths(struct sim *s)
 	for (uint16_t i = 0; i < s->n_nics; i++)
 		s->nic[i].walk_ref = true; /* coalescing look-ahead: walk from scratch */
 	s->eng.lazy = true; /* events: lazy deletion, not keyed replace (engine.h) */
+	s->sched.float_scan = true; /* irq-cpu = float: scan every CPU (cpu.h) */
 }
 
 /* Load, run and check @d once (@reference: on the reference paths); fills

@@ -97,10 +97,11 @@ static enum acct thread_bucket(const struct sim *s, const struct cpu *c)
 void cpu_account(struct sim *s, struct cpu *c)
 {
 	int64_t dt = s->eng.now - c->acct_t;
-	int top = cpu_top(c);
+	int top;
 
 	if (dt <= 0)
-		return;
+		return; /* half the calls: a chunk ends and the next starts at once */
+	top = cpu_top(c);
 	if (c->wake_until > c->acct_t) { /* still leaving an idle state: idle */
 		int64_t e = (c->wake_until < s->eng.now ? c->wake_until : s->eng.now) - c->acct_t;
 

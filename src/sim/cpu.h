@@ -167,6 +167,8 @@ struct cpu {
 	int64_t exit_ns;      /* exit latency owed by the hard IRQ or switch that ends an
 	                       * idle period (taken by the hard IRQ handler / sched_pick) */
 	/* idle states (idle.c) */
+	int8_t busy;          /* busy level for irq-cpu = float (cpu_busy_rank()), while
+	                       * sched.float_on: its bit in sched.busy[busy] is set */
 	int8_t cstate;        /* state the CPU is idle in (profile.cstate[]), -1: not idle */
 	int64_t idle_begin;   /* when the idle period began (the governor's measure) */
 	int64_t idle_acct_t;  /* residency counted up to here */
@@ -203,7 +205,12 @@ struct sched {
 	struct rq_ent *pool;       /* the queues' slots */
 	uint64_t *pullable;        /* nr_running >= 2 and a runnable roaming thread */
 	uint64_t *idle;            /* no thread running, switched to or runnable */
+	uint64_t *busy[4];         /* irq-cpu = float: the CPUs of each busy level
+	                            * (cpu_busy_rank()), kept while float_on */
 	uint16_t words;
+	bool float_on;             /* a port has irq-cpu = float */
+	bool float_scan;           /* tests only: cpu_float_pick() answers with
+	                            * cpu_float_scan(), the slow path */
 	bool wake_idle;            /* host.sched_wake_idle */
 	bool o1;                   /* host.scheduler = o1 */
 	uint32_t hz;               /* host.hz: the O(1) scheduler's jiffy */
@@ -263,6 +270,17 @@ int cpu_top(const struct cpu *c);
  * pending on @c (one pending bit per source, as an interrupt controller
  * has): the caller decides what the repeat means. */
 bool cpu_irq(struct sim *s, struct cpu *c, uint16_t irq);
+/* How busy @c is for interrupt delivery: idle 0, a thread 1, softirq 2,
+ * hardirq 3 (a thread level active with no thread, a context switch's
+ * start, counts as idle). */
+int cpu_busy_rank(const struct cpu *c);
+/* irq-cpu = float: the least busy CPU, round robin among equals from the
+ * one after @last (lowest-priority delivery with equal task priorities);
+ * from the bitmaps of sched.busy, O(levels x words).  @last < n_cpus. */
+uint16_t cpu_float_pick(const struct sim *s, uint16_t last);
+/* The same by a scan of every CPU's cpu_busy_rank(): the reference that
+ * tests compare cpu_float_pick() with. */
+uint16_t cpu_float_scan(const struct sim *s, uint16_t last);
 /* EV_CPU_DONE */
 void cpu_done(struct sim *s, struct cpu *c, uint32_t gen);
 /* Add thread @name on @cpu (not runnable) doing @ops; returns its index.

@@ -582,37 +582,6 @@ static int64_t lookahead(struct coal_ahead *a, const struct coal *c, const struc
 	return ft;
 }
 
-/* How busy @c is for interrupt delivery: idle 0, thread 1, softirq 2,
- * hardirq 3. */
-static int busy_rank(const struct cpu *c)
-{
-	enum level top = cpu_top(c);
-
-	if (top == LVL_THREAD)
-		return c->cur >= 0;
-	return (int)top + 1;
-}
-
-/* irq-cpu = float: the least busy CPU, round robin among equals from the
- * one after the last choice (lowest-priority delivery with equal task
- * priorities). */
-static uint16_t float_cpu(const struct sim *s, const struct nic *n)
-{
-	uint16_t best = n->irq_cpu;
-	int rank = 4;
-
-	for (uint16_t i = 1; i <= s->n_cpus; i++) {
-		uint16_t id = (uint16_t)((n->irq_cpu + i) % s->n_cpus);
-		int r = busy_rank(&s->cpu[id]);
-
-		if (r < rank) {
-			rank = r;
-			best = id;
-		}
-	}
-	return best;
-}
-
 static void nic_assert(struct sim *s, struct nic *n, bool rx, bool tx)
 {
 	int64_t now = s->eng.now;
@@ -634,7 +603,7 @@ static void nic_assert(struct sim *s, struct nic *n, bool rx, bool tx)
 	n->wake_t = COAL_NEVER;
 	n->c.irqs++;
 	if (n->cfg->irq_float)
-		n->irq_cpu = float_cpu(s, n);
+		n->irq_cpu = cpu_float_pick(s, n->irq_cpu);
 	s->irq_cpu[(size_t)n->id * s->n_cpus + n->irq_cpu]++;
 	cpu_irq(s, &s->cpu[n->irq_cpu], n->id);
 }

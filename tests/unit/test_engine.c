@@ -1,6 +1,8 @@
 /* test_engine.c - the discrete-event engine (src/sim/engine.c): (time, seq)
  * order, the pop limit, the owner of "now", rejection of the past, heap
- * growth past the initial capacity, and the handled counter.
+ * growth past the initial capacity, and the handled counter; keyed events
+ * replaced and cancelled in place against a sorted array and against the
+ * lazy deletion they replace (test_keyed_*).
  *
  * Random times come from a local splitmix64 with a fixed seed (printed in
  * the failure message), independent of src/core/rng.c.
@@ -12,6 +14,7 @@
 #include <cmocka.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/engine.h"
 
@@ -283,6 +286,194 @@ static void test_handled(void **state)
 	engine_free(&e);
 }
 
+/* ---- keyed events: in-place replace and cancel ---------------------------- */
+
+enum { KEYS = 9 }; /* keys 1..8 */
+
+/* The reference: the pending events in (t, seq) order, in a plain array. */
+struct ref {
+	struct event ev[4096];
+	size_t n;
+};
+
+static void ref_remove(struct ref *r, size_t i)
+{
+	memmove(&r->ev[i], &r->ev[i + 1], (r->n - i - 1) * sizeof(r->ev[0]));
+	r->n--;
+}
+
+static void ref_insert(struct ref *r, const struct event *x)
+{
+	size_t i = r->n;
+
+	assert_true(r->n < sizeof(r->ev) / sizeof(r->ev[0]));
+	while (i > 0 && not_after(x, &r->ev[i - 1]))
+		i--;
+	memmove(&r->ev[i + 1], &r->ev[i], (r->n - i) * sizeof(r->ev[0]));
+	r->ev[i] = *x;
+	r->n++;
+}
+
+/* Index of @key's pending event in @r, or -1. */
+static long ref_find(const struct ref *r, uint32_t key)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (key && r->ev[i].key == key)
+			return (long)i;
+	return -1;
+}
+
+/* Every key's pos[] names a heap slot holding that key, and every keyed
+ * heap slot is its key's pos[] (slots 1..n while the root is a hole). */
+static void check_pos(const struct engine *e, uint64_t step)
+{
+	size_t first = e->hole, end = e->n + e->hole;
+
+	for (uint32_t k = 1; k < KEYS; k++)
+		if (e->pos[k] != ENGINE_NOWHERE &&
+		    (e->pos[k] < first || e->pos[k] >= end || e->heap[e->pos[k]].key != k))
+			fail_msg("seed %#x step %llu: pos[%u] = %u wrong", SEED,
+				 (unsigned long long)step, k, e->pos[k]);
+	for (size_t i = first; i < end; i++)
+		if (e->heap[i].key && e->pos[e->heap[i].key] != i)
+			fail_msg("seed %#x step %llu: slot %zu key %u not at pos", SEED,
+				 (unsigned long long)step, i, e->heap[i].key);
+}
+
+static void expect_same(const struct event *a, const struct event *b, uint64_t step)
+{
+	if (a->t != b->t || a->seq != b->seq || a->kind != b->kind || a->obj != b->obj ||
+	    a->gen != b->gen || a->key != b->key)
+		fail_msg("seed %#x step %llu: popped (t=%lld seq=%llu key=%u gen=%u), reference "
+			 "(t=%lld seq=%llu key=%u gen=%u)", SEED, (unsigned long long)step,
+			 (long long)a->t, (unsigned long long)a->seq, a->key, a->gen,
+			 (long long)b->t, (unsigned long long)b->seq, b->key, b->gen);
+}
+
+/* One random operation on @e and @r: an unkeyed push, a keyed push (which
+ * replaces), a cancel, or a pop (with a random limit). */
+static void keyed_step(struct engine *e, struct ref *r, uint64_t *x, uint64_t step)
+{
+	uint64_t op = splitmix64(x) % 10;
+	uint32_t key = (uint32_t)(1 + splitmix64(x) % (KEYS - 1));
+	int64_t t = e->now + (int64_t)(splitmix64(x) % 40);
+	struct event ev, want;
+	long i;
+
+	if (op < 2 || (op < 5 && r->n > 3000)) { /* unkeyed push */
+		want = (struct event){ .t = t, .seq = e->seq, .kind = 1, .obj = 7, .gen = (uint32_t)step };
+		push_ok(e, t, 1, 7, (uint32_t)step);
+		ref_insert(r, &want);
+	} else if (op < 6) { /* keyed push */
+		want = (struct event){ .t = t, .seq = e->seq, .kind = 2, .obj = (uint16_t)key,
+				       .gen = (uint32_t)step, .key = key };
+		assert_int_equal(engine_push_key(e, t, 2, (uint16_t)key, (uint32_t)step, key), 0);
+		if ((i = ref_find(r, key)) >= 0)
+			ref_remove(r, (size_t)i);
+		ref_insert(r, &want);
+	} else if (op < 7) { /* cancel */
+		engine_cancel(e, key);
+		if ((i = ref_find(r, key)) >= 0)
+			ref_remove(r, (size_t)i);
+	} else { /* pop, the limit sometimes before the earliest */
+		int64_t limit = e->now + (int64_t)(splitmix64(x) % 30);
+		int rc = engine_pop(e, limit, &ev);
+
+		if (r->n == 0 || r->ev[0].t > limit) {
+			if (rc != -1)
+				fail_msg("seed %#x step %llu: pop past the limit", SEED,
+					 (unsigned long long)step);
+		} else {
+			assert_int_equal(rc, 0);
+			expect_same(&ev, &r->ev[0], step);
+			ref_remove(r, 0);
+		}
+	}
+	if (e->n != r->n)
+		fail_msg("seed %#x step %llu: %zu pending, reference %zu", SEED,
+			 (unsigned long long)step, e->n, r->n);
+	check_pos(e, step);
+}
+
+/* 200000 random operations on 8 keys: every pop is the reference's first,
+ * pos[] always agrees with the heap, and replacing counts as a cancel. */
+static void test_keyed_random(void **state)
+{
+	static struct ref r;
+	struct engine e;
+	struct event ev;
+	uint64_t x = SEED + 2;
+
+	(void)state;
+	r.n = 0;
+	assert_int_equal(engine_init(&e, 2), 0);
+	for (uint64_t step = 0; step < 200000; step++)
+		keyed_step(&e, &r, &x, step);
+	while (engine_pop(&e, INT64_MAX, &ev) == 0) {
+		expect_same(&ev, &r.ev[0], 0);
+		ref_remove(&r, 0);
+	}
+	assert_int_equal(r.n, 0);
+	assert_true(e.cancelled > 10000);
+	engine_free(&e);
+}
+
+/* Keyed replace is exactly lazy deletion: one engine replaces and cancels
+ * in place; the other, in its lazy mode (engine.lazy, the slow path),
+ * keeps every event and the loop drops, at pop, those whose key has been
+ * pushed again or cancelled since (the generation check of the models'
+ * handlers).  The live events pop in the same order, with the same times
+ * and seqs, and the lazy engine's stale counts the dropped ones. */
+static void test_keyed_as_lazy(void **state)
+{
+	struct engine a, b;
+	uint32_t gen[KEYS] = { 0 };
+	uint64_t x = SEED + 3, live = 0, dropped = 0;
+	struct event ea, eb;
+
+	(void)state;
+	assert_int_equal(engine_init(&a, 4), 0);
+	assert_int_equal(engine_init(&b, 4), 0);
+	b.lazy = true;
+	for (uint64_t step = 0; step < 100000; step++) {
+		uint64_t op = splitmix64(&x) % 4;
+		uint16_t key = (uint16_t)(1 + splitmix64(&x) % (KEYS - 1));
+		/* b may have popped stale events past a's now */
+		int64_t now = a.now > b.now ? a.now : b.now;
+		int64_t t = now + (int64_t)(splitmix64(&x) % 25), limit = now + 10;
+		int ra, rb;
+
+		if (op == 0) {
+			assert_int_equal(engine_push_key(&a, t, 2, key, ++gen[key], key), 0);
+			assert_int_equal(engine_push_key(&b, t, 2, key, gen[key], key), 0);
+			continue;
+		}
+		if (op == 1) {
+			engine_cancel(&a, key);
+			engine_cancel(&b, key);
+			gen[key]++;
+			continue;
+		}
+		ra = engine_pop(&a, limit, &ea);
+		while ((rb = engine_pop(&b, limit, &eb)) == 0 && eb.gen != gen[eb.obj])
+			dropped++; /* stale: its handler would ignore it */
+		if (ra != rb || (ra == 0 && (ea.t != eb.t || ea.seq != eb.seq || ea.obj != eb.obj ||
+					     ea.gen != eb.gen)))
+			fail_msg("seed %#x step %llu: in place %d (t=%lld seq=%llu), lazy %d "
+				 "(t=%lld seq=%llu)", SEED + 3, (unsigned long long)step, ra,
+				 (long long)ea.t, (unsigned long long)ea.seq, rb, (long long)eb.t,
+				 (unsigned long long)eb.seq);
+		live += ra == 0;
+	}
+	assert_true(live > 10000);
+	assert_true(dropped > 1000);
+	assert_int_equal(b.stale, dropped);
+	assert_int_equal(b.handled - b.stale, a.handled);
+	assert_int_equal(a.stale, 0);
+	engine_free(&a);
+	engine_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -294,6 +485,8 @@ int main(void)
 		cmocka_unit_test(test_grow_random),
 		cmocka_unit_test(test_interleaved),
 		cmocka_unit_test(test_handled),
+		cmocka_unit_test(test_keyed_random),
+		cmocka_unit_test(test_keyed_as_lazy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,7 +29,10 @@
  *          that run takes the reference paths the fast ones replaced
  *          (use_reference_paths()), so it checks them too: the interrupt
  *          look-ahead's kept walk (nic.c lookahead) against the walk from
- *          scratch (lookahead_walk), in every coalescing mode drawn.
+ *          scratch (lookahead_walk), in every coalescing mode drawn; the
+ *          engine's keyed events replaced in place against its lazy
+ *          deletion (engine.h; events compared as handled - stale); and
+ *          irq-cpu = float's bitmaps against its scan of every CPU (cpu.h).
  *   4. A watchdog turns a run that never ends into a failure that prints
  *      the scenario: issue #8 asks that every legal input finish.  It
  *      counts the process's CPU time (ITIMER_VIRTUAL), not wall time: on a
@@ -982,7 +985,7 @@ static void fingerprint(const struct sim *s, uint64_t held, struct fingerprint *
 {
 	memset(f, 0, sizeof(*f));
 	f->now = s->eng.now;
-	f->events = s->eng.handled;
+	f->events = s->eng.handled - s->eng.stale; /* stale: the slow path's */
 	for (uint16_t i = 0; i < s->n_nics; i++)
 		f->nic[i] = s->nic[i].c;
 	for (uint16_t i = 0; i < s->n_cpus; i++) {
@@ -1060,6 +1063,8 @@ static void use_reference_paths(struct sim *s)
 {
 	for (uint16_t i = 0; i < s->n_nics; i++)
 		s->nic[i].walk_ref = true; /* coalescing look-ahead: walk from scratch */
+	s->eng.lazy = true; /* events: lazy deletion, not keyed replace (engine.h) */
+	s->sched.float_scan = true; /* irq-cpu = float: scan every CPU (cpu.h) */
 }
 
 /* Load, run and check @d once (@reference: on the reference paths); fills
@@ -1121,7 +1126,7 @@ static int run_once(const struct draw *d, bool reference, struct outcome *o, cha
 		goto out;
 	}
 	fingerprint(s, held, &o->fp);
-	o->events = s->eng.handled;
+	o->events = s->eng.handled - s->eng.stale;
 	o->entered = 0;
 	for (uint16_t i = 0; i < s->n_nics; i++)
 		o->entered += s->nic[i].c.entered;

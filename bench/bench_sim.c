@@ -9,6 +9,13 @@
  *                 frame): engine events per wall-clock second.  Goal >= 10 M/s.
  *   rr-busy-poll  built-in rr-server with apps.busy_poll=50us: events and
  *                 simulated requests served per wall-clock second.
+ *   tx-usecs-exponent  the napi-10g router with a host fast enough to forward
+ *                 all 14.88 Mpps (every cost 10 ns: the "bench-tiny" profile,
+ *                 written to a temporary file), a 4096-descriptor TX ring
+ *                 and tx-usecs 64; bench/run runs it under callgrind with
+ *                 --set nic.eth1.tx-usecs=1us, 8us, 64us and prints how the
+ *                 cost per forwarded frame grows with tx-usecs (issue #20:
+ *                 it must not; exponent goal <= 0.05).
  *
  * Every case runs for 10 simulated seconds unless --duration says otherwise,
  * with run.warmup=0 so that every simulated second is in the window.  A run
@@ -33,8 +40,10 @@
  * compare it between separate processes (bench/run does, at 10 s and 100 s).
  *
  * Usage: bench_sim [--csv] [--case NAME] [--duration TIME] [--repeat N]
- *                  [SIMULATED_SECONDS]
+ *                  [--set KEY=VALUE] [SIMULATED_SECONDS]
  *   --case NAME      run one case (repeatable); default all
+ *   --set KEY=VALUE  a scenario setting on top of each case's (repeatable,
+ *                    at most 8), as rxlab run --set takes it
  *   --duration TIME  simulated time per case: 10s, 200ms (a bare number is
  *                    seconds); the positional argument is the same
  *   --repeat N       run each case N times and report the fastest (the
@@ -48,6 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "rxlab/sim.h"
 #include "sim/engine.h"
@@ -166,15 +176,68 @@ struct bench_case {
 	const char *scenario;
 	const char *sets[12];
 	bool requests;         /* a request/response workload: report requests served */
+	bool tiny;             /* on the bench-tiny profile (tiny_profile()) */
 };
 
 static const struct bench_case cases[] = {
 	{ "napi-10g", "livelock", { "host.rxpath=napi", "nic.eth0.speed=10Gbit",
-				    "nic.eth1.speed=10Gbit", "traffic.rate=14880kpps", NULL }, false },
-	{ "classic-sat", "livelock", { "host.rxpath=classic", "traffic.rate=150kpps", NULL }, false },
-	{ "rr-busy-poll", "rr-server", { "apps.busy_poll=50us", NULL }, true },
+				    "nic.eth1.speed=10Gbit", "traffic.rate=14880kpps", NULL }, false,
+	  false },
+	{ "classic-sat", "livelock", { "host.rxpath=classic", "traffic.rate=150kpps", NULL }, false,
+	  false },
+	{ "rr-busy-poll", "rr-server", { "apps.busy_poll=50us", NULL }, true, false },
+	{ "tx-usecs-exponent", "livelock", { "host.rxpath=napi", "nic.eth0.speed=10Gbit",
+					     "nic.eth1.speed=10Gbit", "traffic.rate=14880kpps",
+					     "nic.eth1.tx-ring=4096", "nic.eth1.tx-usecs=64us",
+					     NULL }, false, true },
 };
 #define N_CASES (sizeof(cases) / sizeof(cases[0]))
+
+/* --set KEY=VALUE, on top of every case's own settings. */
+#define MAX_USER_SETS 8
+static const char *user_sets[MAX_USER_SETS];
+static size_t n_user_sets;
+
+/* The bench-tiny profile: every cost 10 ns, per byte 0, so that one CPU
+ * forwards 64 B frames at 10 GbE line rate (about 30 ns of work a frame
+ * against 67 ns between frames) and the simulator's own cost per frame is
+ * what the case measures.  Written once to a temporary file. */
+static const char *const TINY_KEYS[] = {
+	"irq-entry", "isr", "reg-read", "rx-pkt", "netif-rx", "backlog-pkt", "napi-poll",
+	"softirq-entry", "dma-fixed", "dma-per-byte", "fwd-pkt", "copy-per-byte",
+	"tx-clean-pkt", "skb-alloc", "remote-free", "xmit-locked", "ctx-switch", "idle-exit",
+	"local-deliver", "syscall",
+};
+static char tiny_path[64], tiny_set[96];
+
+static void tiny_unlink(void)
+{
+	unlink(tiny_path);
+}
+
+/* "host.profile=PATH" of the bench-tiny profile, or NULL. */
+static const char *tiny_profile(void)
+{
+	int fd;
+	FILE *f;
+
+	if (tiny_set[0])
+		return tiny_set;
+	snprintf(tiny_path, sizeof(tiny_path), "/tmp/bench-tiny-XXXXXX.ini");
+	fd = mkstemps(tiny_path, 4);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		fprintf(stderr, "bench_sim: %s: cannot write the bench-tiny profile\n", tiny_path);
+		return NULL;
+	}
+	atexit(tiny_unlink);
+	fprintf(f, "[profile]\nname = bench-tiny\n[cost]\n");
+	for (size_t i = 0; i < sizeof(TINY_KEYS) / sizeof(TINY_KEYS[0]); i++)
+		fprintf(f, "%s = %s\n", TINY_KEYS[i], strstr(TINY_KEYS[i], "per-byte") ? "0ps" : "10ns");
+	if (fclose(f))
+		return NULL;
+	snprintf(tiny_set, sizeof(tiny_set), "host.profile=%s", tiny_path);
+	return tiny_set;
+}
 
 /* What one case measured. */
 struct bench_fig {
@@ -187,7 +250,7 @@ struct bench_fig {
 static int run_timed(const struct bench_case *bc, const char *dset, int64_t dur_ns,
 		     struct bench_fig *f)
 {
-	const char *sets[16];
+	const char *sets[32];
 	struct rxl_scenario *scn;
 	char err[1024];
 	size_t n = 0;
@@ -196,8 +259,12 @@ static int run_timed(const struct bench_case *bc, const char *dset, int64_t dur_
 
 	for (; bc->sets[n]; n++)
 		sets[n] = bc->sets[n];
+	if (bc->tiny && !(sets[n++] = tiny_profile()))
+		return -1;
 	sets[n++] = dset;
 	sets[n++] = "run.warmup=0";
+	for (size_t i = 0; i < n_user_sets; i++)
+		sets[n++] = user_sets[i];
 	alloc_reset(dur_ns / 10);
 	t0 = wall();
 	scn = rxl_scenario_load(bc->scenario, sets, n, err, sizeof(err));
@@ -291,7 +358,7 @@ static int run_case(const struct bench_case *bc, const char *dur, int64_t dur_ns
 static int usage(void)
 {
 	fprintf(stderr, "usage: bench_sim [--csv] [--case NAME]... [--duration TIME] [--repeat N]"
-		" [SIMULATED_SECONDS]\ncases:");
+		" [--set KEY=VALUE]... [SIMULATED_SECONDS]\ncases:");
 	for (size_t i = 0; i < N_CASES; i++)
 		fprintf(stderr, " %s", cases[i].name);
 	fprintf(stderr, "\n");
@@ -304,12 +371,12 @@ static int usage(void)
 static int parse_duration(const char *arg, char *dur, size_t len, int64_t *ns)
 {
 	char set[96], err[512];
-	const char *sets[] = { set };
+	const char *sets[] = { set, "run.warmup=0" }; /* as the cases run: any duration */
 	struct rxl_scenario *scn;
 
 	snprintf(dur, len, "%s%s", arg, arg[0] && !arg[strspn(arg, "0123456789.")] ? "s" : "");
 	snprintf(set, sizeof(set), "run.duration=%s", dur);
-	scn = rxl_scenario_load(cases[0].scenario, sets, 1, err, sizeof(err));
+	scn = rxl_scenario_load(cases[0].scenario, sets, 2, err, sizeof(err));
 	if (!scn) {
 		fprintf(stderr, "bench_sim: duration %s: %s\n", arg, err);
 		return -1;
@@ -351,6 +418,12 @@ int main(int argc, char **argv)
 				fprintf(stderr, "bench_sim: --repeat %s: accepted 1..100\n", argv[i]);
 				return 2;
 			}
+		} else if (!strcmp(a, "--set") && i + 1 < argc) {
+			if (n_user_sets == MAX_USER_SETS) {
+				fprintf(stderr, "bench_sim: at most %d --set\n", MAX_USER_SETS);
+				return 2;
+			}
+			user_sets[n_user_sets++] = argv[++i];
 		} else if (!strcmp(a, "--duration") && i + 1 < argc) {
 			if (parse_duration(argv[++i], dur, sizeof(dur), &dur_ns))
 				return 2;

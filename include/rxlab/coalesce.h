@@ -92,6 +92,9 @@ struct coal {
 	uint32_t since_mark;   /* every: completions since the last marked one, < every */
 	bool marked;           /* every: a marked completion is pending (t_mark) */
 	int64_t t_mark;        /* ... the time of the first such since the last fire/ack */
+	uint64_t epoch;        /* bumped by every change other than coal_complete(): a
+	                        * fire, an ack that cleared something, an unmask that
+	                        * ended servicing, new parameters (struct coal_ahead) */
 	/* counters */
 	uint64_t fired;        /* interrupts fired */
 	uint64_t fired_by[4];  /* per enum coal_cause */
@@ -141,5 +144,46 @@ void coal_ack(struct coal *c, int64_t t_ns);
  * completion arrives after unmask, the normal thresholds apply to all of
  * pending.  The timer mode and min_gap_ns apply in both cases. */
 void coal_unmask(struct coal *c, int64_t t_ns);
+
+/* ---- look-ahead: the next fire time over known future completions ----
+ *
+ * A caller that knows the times of completions still to come (DMA
+ * completions already scheduled, departures of frames already on a TX
+ * ring) predicts the next interrupt by walking them on a copy of the
+ * engine: complete the next one while it comes before the fire time, then
+ * ask again.  The walk's answer is
+ *
+ *     x = *c; ft = coal_fire_time(&x, now, NULL);
+ *     for each future completion te, in order:
+ *         if (te >= ft) break;
+ *         coal_complete(&x, te); ft = coal_fire_time(&x, now, NULL);
+ *
+ * and redoing it on every question costs the whole walk each time
+ * (src/sim/nic.c asks on every transmit).  A struct coal_ahead keeps the
+ * walked copy between questions, so a question walks only completions it
+ * has not walked yet: the copy stays good while @c changes only by
+ * coal_complete() of the same completions (then @c is the copy at an
+ * earlier step of the same walk) and now does not go back (fire times only
+ * grow with now, so a walk done at an earlier now is a prefix of the walk
+ * at this one).  Anything else (fire, ack, unmask, set_params: c->epoch;
+ * @c past the copy) starts it again from @c.
+ *
+ * Use: n = coal_ahead_sync(a, c, now); then walk as above on &a->x, from
+ * the n-th future completion after the last one @c has seen.
+ * Invariants while live: x.epoch == c->epoch for the @c it follows and
+ * x.completions >= c->completions. */
+struct coal_ahead {
+	struct coal x;         /* @c with the walked future completions applied */
+	int64_t now_ns;        /* now of the last question */
+	bool live;             /* false: nothing kept (zeroed, or coal_ahead_reset()) */
+};
+
+/* Forget the walked copy; the next coal_ahead_sync() starts from @c. */
+void coal_ahead_reset(struct coal_ahead *a);
+
+/* Make @a a walk of @c at @now_ns (>= now of the last question, else it
+ * starts again) and return how many future completions it has already
+ * applied beyond those @c has seen: the walk resumes at that one. */
+uint32_t coal_ahead_sync(struct coal_ahead *a, const struct coal *c, int64_t now_ns);
 
 #endif

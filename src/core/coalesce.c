@@ -9,6 +9,9 @@
  *      (coal_timer_deadline()) or the completion that met the frame count;
  *   3. not before @now_ns, and not before last_irq + min_gap_ns.
  *
+ * Every other change than a completion bumps c->epoch, so that
+ * coal_ahead_sync() can keep a look-ahead walk between questions.
+ *
  * Pure: no libc beyond what the compiler emits.
  */
 #include <stddef.h>
@@ -82,10 +85,22 @@ void coal_init(struct coal *c, const struct coal_params *p)
 	c->t_last_irq = INT64_MIN;
 }
 
+static bool coal_params_equal(const struct coal_params *a, const struct coal_params *b)
+{
+	return a->usecs_ns == b->usecs_ns && a->frames == b->frames &&
+	       a->usecs_irq_ns == b->usecs_irq_ns && a->frames_irq == b->frames_irq &&
+	       a->mode == b->mode && a->abs_ns == b->abs_ns && a->min_gap_ns == b->min_gap_ns &&
+	       a->every == b->every;
+}
+
 void coal_set_params(struct coal *c, const struct coal_params *p)
 {
 	/* ethtool -C rewrites the moderation registers; completions already
-	 * written back stay pending and are judged by the new values. */
+	 * written back stay pending and are judged by the new values.  DIM and
+	 * ITR write the same values again and again: that changes nothing a
+	 * look-ahead walked. */
+	if (!coal_params_equal(&c->p, p))
+		c->epoch++;
 	c->p = *p;
 }
 
@@ -221,6 +236,7 @@ void coal_fire(struct coal *c, int64_t t_ns, enum coal_cause cause)
 	c->marked = false;
 	c->t_last_irq = t_ns;
 	c->servicing = true;
+	c->epoch++;
 	c->fired++;
 	if ((unsigned)cause < sizeof(c->fired_by) / sizeof(c->fired_by[0]))
 		c->fired_by[cause]++;
@@ -232,9 +248,12 @@ void coal_ack(struct coal *c, int64_t t_ns)
 	 * Read"); the timers re-initialize with it.  The minimum-gap clock
 	 * counts interrupts, not reads, so t_last_irq stays. */
 	(void)t_ns;
+	if (c->pending == 0 && !c->marked)
+		return; /* nothing to clear (pending_svc <= pending) */
 	c->pending = 0;
 	c->pending_svc = 0;
 	c->marked = false;
+	c->epoch++;
 }
 
 void coal_unmask(struct coal *c, int64_t t_ns)
@@ -242,5 +261,26 @@ void coal_unmask(struct coal *c, int64_t t_ns)
 	/* Servicing ends; completions from now on use the normal thresholds
 	 * (coal_thresholds()).  A condition that already holds fires now. */
 	(void)t_ns;
+	if (!c->servicing)
+		return;
 	c->servicing = false;
+	c->epoch++;
+}
+
+void coal_ahead_reset(struct coal_ahead *a)
+{
+	a->live = false;
+}
+
+/* The walked copy is good while @c moved only by coal_complete() along it
+ * (same epoch, not past it) and now did not go back: see coalesce.h. */
+uint32_t coal_ahead_sync(struct coal_ahead *a, const struct coal *c, int64_t now_ns)
+{
+	if (!a->live || a->x.epoch != c->epoch || a->x.completions < c->completions ||
+	    now_ns < a->now_ns) {
+		a->x = *c;
+		a->live = true;
+	}
+	a->now_ns = now_ns;
+	return (uint32_t)(a->x.completions - c->completions);
 }

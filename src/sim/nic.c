@@ -708,10 +708,14 @@ void nic_xmit(struct sim *s, struct nic *n, const struct pkt *p, int64_t t)
 
 /* ---- interrupt line ---- */
 
-/* When would @c fire, given the completions already known (times[])?
- * Walks a copy, so known future DMA completions / departures are exact. */
-static int64_t lookahead(const struct coal *c, const struct pktq *q, uint32_t from,
-			 int64_t now)
+/* When would @c fire, given the completions already known: q's frames from
+ * @from on (their t_evt)?  The reference: walks a copy from @c every time,
+ * so known future DMA completions / departures are exact, at the cost of
+ * every known completion before the fire time per question (per transmit,
+ * for a TX ring).  nic->walk_ref selects it (tests/unit/test_property.c
+ * runs every scenario both ways). */
+static int64_t lookahead_walk(const struct coal *c, const struct pktq *q, uint32_t from,
+			      int64_t now)
 {
 	struct coal x = *c;
 	int64_t ft = coal_fire_time(&x, now, NULL);
@@ -723,6 +727,29 @@ static int64_t lookahead(const struct coal *c, const struct pktq *q, uint32_t fr
 			break;
 		coal_complete(&x, te);
 		ft = coal_fire_time(&x, now, NULL);
+	}
+	return ft;
+}
+
+/* The same answer from the walk kept in @a (struct coal_ahead): it resumes
+ * where the last question stopped, so each known completion is walked once
+ * between two changes of @c other than its completions (fire, ack, unmask,
+ * new parameters).  The ring changes only at its ends: frames join at the
+ * tail, and leave at the head only after @c has seen them, so the walked
+ * ones stay at from + (the count the walk is ahead of @c). */
+static int64_t lookahead(struct coal_ahead *a, const struct coal *c, const struct pktq *q,
+			 uint32_t from, int64_t now)
+{
+	uint32_t i = from + coal_ahead_sync(a, c, now);
+	int64_t ft = coal_fire_time(&a->x, now, NULL);
+
+	for (; i < q->count; i++) {
+		int64_t te = pktq_at(q, i)->t_evt;
+
+		if (te >= ft)
+			break;
+		coal_complete(&a->x, te);
+		ft = coal_fire_time(&a->x, now, NULL);
 	}
 	return ft;
 }
@@ -789,10 +816,18 @@ static void fire_times(struct sim *s, struct nic *n, int64_t *rx, int64_t *tx)
 {
 	int64_t now = s->eng.now;
 
-	*rx = n->rx_off ? COAL_NEVER : lookahead(&n->rx_coal, &n->ring, n->notified, now);
-	*tx = COAL_NEVER;
+	*rx = *tx = COAL_NEVER;
+	if (n->walk_ref) {
+		if (!n->rx_off)
+			*rx = lookahead_walk(&n->rx_coal, &n->ring, n->notified, now);
+		if (nic_tx_irqs(n))
+			*tx = lookahead_walk(&n->tx_coal, &n->txr, n->departed, now);
+		return;
+	}
+	if (!n->rx_off)
+		*rx = lookahead(&n->rx_ahead, &n->rx_coal, &n->ring, n->notified, now);
 	if (nic_tx_irqs(n))
-		*tx = lookahead(&n->tx_coal, &n->txr, n->departed, now);
+		*tx = lookahead(&n->tx_ahead, &n->tx_coal, &n->txr, n->departed, now);
 }
 
 /* Re-evaluate the line at the earliest time anything can change.  Never

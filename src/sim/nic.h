@@ -127,15 +127,20 @@ struct nic {
 	uint32_t fifo_bytes;
 	int64_t dma_free;     /* DMA engine busy until */
 	struct coal rx_coal;
+	struct coal_ahead rx_ahead; /* rx_coal's fire-time walk over the ring (nic.c lookahead) */
 	/* TX */
 	struct pktq txr;      /* descriptors not yet cleaned, in departure order */
 	uint32_t departed;    /* txr entries (from head) already on the wire */
 	struct pktq qdisc;
 	int64_t tx_free;      /* egress link busy until */
 	struct coal tx_coal;
+	struct coal_ahead tx_ahead; /* tx_coal's fire-time walk over txr (nic.c lookahead) */
 	struct xlock *xlock;  /* dev->xmit_lock holds, NULL = not modelled */
 	/* interrupt line */
 	bool masked;          /* asserted and not yet re-enabled by the driver */
+	bool walk_ref;        /* test switch: predict fire times by the reference walk
+	                       * (nic.c lookahead_walk), not the kept one; set it between
+	                       * sim_init() and sim_run() */
 	bool rx_off;          /* tx-clean = hardirq under NAPI: the RX cause is disabled while
 	                       * its NAPI is scheduled; the line still fires for TX */
 	bool irq_rx;          /* the last assertion included the RX cause */

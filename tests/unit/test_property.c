@@ -26,10 +26,13 @@
  *          the ring, arrivals in the FIFO and departures in the TX ring are
  *          in order, and no latency is negative (hist_add clamps at 0);
  *        - a second run of the same scenario gives the same counters, and
- *          it runs on the per-frame RX path (RXLAB_RX_PERFRAME=1): frames
- *          dropped at a full ring and FIFO are counted in bulk or in
- *          closed form otherwise (src/sim/nic.c), and must not change a
- *          counter (issue #20).
+ *          that run takes the reference paths the fast ones replaced
+ *          (use_reference_paths()), so it checks them too: the interrupt
+ *          look-ahead's kept walk (nic.c lookahead) against the walk from
+ *          scratch (lookahead_walk), in every coalescing mode drawn.
+ *          The reference run also counts every frame dropped at a full
+ *          ring and FIFO one by one (the fast RX path counts them in bulk
+ *          or in closed form: nic.c drop_run, drop_jump).
  *   4. A watchdog turns a run that never ends into a failure that prints
  *      the scenario: issue #8 asks that every legal input finish.  It
  *      counts the process's CPU time (ITIMER_VIRTUAL), not wall time: on a
@@ -999,32 +1002,28 @@ static void fingerprint(const struct sim *s, uint64_t held, struct fingerprint *
 	f->held = held;
 }
 
-/* The two runs of run_and_check() disagree: the same scenario twice, the
- * second on the per-frame RX path. */
-#define DIFFERS "not deterministic or the per-frame RX path differs: "
-
 static int compare(const struct fingerprint *a, const struct fingerprint *b, char *why,
 		   size_t len)
 {
 	if (a->now != b->now || a->events != b->events)
-		return bad(why, len, DIFFERS "t %" PRId64 "/%" PRId64 ", events %" PRIu64 "/%" PRIu64,
-			   a->now, b->now, a->events, b->events);
+		return bad(why, len, "fast and reference runs differ (or not deterministic): t %" PRId64 "/%" PRId64 ", events %" PRIu64
+			   "/%" PRIu64, a->now, b->now, a->events, b->events);
 	for (int i = 0; i < SIM_MAX_QUEUES; i++) {
 		const uint64_t *x = (const uint64_t *)&a->nic[i], *y = (const uint64_t *)&b->nic[i];
 
 		for (size_t k = 0; k < sizeof(NIC_COUNTER_NAMES) / sizeof(char *); k++)
 			if (x[k] != y[k])
-				return bad(why, len, DIFFERS "queue %d %s %" PRIu64
-					   " then %" PRIu64, i, NIC_COUNTER_NAMES[k], x[k], y[k]);
+				return bad(why, len, "fast and reference runs differ (or not deterministic): queue %d %s %" PRIu64 " then %"
+					   PRIu64, i, NIC_COUNTER_NAMES[k], x[k], y[k]);
 	}
 	for (int i = 0; i < SCN_MAX_CPUS; i++)
 		for (int k = 0; k < ACCT_N; k++)
 			if (a->acct[i][k] != b->acct[i][k])
-				return bad(why, len, DIFFERS "cpu%d %s %" PRIu64
-					   " then %" PRIu64, i, ACCT_NAMES[k], a->acct[i][k], b->acct[i][k]);
+				return bad(why, len, "fast and reference runs differ (or not deterministic): cpu%d %s %" PRIu64 " then %"
+					   PRIu64, i, ACCT_NAMES[k], a->acct[i][k], b->acct[i][k]);
 	if (memcmp(a, b, sizeof(*a)) != 0)
-		return bad(why, len, DIFFERS "softnet, context switch, latency or thread "
-			   "counters differ");
+		return bad(why, len, "fast and reference runs differ (or not deterministic): softnet, context switch, latency or "
+			   "thread counters differ");
 	return 0;
 }
 
@@ -1059,8 +1058,19 @@ static void watchdog(unsigned cpu_s)
 	setitimer(ITIMER_VIRTUAL, &it, NULL);
 }
 
-/* Load, run and check @d once; fills @o.  0, or -1 with @why. */
-static int run_once(const struct draw *d, struct outcome *o, char *why, size_t len)
+/* The slow paths kept as references for fast ones, for the second run. */
+static void use_reference_paths(struct sim *s)
+{
+	for (uint16_t i = 0; i < s->n_nics; i++)
+		s->nic[i].walk_ref = true; /* coalescing look-ahead: walk from scratch */
+	for (uint16_t i = 0; i < s->n_ports; i++)
+		s->port[i].drop_src = NULL; /* RX: every frame by itself (RXLAB_RX_PERFRAME=1) */
+}
+
+/* Load, run and check @d once (@reference: on the reference paths); fills
+ * @o.  0, or -1 with @why. */
+static int run_once(const struct draw *d, bool reference, struct outcome *o, char *why,
+		    size_t len)
 {
 	struct scenario *scn = calloc(1, sizeof(*scn));
 	struct sim *s = calloc(1, sizeof(*s));
@@ -1080,6 +1090,8 @@ static int run_once(const struct draw *d, struct outcome *o, char *why, size_t l
 		bad(why, len, "sim_init(): %s", s->fatal);
 		goto out;
 	}
+	if (reference)
+		use_reference_paths(s);
 	watchdog(RUN_TIMEOUT_S);
 	rc = sim_run(s);
 	watchdog(0);
@@ -1126,23 +1138,8 @@ out:
 	return rc;
 }
 
-/* Run @d with the per-frame RX path: RXLAB_RX_PERFRAME=1, which port_init()
- * reads (src/sim/nic.c: frames that cannot enter a full ring and FIFO are
- * otherwise counted in bulk, or in closed form). */
-static int run_per_frame(const struct draw *d, struct outcome *o, char *why, size_t len)
-{
-	int rc;
-
-	setenv("RXLAB_RX_PERFRAME", "1", 1);
-	rc = run_once(d, o, why, len);
-	unsetenv("RXLAB_RX_PERFRAME");
-	return rc;
-}
-
-/* Run @d twice, the second time on the per-frame RX path, check both runs
- * and that they agree: the same counters from the same scenario
- * (determinism) and from the fast and the per-frame drop paths (issue
- * #20).  Fails the test with the reproducer. */
+/* Run @d twice, the second time on the reference paths, check both runs
+ * and that they agree.  Fails the test with the reproducer. */
 static void run_and_check(const struct draw *d, uint64_t seed, struct outcome *o)
 {
 	static struct outcome again;
@@ -1151,8 +1148,8 @@ static void run_and_check(const struct draw *d, uint64_t seed, struct outcome *o
 	describe(d, seed, current, sizeof(current));
 	if (getenv("RXLAB_PROPERTY_VERBOSE"))
 		fprintf(stderr, "%s\n", current);
-	if (run_once(d, o, why, sizeof(why)) == 0 &&
-	    run_per_frame(d, &again, why, sizeof(why)) == 0 &&
+	if (run_once(d, false, o, why, sizeof(why)) == 0 &&
+	    run_once(d, true, &again, why, sizeof(why)) == 0 &&
 	    compare(&o->fp, &again.fp, why, sizeof(why)) == 0)
 		return;
 	fprintf(stderr, "%s\n%s\n", why, current); /* print_error() truncates */
@@ -1557,6 +1554,38 @@ static void test_busy_poll_under_bsd_poll(void **state)
 	      "nic.eth1.irq-suspend-timeout=100us", "run.duration=5ms");
 }
 
+/* TX coalescing with long rings at 10 GbE line rate, in every mode, on a
+ * host that forwards it all and on one that cannot: the interrupt
+ * look-ahead walks hundreds of known departures here, and the second run
+ * of run_and_check() takes the reference walk (use_reference_paths()). */
+static void test_tx_coalescing_both_ways(void **state)
+{
+	static const char *const modes[][5] = {
+		{ "nic.eth1.tx-usecs=64us", "nic.eth1.tx-frames=0", "", "", "" },
+		{ "nic.eth1.tx-usecs=8us", "nic.eth1.tx-frames=32", "nic.eth1.cqe-mode-tx=on", "", "" },
+		{ "nic.eth1.TxIntDelay=8", "nic.eth1.TxAbsIntDelay=32", "", "", "" },
+		{ "nic.eth1.TxIntDelay=16", "nic.eth1.tx-frames=16", "", "", "" },
+		{ "nic.eth1.tx-usecs=20us", "nic.eth1.tx-frames=64", "nic.eth1.tx-usecs-irq=2us",
+		  "nic.eth1.tx-frames-irq=4", "nic.eth1.min-irq-interval=5us" },
+		{ "route.eth0=eth0", "nic.eth0.tx-clean=irq", "nic.eth0.tx-usecs=30us",
+		  "nic.eth0.rx-usecs=10us", "nic.eth0.tx-ring=4096" },
+	};
+	char prof[160];
+	struct outcome o;
+
+	(void)state;
+	snprintf(prof, sizeof(prof), "host.profile=%s", zero_path);
+	for (int z = 0; z < 2; z++)
+		for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
+			FIXED("tx-coalescing", &o, "host.rxpath=napi", z ? prof : "host.rxpath=napi",
+			      "nic.eth0.speed=10Gbit", "nic.eth1.speed=10Gbit",
+			      "traffic.rate=14880952pps", "nic.eth1.tx-ring=4096",
+			      "nic.eth1.tx-clean=irq", "run.duration=1ms", modes[m][0], modes[m][1],
+			      modes[m][2][0] ? modes[m][2] : "run.seed=1",
+			      modes[m][3][0] ? modes[m][3] : "run.seed=1",
+			      modes[m][4][0] ? modes[m][4] : "run.seed=1");
+}
+
 /* ---- setup ------------------------------------------------------------- */
 
 static int setup(void **state)
@@ -1600,6 +1629,7 @@ int main(void)
 		cmocka_unit_test(test_thread_wakes_from_its_own_poll),
 		cmocka_unit_test(test_qdisc_fed_from_another_cpu),
 		cmocka_unit_test(test_busy_poll_under_bsd_poll),
+		cmocka_unit_test(test_tx_coalescing_both_ways),
 		cmocka_unit_test(test_drawn_regressions),
 		cmocka_unit_test(test_random_scenarios),
 		cmocka_unit_test(test_drop_paths),

@@ -17,6 +17,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rxlab/rss.h"
 #include "sim/gro_rx.h"
@@ -264,7 +265,7 @@ static void ring_fill(struct sim *s, struct nic *n, struct pkt *p, int64_t t_sta
 	n->c.rx_ok++;
 }
 
-static void rx_accept(struct sim *s, struct nic *n, struct pkt *p)
+static inline void rx_accept(struct sim *s, struct nic *n, struct pkt *p)
 {
 	if (n->fifo.count == 0 && n->ring_used < n->cfg->rx_ring) {
 		ring_fill(s, n, p, p->t_arr);
@@ -320,14 +321,31 @@ static bool link_peek(struct sim *s, struct port *pt, struct link_frame *f)
 	return true;
 }
 
-/* Resolve the frame peeked into its queue's inq (which has room). */
-static void link_commit(struct port *pt, struct link_frame *f)
+/* The link resolves the frame peeked: its source moves on. */
+static void link_resolve(struct port *pt, const struct link_frame *f)
 {
 	pt->peeked = false;
 	if (f->p.len != LINK_DROPPED)
 		pt->wire_free = f->end_ps;
 	source_step(f->src);
+}
+
+/* Resolve the frame peeked into its queue's inq (which has room). */
+static void link_commit(struct port *pt, struct link_frame *f)
+{
+	link_resolve(pt, f);
 	pktq_push(&f->q->inq, &f->p);
+}
+
+/* Frame @p, whose time has come, enters @q. */
+static inline void take_in(struct sim *s, struct nic *q, struct pkt *p)
+{
+	q->c.entered++;
+	if (p->len == LINK_DROPPED) {
+		q->c.link_drop++;
+		nic_client_next(s, p, p->t_evt, true);
+	} else
+		rx_accept(s, q, p);
 }
 
 /* Frames of @q's inq that happened by @t enter @q. */
@@ -336,12 +354,7 @@ static void queue_take_in(struct sim *s, struct nic *q, int64_t t)
 	while (q->inq.count && pktq_at(&q->inq, 0)->t_evt <= t) {
 		struct pkt p = pktq_pop(&q->inq);
 
-		q->c.entered++;
-		if (p.len == LINK_DROPPED) {
-			q->c.link_drop++;
-			nic_client_next(s, &p, p.t_evt, true);
-		} else
-			rx_accept(s, q, &p);
+		take_in(s, q, &p);
 	}
 }
 
@@ -360,10 +373,169 @@ static void link_fill(struct sim *s, struct port *pt, int64_t t)
 	}
 }
 
+/* ---- frames certain to be dropped ----
+ *
+ * While a queue's ring and FIFO cannot take a frame, every frame that
+ * reaches it is an overrun, and nothing but a refill (nic_rx_refill)
+ * changes that: a drop changes no state of the queue.  A port whose frames
+ * all go to one queue (pt->drop_src) counts such frames without building
+ * them, exactly as queue_take_in() would have counted them, in the link's
+ * order and at the same call: the source is stepped as the link steps it,
+ * so its random streams are drawn exactly as before.  A constant source
+ * whose period is short jumps over them in closed form (drop_jump).
+ * RXLAB_RX_PERFRAME=1 in the environment at sim init turns this off: every
+ * frame then takes the per-frame path (the property test compares both). */
+
+/* Would rx_accept() drop a frame of @len at @n now? */
+static bool rx_full(const struct nic *n, uint32_t len)
+{
+	if (n->fifo.count == 0 && n->ring_used < n->cfg->rx_ring)
+		return false;
+	return n->fifo_bytes + len > n->fifo_cap || n->fifo.count >= n->fifo.cap;
+}
+
+/* Frames of the longest period a source keeps a table for (32 KiB). */
+#define DROP_PERIOD_MAX 4096u
+
+/* When frame @j of @src (with a period table) has its last bit in, ps. */
+static int64_t drop_end_ps(const struct source *src, uint64_t j)
+{
+	return src->cfg->start_ns * 1000 + (int64_t)(j / src->drop_p) * src->drop_tp_ps +
+	       src->drop_end[j % src->drop_p];
+}
+
+/* How many frames of the table's period end by @rem ps into it (drop_end[]
+ * increases: every frame takes wire time).  Frame i ends at 1000 floor(i
+ * 1e9 / rate) + wire + its wait, so at most hi end by rem: those offered
+ * by floor((rem - wire) / 1000); the wait rarely moves the last one out. */
+static uint64_t drop_in_period(const struct source *src, int64_t rem)
+{
+	uint64_t rate = src->cfg->rate_pps;
+	uint32_t lo = 0, hi;
+
+	if (rem < src->wire_ps)
+		return 0;
+	hi = (uint32_t)((((uint64_t)(rem - src->wire_ps) / 1000 + 1) * rate + 999999999u) /
+			1000000000u);
+	if (hi > src->drop_p)
+		hi = src->drop_p;
+	if (hi == 0 || src->drop_end[hi - 1] <= rem)
+		return hi;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (src->drop_end[mid] <= rem)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Put @src at frame @k as offer_constant_next() would have: offer k is at
+ * start + floor(k e9 / rate), and k = m periods + i frames. */
+static void drop_seek(struct source *src, uint64_t k)
+{
+	uint64_t rate = src->cfg->rate_pps, m = k / src->drop_p, i = k % src->drop_p;
+
+	src->k = k;
+	src->off_q = (int64_t)m * (src->drop_tp_ps / 1000) + (int64_t)(i * 1000000000u / rate);
+	src->off_r = i * 1000000000u % rate;
+	src->next_offer = src->cfg->start_ns + src->off_q;
+}
+
+/* Step @pt's constant source over its frames whose last bit is in by
+ * @t_ps, in closed form from its period table; how many.  The link must be
+ * where the table has it (it is: the source is alone on the link). */
+static uint64_t drop_jump(struct port *pt, struct source *src, int64_t t_ps)
+{
+	int64_t s0 = src->cfg->start_ns * 1000, rel = t_ps - s0, rem;
+	uint64_t k = src->k, m, next;
+
+	if (k ? pt->wire_free != drop_end_ps(src, k - 1) : pt->wire_free > s0)
+		return 0;
+	if (rel < src->drop_end[0])
+		return 0;
+	m = (uint64_t)(rel / src->drop_tp_ps);
+	rem = rel - (int64_t)m * src->drop_tp_ps;
+	next = m * src->drop_p + drop_in_period(src, rem);
+	if (src->cfg->count && next > src->cfg->count - 1)
+		next = src->cfg->count - 1; /* its last frame: source_step() stops it */
+	if (next <= k)
+		return 0;
+	drop_seek(src, next);
+	pt->wire_free = drop_end_ps(src, next - 1);
+	return next - k;
+}
+
+/* Count, without building them, the frames of @pt's only source that
+ * happen by @t (t_evt <= t, as link_fill() takes them): they all reach
+ * @n, which takes none of them (rx_full). */
+static void drop_run(struct port *pt, struct nic *n, int64_t t)
+{
+	struct source *src = pt->drop_src;
+	int64_t t_ps = t * 1000, lq_ps = pt->cfg->link_queue_ns * 1000, wire = src->wire_ps;
+	uint64_t ovr = 0, lost = 0;
+
+	pt->peeked = false;
+	if (src->drop_end)
+		ovr = drop_jump(pt, src, t_ps);
+	while (src->next_offer <= t) {
+		int64_t offer_ps = src->next_offer * 1000;
+		int64_t start_ps = offer_ps > pt->wire_free ? offer_ps : pt->wire_free;
+
+		if (start_ps - offer_ps > lq_ps) {
+			lost++;
+		} else {
+			if (start_ps + wire > t_ps)
+				break;
+			pt->wire_free = start_ps + wire;
+			ovr++;
+		}
+		source_step(src);
+	}
+	n->c.entered += ovr + lost;
+	n->c.rx_ovr += ovr;
+	n->c.link_drop += lost;
+}
+
+/* nic_rx_advance() of the queue all of @pt's frames go to: they are taken
+ * in one by one in the link's order, and counted in bulk while @n can take
+ * none.  Frames resolved ahead into its inq come first; while any of them
+ * is later than @t the port's own order is kept: false, and the caller
+ * brings @n up to @t as for any queue. */
+static bool rx_direct(struct sim *s, struct port *pt, struct nic *n, int64_t t)
+{
+	const struct source *src = pt->drop_src;
+	struct link_frame f;
+
+	if (n->inq.count)
+		queue_take_in(s, n, t);
+	if (n->inq.count || t > OFFER_MAX_NS)
+		return false;
+	for (;;) {
+		if (pt->peeked && (!pt->peek.src || pt->peek.p.t_evt > t))
+			return true; /* known: nothing happens by @t */
+		if (rx_full(n, src->len)) {
+			drop_run(pt, n, t);
+			return true; /* it stopped at the first frame after @t */
+		}
+		if (!link_peek(s, pt, &f) || f.p.t_evt > t)
+			return true;
+		link_resolve(pt, &f);
+		take_in(s, n, &f.p);
+	}
+}
+
 void nic_rx_advance(struct sim *s, struct nic *n, int64_t t)
 {
-	link_fill(s, &s->port[n->port], t);
-	queue_take_in(s, n, t);
+	struct port *pt = &s->port[n->port];
+
+	if (!pt->drop_src || pt->drop_q != n->id || !rx_direct(s, pt, n, t)) {
+		link_fill(s, pt, t);
+		queue_take_in(s, n, t);
+	}
 	while (n->notified < n->ring.count) {
 		int64_t te = pktq_at(&n->ring, n->notified)->t_evt;
 
@@ -805,6 +977,79 @@ static int indir_init(struct port *pt)
 	return rss_indir_equal(pt->indir, pt->indir_size, c->indir_n ? c->indir_n : pt->n_q);
 }
 
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/* The period table of @src (see struct source), when it has one: a
+ * constant source (or a stream of one flow: no flow draws) whose gaps
+ * repeat every rate / gcd(1e9, rate) frames.  The link is simulated over
+ * one period from frame 0 (link idle); if frame p finds it idle again, and
+ * no frame of the period waited past link-queue, then every later period
+ * is the same shifted by 1e9 / gcd ns.  0, or -1 out of memory. */
+static int drop_table(const struct port *pt, struct source *src)
+{
+	const struct scn_traffic *c = src->cfg;
+	int64_t s0 = c->start_ns * 1000, wf = 0, lq_ps = pt->cfg->link_queue_ns * 1000;
+	uint64_t g, p;
+
+	if ((c->pattern != TRAFFIC_CONSTANT && c->pattern != TRAFFIC_STREAM) || c->flows > 1 ||
+	    c->rate_pps == 0 || c->start_ns > OFFER_MAX_NS)
+		return 0;
+	g = gcd_u64(1000000000u, c->rate_pps);
+	p = c->rate_pps / g;
+	if (p > DROP_PERIOD_MAX)
+		return 0;
+	src->drop_end = malloc(p * sizeof(*src->drop_end));
+	if (!src->drop_end)
+		return -1;
+	src->drop_p = (uint32_t)p;
+	src->drop_tp_ps = (int64_t)(1000000000000ull / g);
+	for (uint64_t j = 0; j <= p; j++) {
+		int64_t offer_ps = s0 + (int64_t)(j * 1000000000u / c->rate_pps) * 1000;
+		int64_t start_ps = offer_ps > wf ? offer_ps : wf;
+
+		if (j == p && start_ps == offer_ps)
+			return 0; /* idle again: periodic */
+		if (j == p || start_ps - offer_ps > lq_ps)
+			break;
+		wf = start_ps + src->wire_ps;
+		src->drop_end[j] = wf - s0;
+	}
+	free(src->drop_end);
+	src->drop_end = NULL;
+	return 0;
+}
+
+/* pt->drop_src: a port with one source, not closed-loop and not a trace
+ * (its frames have one length), every flow of which RSS sends to the same
+ * queue.  RXLAB_RX_PERFRAME (set, not "0") keeps the per-frame path. */
+static int drop_init(struct sim *s, struct port *pt)
+{
+	const char *env = getenv("RXLAB_RX_PERFRAME");
+	struct source *src;
+
+	pt->drop_src = NULL;
+	if (pt->n_src != 1 || (env && *env && strcmp(env, "0") != 0))
+		return 0;
+	src = &s->src[pt->src[0]];
+	if (src->cfg->pattern == TRAFFIC_CLOSED || src->cfg->pattern == TRAFFIC_TRACE)
+		return 0;
+	for (uint32_t f = 1; src->flow_queue && f < src->cfg->flows; f++)
+		if (src->flow_queue[f] != src->flow_queue[0])
+			return 0;
+	pt->drop_src = src;
+	pt->drop_q = (uint16_t)(pt->first + (src->flow_queue ? src->flow_queue[0] : 0));
+	return drop_table(pt, src);
+}
+
 int port_init(struct sim *s, struct port *pt, const struct scn_nic *cfg, uint16_t id,
 	      uint16_t first)
 {
@@ -824,7 +1069,7 @@ int port_init(struct sim *s, struct port *pt, const struct scn_nic *cfg, uint16_
 			return -1;
 		pt->src[pt->n_src++] = i;
 	}
-	return 0;
+	return drop_init(s, pt);
 }
 
 /* Arm the line at time 0 (interrupts enabled when the driver comes up). */
@@ -845,8 +1090,10 @@ void source_free(struct source *src)
 	client_free(&src->client);
 	free(src->flow_queue);
 	free(src->flow_hash);
+	free(src->drop_end);
 	src->flow_queue = NULL;
 	src->flow_hash = NULL;
+	src->drop_end = NULL;
 }
 
 void nic_free(struct nic *n)

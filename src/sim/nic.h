@@ -54,6 +54,13 @@ struct source {
 	uint16_t *flow_queue; /* flow -> queue within the port (RSS), NULL: one queue */
 	uint32_t *flow_hash;  /* flow -> its RSS hash, NULL with flow_queue */
 	struct client client; /* pattern = closed: the requests it will send */
+	/* A constant source alone on its port, whose frames never wait long
+	 * enough to be link-dropped, is periodic on the wire: frame j's last
+	 * bit is in at start_ns * 1000 + (j / drop_p) * drop_tp_ps +
+	 * drop_end[j % drop_p] picoseconds (nic.c, drop_table()).  NULL: not. */
+	int64_t *drop_end;
+	uint32_t drop_p;      /* frames per period: rate / gcd(1e9, rate) */
+	int64_t drop_tp_ps;   /* the period: 1e12 / gcd(1e9, rate) */
 };
 
 /* The port's next offered frame as the link will resolve it (nic.c). */
@@ -79,6 +86,12 @@ struct port {
 	int64_t tx_free;      /* egress link busy until (ps) */
 	struct link_frame peek; /* the next frame, while peeked (until it is resolved) */
 	bool peeked;
+	/* Every frame of its only source goes to queue drop_q (one queue, or one
+	 * flow): while that queue cannot take a frame, the frames that reach it
+	 * are counted without being built (nic.c, drop_run()).  NULL: not so, or
+	 * the per-frame path was asked for (RXLAB_RX_PERFRAME, read at init). */
+	struct source *drop_src;
+	uint16_t drop_q;
 	uint32_t indir_size;
 	uint32_t indir[RSS_INDIR_MAX]; /* RSS indirection table: entry -> queue */
 };

@@ -31,8 +31,11 @@
  *          look-ahead's kept walk (nic.c lookahead) against the walk from
  *          scratch (lookahead_walk), in every coalescing mode drawn; the
  *          engine's keyed events replaced in place against its lazy
- *          deletion (engine.h; events compared as handled - stale); and
- *          irq-cpu = float's bitmaps against its scan of every CPU (cpu.h).
+ *          deletion (engine.h; events compared as handled - stale);
+ *          irq-cpu = float's bitmaps against its scan of every CPU (cpu.h);
+ *          and every frame dropped at a full ring and FIFO counted one by
+ *          one (the fast RX path counts them in bulk or in closed form:
+ *          nic.c drop_run, drop_jump).
  *   4. A watchdog turns a run that never ends into a failure that prints
  *      the scenario: issue #8 asks that every legal input finish.  It
  *      counts the process's CPU time (ITIMER_VIRTUAL), not wall time: on a
@@ -1065,6 +1068,8 @@ static void use_reference_paths(struct sim *s)
 		s->nic[i].walk_ref = true; /* coalescing look-ahead: walk from scratch */
 	s->eng.lazy = true; /* events: lazy deletion, not keyed replace (engine.h) */
 	s->sched.float_scan = true; /* irq-cpu = float: scan every CPU (cpu.h) */
+	for (uint16_t i = 0; i < s->n_ports; i++)
+		s->port[i].drop_src = NULL; /* RX: every frame by itself (RXLAB_RX_PERFRAME=1) */
 }
 
 /* Load, run and check @d once (@reference: on the reference paths); fills
@@ -1214,6 +1219,91 @@ static void test_random_scenarios(void **state)
 	}
 	print_message("%" PRIu64 " scenarios: %" PRIu64 " frames, %" PRIu64 " events (most in one "
 		      "run %" PRIu64 ")\n", last - first, frames, events, max_events);
+}
+
+/* ---- the drop paths --------------------------------------------------- */
+
+/* Drop the drawn traffic of @d (every traffic.* set). */
+static void drop_traffic(struct draw *d)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < d->n; i++) {
+		if (strncmp(d->set[i], "traffic.", 8) == 0)
+			continue;
+		if (k != i)
+			memcpy(d->set[k], d->set[i], SET_LEN);
+		d->ptr[k] = d->set[k];
+		k++;
+	}
+	d->n = k;
+}
+
+/* @x rounded down to 3 significant digits, at least 1. */
+static uint64_t round3(double x)
+{
+	uint64_t v = x < 1 ? 1 : (uint64_t)x, m = 1;
+
+	while (v / m >= 1000)
+		m *= 10;
+	return v / m * m;
+}
+
+/* One source alone on eth0 in place of the drawn traffic: a constant (or
+ * stream) source at a round fraction of the line rate has a short period,
+ * which the RX path jumps over in closed form while the queue can take
+ * nothing (src/sim/nic.c, drop_jump()); random rates rarely have one.
+ * Near the line rate the link waits within a period, just above it the
+ * waits grow (no period: link drops). */
+static void draw_lone_source(struct prng *r, struct draw *d)
+{
+	static const char *const speed[] = { "100Mbit", "1Gbit", "10Gbit", "100Gbit" };
+	static const uint64_t bps[] = { 100000000, 1000000000, 10000000000, 100000000000 };
+	static const char *const pat[] = { "constant", "constant", "constant", "stream",
+					   "poisson", "on-off" };
+	uint64_t sp = pr_range(r, 0, 3), p = pr_range(r, 0, 5);
+	uint64_t size = p == 3 ? pr_range(r, 128, 1518) : pr_pct(r, 60) ? 64 : pr_range(r, 64, 1518);
+	uint64_t milli = pr_pct(r, 30) ? pr_range(r, 990, 1010) : pr_range(r, 500, 1200);
+	uint64_t rate = round3(line_pps(bps[sp], size) * (double)milli / 1000);
+	uint64_t dur_ns = 100000000000000ull / rate; /* 100,000 frames */
+
+	drop_traffic(d);
+	add(d, "nic.eth0.speed=%s", speed[sp]);
+	add(d, "traffic.t0.port=eth0");
+	add(d, "traffic.t0.pattern=%s", pat[p]);
+	add(d, "traffic.t0.frame-size=%" PRIu64, size);
+	add(d, "traffic.t0.rate=%" PRIu64 "pps", rate);
+	if (p == 5)
+		add(d, "traffic.t0.on=%" PRIu64 "ns", pr_log(r, 1000, 1000000));
+	if (pr_pct(r, 40))
+		add(d, "traffic.t0.flows=%" PRIu64, pr_log(r, 2, 1000));
+	if (pr_pct(r, 20))
+		add(d, "traffic.t0.count=%" PRIu64, pr_log(r, 1, 300000));
+	if (pr_pct(r, 20))
+		add(d, "traffic.t0.start=%" PRIu64 "ns", pr_log(r, 1, 1000000));
+	if (pr_pct(r, 30))
+		add(d, "nic.eth0.link-queue=%" PRIu64 "ns", pr_log(r, 1, 100000));
+	add(d, "run.duration=%" PRIu64 "ns", dur_ns < 50000000 ? dur_ns : 50000000);
+	add(d, "run.warmup=0");
+}
+
+/* Drawn scenarios with their traffic replaced by draw_lone_source():
+ * run_and_check() compares every counter with the per-frame path. */
+static void test_drop_paths(void **state)
+{
+	uint64_t seed = env_u64("RXLAB_PROPERTY_SEED", PROPERTY_SEED) ^ 0xd7095ull;
+	uint64_t n = env_u64("RXLAB_PROPERTY_N", PROPERTY_N_DEFAULT) / 4;
+	static struct draw d;
+	static struct outcome o;
+
+	(void)state;
+	for (uint64_t i = 0; i < n; i++) {
+		struct prng r = pr_stream(seed, i);
+
+		draw_scenario(&d, seed, i, true);
+		draw_lone_source(&r, &d);
+		run_and_check(&d, seed, &o);
+	}
 }
 
 /* ---- fixed extreme cases ------------------------------------------------- */
@@ -1547,6 +1637,7 @@ int main(void)
 		cmocka_unit_test(test_tx_coalescing_both_ways),
 		cmocka_unit_test(test_drawn_regressions),
 		cmocka_unit_test(test_random_scenarios),
+		cmocka_unit_test(test_drop_paths),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -202,6 +202,31 @@ static void test_exp_rounding(void **state)
 	}
 }
 
+/* rng_exp_ns() rounds a shorter log than det_log() where the rounding is
+ * certain (src/core/rng.c): it must give the integer -det_log(u) * mean
+ * rounds to, for every draw, at means from sub-ns to seconds. */
+static void test_exp_matches_det_log(void **state)
+{
+	static const double means[] = { 1e-3, 0.5, 1.0, 3.0, 1e9 / 14880000.0, 67.2, 100.0,
+					1e9 / 148800000.0, 1e3 / 3.0, 2500.0, 1e6, 1e9 / 7.0, 1e9,
+					3.6e12, 1e18, 1e20 };
+	struct rng r, model;
+
+	(void)state;
+	rng_seed(&r, 20, 20);
+	model = r;
+	for (size_t m = 0; m < sizeof(means) / sizeof(means[0]); m++)
+		for (int i = 0; i < 200000; i++) {
+			double x = -det_log(rng_unit(&model)) * means[m];
+			int64_t want = !(x > 0.0) ? 0
+				       : x >= 9223372036854775807.0 ? INT64_MAX
+								    : (int64_t)(x + 0.5);
+
+			assert_int_equal(rng_exp_ns(&r, means[m]), want);
+		}
+	assert_memory_equal(&r, &model, sizeof(r));
+}
+
 static void test_exp_mean(void **state)
 {
 	struct rng r;
@@ -343,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_below_range),
 		cmocka_unit_test(test_below_matches_model),
 		cmocka_unit_test(test_exp_rounding),
+		cmocka_unit_test(test_exp_matches_det_log),
 		cmocka_unit_test(test_exp_mean),
 		cmocka_unit_test(test_det_log_known),
 		cmocka_unit_test(test_det_log_near_one),

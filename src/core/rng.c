@@ -199,13 +199,45 @@ static double atanh_tail(double z)
  * x = 2^e * m with m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact by
  * Sterbenz), s = f / (2 + f).  Then log(m) = 2 atanh(s) = f - s*(f - R),
  * rearranged as in fdlibm to f - (hfsq - s*(hfsq + R)) with hfsq = f^2/2 so
- * that the large term f is added last.
+ * that the large term f is added last.  log_parts() is the reduction of a
+ * normal x's bits @b (@e0 added to its exponent: -54 for a subnormal scaled
+ * by 2^54), log_join() the sum with the series tail R of z = s*s; det_log()
+ * and log_fast() differ only in how many terms of R they take.
  */
+struct log_parts {
+	double f, s, z, hfsq, de;
+};
+
+static inline struct log_parts log_parts(uint64_t b, int e0)
+{
+	struct log_parts p;
+	int e = e0 + (int)((b & DBL_EXP_MASK) >> 52) - DBL_EXP_BIAS;
+
+	b &= DBL_MANT_MASK;
+	if (b > SQRT2_MANT) {			/* m in (sqrt(2), 2): use m / 2 */
+		b |= (uint64_t)(DBL_EXP_BIAS - 1) << 52;
+		e++;
+	} else {
+		b |= (uint64_t)DBL_EXP_BIAS << 52;
+	}
+	p.f = bits_dbl(b) - 1.0;
+	p.s = p.f / (2.0 + p.f);
+	p.z = p.s * p.s;
+	p.hfsq = 0.5 * p.f * p.f;
+	p.de = (double)e;
+	return p;
+}
+
+static inline double log_join(const struct log_parts *p, double r)
+{
+	return p->de * LN2_HI - ((p->hfsq - (p->s * (p->hfsq + r) + p->de * LN2_LO)) - p->f);
+}
+
 double det_log(double x)
 {
 	uint64_t b = dbl_bits(x);
 	int e = 0;
-	double f, s, z, hfsq, r, de;
+	struct log_parts p;
 
 	if (x != x || x < 0.0)
 		return (x - x) / (x - x);		/* NaN */
@@ -217,21 +249,8 @@ double det_log(double x)
 		b = dbl_bits(x * 0x1.0p54);
 		e = -54;
 	}
-	e += (int)((b & DBL_EXP_MASK) >> 52) - DBL_EXP_BIAS;
-	b &= DBL_MANT_MASK;
-	if (b > SQRT2_MANT) {			/* m in (sqrt(2), 2): use m / 2 */
-		b |= (uint64_t)(DBL_EXP_BIAS - 1) << 52;
-		e++;
-	} else {
-		b |= (uint64_t)DBL_EXP_BIAS << 52;
-	}
-	f = bits_dbl(b) - 1.0;
-	s = f / (2.0 + f);
-	z = s * s;
-	hfsq = 0.5 * f * f;
-	r = atanh_tail(z);
-	de = (double)e;
-	return de * LN2_HI - ((hfsq - (s * (hfsq + r) + de * LN2_LO)) - f);
+	p = log_parts(b, e);
+	return log_join(&p, atanh_tail(p.z));
 }
 
 /*
@@ -243,25 +262,11 @@ double det_log(double x)
  */
 static double log_fast(double x)
 {
-	uint64_t b = dbl_bits(x);
-	int e = (int)((b & DBL_EXP_MASK) >> 52) - DBL_EXP_BIAS;
-	double f, s, z, hfsq, r, de;
+	struct log_parts p = log_parts(dbl_bits(x), 0);
+	double z = p.z;
 
-	b &= DBL_MANT_MASK;
-	if (b > SQRT2_MANT) {
-		b |= (uint64_t)(DBL_EXP_BIAS - 1) << 52;
-		e++;
-	} else {
-		b |= (uint64_t)DBL_EXP_BIAS << 52;
-	}
-	f = bits_dbl(b) - 1.0;
-	s = f / (2.0 + f);
-	z = s * s;
-	hfsq = 0.5 * f * f;
-	r = z * (2.0 / 3 + z * (2.0 / 5 + z * (2.0 / 7 + z * (2.0 / 9 + z * (2.0 / 11 +
-										z * (2.0 / 13))))));
-	de = (double)e;
-	return de * LN2_HI - ((hfsq - (s * (hfsq + r) + de * LN2_LO)) - f);
+	return log_join(&p, z * (2.0 / 3 + z * (2.0 / 5 + z * (2.0 / 7 + z * (2.0 / 9 +
+							z * (2.0 / 11 + z * (2.0 / 13)))))));
 }
 
 /* ---- det_exp, det_expm1, det_log1p ---------------------------------- */

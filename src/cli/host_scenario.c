@@ -127,6 +127,7 @@ struct w {
 	FILE *f;
 	const struct host_seen *h;
 	uint64_t cpus;	/* what [host] cpus says */
+	uint64_t queues;	/* what [nic] combined says (1 when not written) */
 };
 
 static void put(struct w *w, const char *fmt, ...)
@@ -244,6 +245,7 @@ static void nic_basic(struct w *w, const struct host_nic *n)
 			put(w, "# combined: %" PRIu64 " combined + %" PRIu64 " RX-only channels = %" PRIu64
 			    " RX queues\n", n->combined.v, n->rx_channels.v, q);
 		key_u64(w, "combined", q, 1, 64, "");
+		w->queues = q < 1 ? 1 : q > 64 ? 64 : q;
 	}
 }
 
@@ -281,23 +283,51 @@ static void nic_coalesce(struct w *w, const struct host_nic *n)
 		put(w, "adaptive-rx = off\n");
 }
 
-/* A per-NAPI setting: every NAPI's attribute, or sysfs. */
+#define NAPI_VAL(n, i, off) ((const struct host_val *)((const char *)&(n)->napi[i] + (off)))
+
+/* KEY = V0 V1 ...: one value per NAPI in queue order (ascending id), as
+ * `netdev napi-set` sets them; each clamped to @hi with a comment. */
+static void key_list(struct w *w, const struct host_nic *n, size_t off, const char *key,
+		     uint64_t hi, const char *unit)
+{
+	put(w, "# %s: napi-get, one value per NAPI (ids", key);
+	for (int i = 0; i < n->n_napi; i++)
+		put(w, " %u", n->napi[i].id);
+	put(w, ") in queue order\n");
+	for (int i = 0; i < n->n_napi; i++)
+		if (NAPI_VAL(n, i, off)->v > hi)
+			put(w, "# %s: NAPI %u's %" PRIu64 "%s is past rxlab's %" PRIu64 "%s: clamped\n",
+			    key, n->napi[i].id, NAPI_VAL(n, i, off)->v, unit, hi, unit);
+	put(w, "%s =", key);
+	for (int i = 0; i < n->n_napi; i++) {
+		uint64_t v = NAPI_VAL(n, i, off)->v;
+
+		put(w, " %" PRIu64 "%s", v > hi ? hi : v, unit);
+	}
+	put(w, "\n");
+}
+
+/* A per-NAPI setting: every NAPI's attribute (one value when they agree,
+ * a list in queue order when they differ and there is a NAPI per queue
+ * written), or the device's sysfs file. */
 static void napi_setting(struct w *w, const struct host_nic *n, size_t off, const char *key,
 			 const struct host_val *sys, const char *sysfile, uint64_t hi,
 			 const char *unit)
 {
-	const struct host_val *v0 = n->n_napi ? (const void *)((const char *)&n->napi[0] + off) : NULL;
-	bool same = v0 && !v0->err;
+	const struct host_val *v0 = n->n_napi ? NAPI_VAL(n, 0, off) : NULL;
+	bool all = v0 && !v0->err, same = all;
 
-	for (int i = 1; same && i < n->n_napi; i++) {
-		const struct host_val *v = (const void *)((const char *)&n->napi[i] + off);
-
-		same = !v->err && v->v == v0->v;
+	for (int i = 1; all && i < n->n_napi; i++) {
+		all = !NAPI_VAL(n, i, off)->err;
+		same = same && all && NAPI_VAL(n, i, off)->v == v0->v;
 	}
-	if (v0 && !v0->err) {
+	if (all && !same && (uint64_t)n->n_napi == w->queues) {
+		key_list(w, n, off, key, hi, unit);
+	} else if (all) {
 		if (!same)
-			put(w, "# %s: the NAPIs differ; NAPI %u's value is written (rxlab host's table "
-			    "lists each)\n", key, n->napi[0].id);
+			put(w, "# %s: the NAPIs differ and there are %d of them for %" PRIu64
+			    " queues; NAPI %u's value is written (rxlab host's table lists each)\n",
+			    key, n->n_napi, w->queues, n->napi[0].id);
 		put(w, "# %s: napi-get\n", key);
 		key_u64(w, key, v0->v, 0, hi, unit);
 	} else if (sys && !sys->err) {
@@ -472,7 +502,7 @@ static void write_rest(struct w *w, const struct host_nic *n)
 
 int host_scenario_write(FILE *f, const struct host_seen *h, const char *cmdline)
 {
-	struct w w = { .f = f, .h = h, .cpus = 1 };
+	struct w w = { .f = f, .h = h, .cpus = 1, .queues = 1 };
 
 	write_host(&w, cmdline);
 	if (h->nic) {

@@ -194,6 +194,28 @@ static void test_irq_spread_left_out(void **state)
 	free(t);
 }
 
+/* NAPIs that differ: one value per queue, as napi-set sets them. */
+static void test_per_napi_list(void **state)
+{
+	char *t;
+
+	(void)state;
+	intel_host();
+	mlx5_nic();
+	val(&nic.napi[2].defer_hard_irqs, 100);
+	val(&nic.napi[5].gro_flush_timeout, 50000000000ull);	/* 50 s: past 10 s */
+	t = written();
+	loads(t);
+	has(t, "napi_defer_hard_irqs = 2 2 100 2 2 2 2 2\n");
+	has(t, "# gro_flush_timeout: NAPI 8198's 50000000000ns is past rxlab's 10000000000ns: "
+	       "clamped\n");
+	assert_int_equal(scn.nic[0].napi[2].defer_hard_irqs, 100);
+	assert_int_equal(scn.nic[0].napi[1].defer_hard_irqs, 2);
+	assert_int_equal(scn.nic[0].napi[5].gro_flush_timeout_ns, 10000000000ll);
+	assert_int_equal(scn.nic[0].napi[4].gro_flush_timeout_ns, 20000);
+	free(t);
+}
+
 static void veth_nic(void)
 {
 	memset(&nic, 0, sizeof(nic));
@@ -314,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_mlx5_loads),
 		cmocka_unit_test(test_indir_weights),
 		cmocka_unit_test(test_irq_spread_left_out),
+		cmocka_unit_test(test_per_napi_list),
 		cmocka_unit_test(test_veth_unread_named),
 		cmocka_unit_test(test_coalesce_both_zero),
 		cmocka_unit_test(test_profile_rule),

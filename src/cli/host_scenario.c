@@ -77,8 +77,8 @@ const char *host_profile_choose(const struct host_seen *h, char *why, size_t len
 	if (virtual_nic(h->nic)) {
 		snprintf(why, len, "%s: the veth receiver's costs, as `rxlab live calibrate` "
 			 "measures them on this kind of path",
-			 !h->nic ? "no interface named" : h->nic->driver.err ? "no driver information"
-			 : !strcmp(h->nic->ifname, "lo") ? "lo is a virtual interface"
+			 !h->nic ? "no interface named" : !strcmp(h->nic->ifname, "lo")
+			 ? "lo is a virtual interface" : h->nic->driver.err ? "no driver information"
 			 : "veth is a virtual interface");
 		return "veth-host";
 	}

@@ -112,7 +112,7 @@ print(next((r["value"] if r["status"] == "read" else "UNREAD " + r["status"]
             for r in rows if r["field"] == sys.argv[2]), "MISSING"))
 PY
 }
-napis() { python3 -c "import json,sys; print(' '.join(sorted({r['field'].split('.')[1] for r in json.load(open(sys.argv[1])) if r['field'].startswith('napi.')})))" "$1"; }
+napis() { python3 -c "import json,sys; print(' '.join(sorted({r['field'].split('.')[1] for r in json.load(open(sys.argv[1])) if r['field'].startswith('napi.')}, key=int)))" "$1"; }
 [ "$(cat "$TMP/first.rc")" = 0 ] || { cat "$TMP/first.err"; fail "rxlab host $A failed"; }
 ids=($(napis "$TMP/first.out"))
 [ "${#ids[@]}" = 3 ] || fail "3 channels with GRO on: want 3 NAPIs, the table has ${#ids[@]}"

@@ -105,28 +105,28 @@ static void gro(int fd, struct host_nic *n)
  * the kernel has (negated), the second gets the settings. */
 static void speed(int fd, struct host_nic *n)
 {
-	struct {
-		struct ethtool_link_settings s;
-		uint32_t masks[3 * 128];	/* nwords is an s8: at most 128 */
-	} req;
+	/* the settings and the three link-mode masks after them; nwords is
+	 * an s8, so at most 127 words each */
+	uint32_t buf[(sizeof(struct ethtool_link_settings) + 3 * 127 * 4) / 4 + 1];
+	struct ethtool_link_settings *s = (struct ethtool_link_settings *)buf;
 	int e;
 
-	memset(&req, 0, sizeof(req));
-	req.s.cmd = ETHTOOL_GLINKSETTINGS;
-	e = ethtool(fd, n->ifname, &req);
-	if (!e && req.s.link_mode_masks_nwords >= 0)
+	memset(buf, 0, sizeof(buf));
+	s->cmd = ETHTOOL_GLINKSETTINGS;
+	e = ethtool(fd, n->ifname, s);
+	if (!e && s->link_mode_masks_nwords >= 0)
 		e = EPROTO;
 	if (!e) {
-		int8_t nw = (int8_t)-req.s.link_mode_masks_nwords;
+		int8_t nw = (int8_t)-s->link_mode_masks_nwords;
 
-		memset(&req, 0, sizeof(req));
-		req.s.cmd = ETHTOOL_GLINKSETTINGS;
-		req.s.link_mode_masks_nwords = nw;
-		e = ethtool(fd, n->ifname, &req);
+		memset(buf, 0, sizeof(buf));
+		s->cmd = ETHTOOL_GLINKSETTINGS;
+		s->link_mode_masks_nwords = nw;
+		e = ethtool(fd, n->ifname, s);
 	}
-	if (!e && (req.s.speed == 0 || req.s.speed == (uint32_t)SPEED_UNKNOWN))
+	if (!e && (s->speed == 0 || s->speed == (uint32_t)SPEED_UNKNOWN))
 		e = ENODATA;	/* no link, or a driver that does not know */
-	set(&n->speed_mbps, req.s.speed, e);
+	set(&n->speed_mbps, s->speed, e);
 }
 
 /* The indirection table: ETHTOOL_GRSSH (sizes, then table), or the older

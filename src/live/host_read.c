@@ -432,7 +432,7 @@ int host_list_ifaces(char (*names)[16], int max)
 	while ((de = readdir(d)) != NULL && k < max) {
 		if (de->d_name[0] == '.' || strlen(de->d_name) >= 16)
 			continue;
-		snprintf(names[k++], 16, "%s", de->d_name);
+		memcpy(names[k++], de->d_name, strlen(de->d_name) + 1);	/* < 16, checked above */
 	}
 	closedir(d);
 	qsort(names, (size_t)k, 16, cmp_name);

@@ -9,7 +9,7 @@
 # the namespace, `rxlab host VETH --out F --format json` must report each
 # of these in the table and write them into the scenario, name what veth
 # cannot answer (ethtool -g/-c/-x: EOPNOTSUPP; no IRQ), and `rxlab run F`
-# must load F.  lo and an absent interface are asked too.  Everything is
+# and `rxlab tune F` must load F.  lo and an absent interface are asked too.  Everything is
 # deleted on every exit path (trap).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -192,6 +192,9 @@ line "rate = 10kpps"
 "$RXLAB" run "$F" --set run.duration=10ms > "$TMP/run.out" 2> "$TMP/run.err" ||
 	{ cat "$TMP/run.err"; fail "rxlab run of the written scenario failed"; }
 echo "ok: rxlab run $F --set run.duration=10ms loads and runs"
+"$RXLAB" tune "$F" --goal 'p99<=1ms' --set run.duration=10ms > "$TMP/tune.out" 2> "$TMP/tune.err" ||
+	{ cat "$TMP/tune.err"; fail "rxlab tune of the written scenario failed"; }
+echo "ok: rxlab tune $F --goal 'p99<=1ms' --set run.duration=10ms loads it"
 
 run_host lo lo --format json
 [ "$(cat "$TMP/lo.rc")" = 0 ] || { cat "$TMP/lo.err"; fail "rxlab host lo failed"; }

@@ -12,6 +12,7 @@
 #include "cli/host_scenario.h"
 #include "cli/opts.h"
 #include "io/outfile.h"
+#include "io/shell_quote.h"
 #include "live/host_read.h"
 #include "report/table.h"
 
@@ -31,7 +32,8 @@ const char host_usage[] =
 	"\n"
 	"  --out FILE   also write a scenario of this host (needs IFACE): the\n"
 	"               profile it chose and why, [nic IFACE] with what was read,\n"
-	"               a placeholder traffic.rate to set; rxlab run / tune load it\n"
+	"               a placeholder traffic.rate to set; rxlab run / tune load it;\n"
+	"               FILE - writes it on standard output, without the table\n"
 	"  --format     table (default), csv or json\n"
 	"Reads run in the caller's network namespace (ip netns exec NS rxlab host\n"
 	"IFACE).  Nothing is changed.  See docs/host.md.\n";
@@ -259,17 +261,30 @@ static int write_scenario(const char *path, const struct host_seen *h)
 {
 	struct outfile *of;
 	char err[512], cmd[64];
+	int wrc;
 
 	snprintf(cmd, sizeof(cmd), "rxlab host %s", h->nic->ifname);
 	if (outfile_open(&of, path, err, sizeof(err)))
 		return fprintf(stderr, "rxlab host: %s\n", err), 2;
-	if (host_scenario_write(outfile_fp(of), h, cmd)) {
-		outfile_abort(of);
-		return fprintf(stderr, "rxlab host: cannot write %s: %s\n", path, strerror(EIO)), 2;
-	}
+	/* a failed write leaves the stream's error set: outfile_close() reports
+	 * it with its reason and leaves the target as it was */
+	wrc = host_scenario_write(outfile_fp(of), h, cmd);
 	if (outfile_close(of, err, sizeof(err)))
 		return fprintf(stderr, "rxlab host: %s\n", err), 2;
+	if (wrc)	/* not seen by the close: said anyway */
+		return fprintf(stderr, "rxlab host: cannot write %s\n", path), 2;
 	return 0;
+}
+
+/* "rxlab host: wrote FILE; set traffic.rate in it, then: rxlab run FILE", the
+ * path quoted for the shell. */
+static void wrote(const char *path)
+{
+	fputs("rxlab host: wrote ", stderr);
+	sh_quote(stderr, path);
+	fputs("; set traffic.rate in it, then: rxlab run ", stderr);
+	sh_quote(stderr, path);
+	fputc('\n', stderr);
 }
 
 static int no_such(const char *iface, int rc)
@@ -316,12 +331,13 @@ int cmd_host(int argc, char **argv)
 	host_read_sysctls(sysctl);
 	if (a.out && (rc = write_scenario(a.out, &h)) != 0)
 		return rc;
+	if (a.out && !strcmp(a.out, "-"))
+		return 0;	/* the scenario is standard output: no table after it */
 	rep = report_new();
 	report_add(rep, host_table(&h, ifs, n_ifs < 0 ? 0 : n_ifs));
 	report_print(rep, stdout, a.fmt);
 	report_free(rep);
 	if (a.out)
-		fprintf(stderr, "rxlab host: wrote %s (rxlab run %s; set traffic.rate first)\n",
-			a.out, a.out);
+		wrote(a.out);
 	return 0;
 }

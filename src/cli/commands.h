@@ -15,11 +15,13 @@
 typedef int command_fn(int argc, char **argv);
 
 command_fn cmd_run, cmd_sweep, cmd_merge, cmd_plot, cmd_compare, cmd_validate,
-	cmd_seeds, cmd_replay, cmd_tune, cmd_live, cmd_scenarios, cmd_schemes, cmd_version;
+	cmd_seeds, cmd_replay, cmd_tune, cmd_live, cmd_scenarios, cmd_schemes, cmd_version,
+	cmd_host;
 
 extern const char default_usage[], run_usage[], sweep_usage[], merge_usage[], plot_usage[],
 	compare_usage[], validate_usage[], seeds_usage[], replay_usage[], tune_usage[],
-	live_usage[], scenarios_usage[], schemes_usage[], version_usage[];
+	live_usage[], scenarios_usage[], schemes_usage[], version_usage[],
+	host_usage[];
 
 /* The default job (cmd_default.c), whose one argument can only be a
  * command rxlab does not know, and a word in the place of the command

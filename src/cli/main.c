@@ -48,6 +48,8 @@ static const struct command commands[] = {
 	  scenarios_usage, false },
 	{ "schemes", "list the moderation schemes and compare's presets", cmd_schemes,
 	  schemes_usage, false },
+	{ "host", "read this machine's CPUs, sysctls and an interface into a scenario",
+	  cmd_host, host_usage, false },
 	/* NULL: cmd_help(), which takes the list of names */
 	{ "help", "the usage of rxlab, or of one command", NULL, default_usage, false },
 	/* unlisted: the message of tests/bad/unknown_command.expected stays

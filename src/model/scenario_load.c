@@ -1171,10 +1171,12 @@ static int driver_queue(struct sload *l, uint32_t i, uint32_t q, bool per_queue)
 	case QUIRK_MODE:
 		return bad_usecs(l, i, queue, c->rx_usecs_ns, why);
 	case QUIRK_ROUNDED:
+		if (per_queue)
+			snprintf(queue, sizeof(queue), " on queue %u", q);
 		if (!n->driver_note[0])
-			snprintf(n->driver_note, sizeof(n->driver_note), "driver %s honours%s "
-			         "rx-usecs %lld as %lld us (%s)", d->name, queue,
-			         (long long)(c->rx_usecs_ns / 1000), (long long)(ns / 1000), why);
+			snprintf(n->driver_note, sizeof(n->driver_note), "driver %s honours rx-usecs "
+			         "%lld as %lld us%s (%s)", d->name, (long long)(c->rx_usecs_ns / 1000),
+			         (long long)(ns / 1000), queue, why);
 		c->rx_usecs_ns = ns;
 		break;
 	case QUIRK_AS_ASKED:

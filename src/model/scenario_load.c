@@ -1202,8 +1202,9 @@ static int driver_flags(struct sload *l, uint32_t i)
 
 	if (n->adaptive_rx != ADAPTIVE_OFF && !d->adaptive) {
 		where_key(l->nic[i], "adaptive-rx", &line, &src);
-		return bad(l, line, src, "[nic %s] adaptive-rx with driver = %s: the driver has no "
-		           "adaptive-rx (ethtool -C returns -EOPNOTSUPP); accepted off", n->name,
+		return bad(l, line, src, "[nic %s] adaptive-rx = %s with driver = %s: the driver has "
+		           "no adaptive-rx (ethtool -C returns -EOPNOTSUPP); accepted off", n->name,
+		           n->adaptive_rx == ADAPTIVE_POLICY ? "policy" : adaptive_names[n->adaptive_rx],
 		           d->name);
 	}
 	if (cqe && !d->cqe_mode)

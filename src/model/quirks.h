@@ -36,6 +36,8 @@ struct quirk_driver {
 	bool frames;            /* takes rx-frames (ETHTOOL_COALESCE_MAX_FRAMES) */
 	bool adaptive;          /* takes adaptive-rx on (ETHTOOL_COALESCE_USE_ADAPTIVE_RX) */
 	bool cqe_mode;          /* takes cqe-mode-rx (ETHTOOL_COALESCE_USE_CQE) */
+	bool per_queue;         /* has set_per_queue_coalesce (ethtool --per-queue): its
+	                         * queues can have coalescing values of their own */
 	bool verified;          /* every rule read in the driver's source; false: part of it
 	                         * comes from a report on real devices ([unverified]) */
 };

@@ -1227,6 +1227,18 @@ static int check_driver(struct sload *l, uint32_t i)
 	rc = driver_flags(l, i);
 	for (uint32_t q = 1; q < n->combined; q++)
 		per_queue |= memcmp(&n->coal[q], &n->coal[0], sizeof(n->coal[0])) != 0;
+	if (!rc && per_queue && !quirk_driver(n->driver)->per_queue) {
+		static const char *const coal_keys[] = { "rx-usecs", "rx-frames", "tx-usecs",
+							 "tx-frames", "driver", NULL };
+		const char *src;
+		int line;
+
+		where_keys(l->nic[i], coal_keys, &line, &src);
+		return bad(l, line, src, "[nic %s] coalescing values per queue with driver = %s: the "
+		           "driver has no per-queue coalescing (no set_per_queue_coalesce for ethtool "
+		           "--per-queue); accepted one value for every queue", n->name,
+		           quirk_driver(n->driver)->name);
+	}
 	for (uint32_t q = 0; !rc && q < n->combined; q++)
 		rc = driver_queue(l, i, q, per_queue);
 	n->rx_usecs_ns = n->coal[0].rx_usecs_ns;

@@ -302,7 +302,7 @@ static void queue_lines(FILE *f, const struct scenario *scn, const struct scn_ni
 			"gro-flush-timeout %" PRId64 " ns, IRQ on CPU %u\n", q,
 			n->coal[q].rx_usecs_ns / 1000, n->napi[q].defer_hard_irqs,
 			n->napi[q].gro_flush_timeout_ns, queue_irq_cpu(scn, n, q));
-		if (coal)
+		if (coal && quirk_driver(n->driver)->per_queue)
 			queue_coal_line(f, n, q, iface);
 		queue_napi_lines(f, n, q);
 		queue_kthread_line(f, scn, n, q, iface);

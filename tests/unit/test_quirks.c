@@ -273,13 +273,37 @@ static void test_apply_driver(void **state)
 	trace_cache_free();
 }
 
+/* e1000 takes rx-usecs alone; mlx5 rx-frames and cqe-mode-rx; ENA no per-queue values. */
+static void test_apply_words(void **state)
+{
+	static struct scenario scn;
+	const char *e1000[] = { "nic.eth0.driver=e1000", "nic.eth0.rx-usecs=100" };
+	const char *mlx5[] = { "nic.eth0.driver=mlx5", "nic.eth0.cqe-mode-rx=on",
+			       "nic.eth0.rx-usecs=8", "nic.eth0.rx-frames=32" };
+	const char *ena_q[] = { "nic.eth0.driver=ena", "nic.eth0.rx-frames=1",
+				"nic.eth0.rx-usecs=8 8 8 8 8 8 8 16" };
+	char *text;
+
+	(void)state;
+	assert_int_equal(scenario_load(&scn, "udp-sink", e1000, 2, err, sizeof(err)), 0);
+	text = apply_text(&scn, "eth0");
+	assert_non_null(strstr(text, "\nethtool -C eth0 rx-usecs 100\n"));
+	assert_int_equal(scenario_load(&scn, "udp-sink", mlx5, 4, err, sizeof(err)), 0);
+	text = apply_text(&scn, "eth0");
+	assert_non_null(strstr(text, "\nethtool -C eth0 adaptive-rx off rx-usecs 8 rx-frames 32 "
+	                             "cqe-mode-rx on\n"));
+	assert_int_not_equal(scenario_load(&scn, "memcached", ena_q, 3, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "coalescing values per queue with driver = ena"));
+	trace_cache_free();
+}
+
 /* memcached (8 queues) with per-queue values: a block per queue. */
 static void test_apply_queues(void **state)
 {
 	static struct scenario scn;
 	const char *sets[] = {
-		"nic.eth0.driver=mlx5", "nic.eth0.cqe-mode-rx=on",
-		"nic.eth0.rx-usecs=2 4 6 8 10 12 14 16",
+		"nic.eth0.driver=ice", "nic.eth0.rx-frames=1",
+		"nic.eth0.rx-usecs=2 4 7 8 10 12 14 16",
 		"nic.eth0.napi_defer_hard_irqs=0 1 2 3 4 5 6 7",
 		"nic.eth0.gro_flush_timeout=10us 20us 30us 40us 50us 60us 70us 80us",
 		"nic.eth0.irq-affinity=15,14,13,12,11,10,9,8",
@@ -288,13 +312,14 @@ static void test_apply_queues(void **state)
 
 	(void)state;
 	assert_int_equal(scenario_load(&scn, "memcached", sets, 6, err, sizeof(err)), 0);
+	assert_int_equal(scn.nic[0].coal[2].rx_usecs_ns, 6 * US);
 	text = apply_text(&scn, "enp65s0f0np0");
-	assert_non_null(strstr(text, "\nethtool -C enp65s0f0np0 adaptive-rx off rx-usecs 2 "
-	                             "rx-frames 128 cqe-mode-rx on\n"));
+	assert_non_null(strstr(text, "\nethtool -C enp65s0f0np0 adaptive-rx off rx-usecs 2\n"));
+	assert_non_null(strstr(text, "\n# driver ice honours rx-usecs 7 as 6 us on queue 2 (ice"));
 	assert_int_equal(count(text, "\nynl --do napi-set "), 8);
 	assert_int_equal(count(text, "/smp_affinity_list\"\n"), 8);
 	assert_non_null(strstr(text, "\nethtool --per-queue enp65s0f0np0 queue_mask 0x4 --coalesce "
-	                             "rx-usecs 6 rx-frames 128\n"));
+	                             "rx-usecs 6\n"));
 	assert_non_null(strstr(text, "\"irq-suspend-timeout\": %d}' \"$napi\" 2 30000 0)\"\n"));
 	assert_non_null(strstr(text, "\"id\": %d}' \"$ifindex\" 2)\" | field napi-id)\n"));
 	/* queue 2's IRQ on CPU 13, queue 7's on CPU 8 */
@@ -317,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_honours_and_names),
 		cmocka_unit_test(test_loader_honours),
 		cmocka_unit_test(test_apply_driver),
+		cmocka_unit_test(test_apply_words),
 		cmocka_unit_test(test_apply_queues),
 	};
 

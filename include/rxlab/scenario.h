@@ -98,6 +98,13 @@ enum nic_driver {
 	DRIVER_GENERIC,    /* rx-usecs / rx-frames drive the coalescing engine */
 	DRIVER_E1000,      /* e1000_set_coalesce(): rx-usecs 0/1/3/4 select ITR modes,
 	                    * 10..10000 a fixed rate of 1e6/rx-usecs interrupts/s */
+	/* drivers whose ethtool -C values model/quirks.c turns into what the
+	 * driver programs (docs/quirks.md), before anything simulates them */
+	DRIVER_ENA,        /* Amazon ENA: device pins rx-usecs to 8..50 us */
+	DRIVER_IXGBEVF,    /* Intel 82599/X540 VF: rx-usecs 1 = dynamic ITR, 2 us steps */
+	DRIVER_MLX5,       /* NVIDIA mlx5_core: CQ period 0..4095 us, count 0..65535 */
+	DRIVER_VIRTIO_NET, /* virtio_net without VIRTIO_NET_F_NOTF_COAL: no coalescing */
+	DRIVER_ICE,        /* Intel E800 ice: rx-usecs 0..8160, even values */
 };
 
 /* Popularity of a source's flows, [traffic] flow-popularity. */
@@ -255,7 +262,11 @@ struct scn_nic {
 	int64_t sample_interval_ns;     /* sample-interval (ethtool rate-sample-interval) */
 	/* e1000 module parameters (per port) */
 	enum napi_exit_rule poll_exit;  /* poll-exit = budget | idle: when its NAPI poll completes */
-	enum nic_driver driver;         /* driver = generic | e1000 */
+	enum nic_driver driver;         /* driver = generic | e1000 | ena | ixgbevf | mlx5 |
+	                                 * virtio-net | ice (model/quirks.h) */
+	char driver_note[192];          /* what the driver made of the values asked
+	                                 * ("driver ena honours rx-usecs 4 as 8"), "" if
+	                                 * it honours them as given */
 	uint32_t itr_param;             /* InterruptThrottleRate: 0 off, 1, 3, 4, 100..100000 */
 	uint32_t rx_int_delay;          /* RxIntDelay (RDTR), units of 1.024 us; 0 = off */
 	uint32_t rx_abs_int_delay;      /* RxAbsIntDelay (RADV), units of 1.024 us */

@@ -32,6 +32,7 @@
 #include "model/policy_key.h"
 #include "model/profile_load.h"
 #include "model/queue_keys.h"
+#include "model/quirks.h"
 #include "model/server_keys.h"
 #include "model/trace_load.h"
 #include "model/trace_play.h"
@@ -137,7 +138,9 @@ static const char *const tx_clean_names[] = { "irq", "xmit", "hardirq", NULL };
 /* adaptive-rx also takes policy:NAME (model/policy_key.c); src/core/policy.c
  * keeps user policies off these names. */
 static const char *const adaptive_names[] = { "off", "dim", "pkt-rate", NULL };
-static const char *const driver_names[] = { "generic", "e1000", NULL };
+/* driver: the rows of model/quirks.c, in enum nic_driver order */
+static const char *const driver_names[] = { "generic", "e1000", "ena", "ixgbevf", "mlx5",
+					     "virtio-net", "ice", NULL };
 static const char *const rxcore_names[] = { "current", "2.6", NULL };
 static const char *const poll_exit_names[] = { "budget", "idle", NULL };
 _Static_assert(RXCORE_CURRENT == 0 && RXCORE_26 == 1 && NAPI_EXIT_BUDGET == 0 &&
@@ -153,7 +156,9 @@ _Static_assert(SERVER_NONE == 0 && SERVER_EPOLL == 1 && SPREAD_NAPI == 0 && SPRE
                "server_names, spread_names");
 /* rx-flow-hash: ethtool -N DEV rx-flow-hash udp4|tcp4 sd | sdfn */
 static const char *const flow_hash_names[] = { "sd", "sdfn", NULL };
-_Static_assert(DRIVER_GENERIC == 0 && DRIVER_E1000 == 1, "driver_names");
+_Static_assert(DRIVER_GENERIC == 0 && DRIVER_E1000 == 1 && DRIVER_ENA == 2 &&
+               DRIVER_IXGBEVF == 3 && DRIVER_MLX5 == 4 && DRIVER_VIRTIO_NET == 5 &&
+               DRIVER_ICE == 6, "driver_names");
 _Static_assert(ADAPTIVE_OFF == 0 && ADAPTIVE_DIM == 1 && ADAPTIVE_PKT_RATE == 2,
                "adaptive_names");
 _Static_assert(RXPATH_CLASSIC == 0 && RXPATH_ISR_LOOP == 1 && RXPATH_NAPI == 2 &&
@@ -1122,6 +1127,132 @@ static int check_coalescing(struct sload *l, uint32_t i)
 	return 0;
 }
 
+/* Driver quirks (model/quirks.c) --------------------------------------------- */
+
+static const char *const usecs_keys[] = { "rx-usecs", "driver", NULL };
+
+/* rx-usecs = @ns of port @i (@queue: "" or " queue N:") refused by its
+ * driver, or (@why) read as a mode rxlab does not simulate. */
+static int bad_usecs(struct sload *l, uint32_t i, const char *queue, int64_t ns, const char *why)
+{
+	const struct scn_nic *n = &l->s->nic[i];
+	const struct quirk_driver *q = quirk_driver(n->driver);
+	const char *src;
+	int line;
+
+	where_keys(l->nic[i], usecs_keys, &line, &src);
+	if (ns % 1000)
+		return bad(l, line, src, "[nic %s]%s rx-usecs = %lld ns with driver = %s: ethtool -C "
+		           "takes whole microseconds; accepted %s", n->name, queue, (long long)ns,
+		           q->name, q->usecs_rule);
+	return bad(l, line, src, "[nic %s]%s rx-usecs = %lld us with driver = %s: %s%saccepted %s",
+	           n->name, queue, (long long)(ns / 1000), q->name, why ? why : "",
+	           why ? "; " : "", q->usecs_rule);
+}
+
+/* Queue @q's rx-usecs and rx-frames as driver @n->driver honours them,
+ * with the first change said in n->driver_note. */
+static int driver_queue(struct sload *l, uint32_t i, uint32_t q, bool per_queue)
+{
+	static const char *const frames_keys[] = { "rx-frames", "driver", NULL };
+	struct scn_nic *n = &l->s->nic[i];
+	struct scn_qcoal *c = &n->coal[q];
+	const struct quirk_driver *d = quirk_driver(n->driver);
+	char queue[32] = "";
+	const char *why, *src;
+	int64_t ns;
+	uint32_t fr;
+	int line;
+
+	if (per_queue)
+		snprintf(queue, sizeof(queue), " queue %u:", q);
+	switch (quirk_rx_usecs(n->driver, c->rx_usecs_ns, &ns, &why)) {
+	case QUIRK_REFUSED:
+	case QUIRK_MODE:
+		return bad_usecs(l, i, queue, c->rx_usecs_ns, why);
+	case QUIRK_ROUNDED:
+		if (per_queue)
+			snprintf(queue, sizeof(queue), " on queue %u", q);
+		if (!n->driver_note[0])
+			snprintf(n->driver_note, sizeof(n->driver_note), "driver %s honours rx-usecs "
+			         "%lld as %lld us%s (%s)", d->name, (long long)(c->rx_usecs_ns / 1000),
+			         (long long)(ns / 1000), queue, why);
+		c->rx_usecs_ns = ns;
+		break;
+	case QUIRK_AS_ASKED:
+		break;
+	}
+	if (quirk_rx_frames(n->driver, c->rx_frames, c->rx_usecs_ns, &fr, &why) == QUIRK_REFUSED) {
+		where_keys(l->nic[i], frames_keys, &line, &src);
+		return bad(l, line, src, "[nic %s]%s rx-frames = %u with driver = %s: %s", n->name,
+		           queue, c->rx_frames, d->name, why);
+	}
+	c->rx_frames = fr;
+	return 0;
+}
+
+/* adaptive-rx and cqe-mode-rx the driver of port @i has no knob for. */
+static int driver_flags(struct sload *l, uint32_t i)
+{
+	const struct scn_nic *n = &l->s->nic[i];
+	const struct quirk_driver *d = quirk_driver(n->driver);
+	const struct ini_entry *cqe = ini_find(l->nic[i], "cqe-mode-rx");
+	const char *src;
+	int line;
+
+	if (n->adaptive_rx != ADAPTIVE_OFF && !d->adaptive) {
+		where_key(l->nic[i], "adaptive-rx", &line, &src);
+		return bad(l, line, src, "[nic %s] adaptive-rx = %s with driver = %s: the driver has "
+		           "no adaptive-rx (ethtool -C returns -EOPNOTSUPP); accepted off", n->name,
+		           n->adaptive_rx == ADAPTIVE_POLICY ? "policy" : adaptive_names[n->adaptive_rx],
+		           d->name);
+	}
+	if (cqe && !d->cqe_mode)
+		return bad(l, cqe->line, cqe->src, "[nic %s] cqe-mode-rx with driver = %s: only mlx5 "
+		           "has CQE-based moderation (ETHTOOL_COALESCE_USE_CQE); accepted: no "
+		           "cqe-mode-rx key", n->name, d->name);
+	return 0;
+}
+
+/* The port's values as its driver honours them (docs/quirks.md); generic
+ * and e1000 keep theirs (e1000's rx-usecs is its ITR: check_adaptive()). */
+static int check_driver(struct sload *l, uint32_t i)
+{
+	struct scn_nic *n = &l->s->nic[i];
+	bool per_queue = false;
+	int rc;
+
+	if (n->driver == DRIVER_GENERIC || n->driver == DRIVER_E1000)
+		return 0;
+	rc = driver_flags(l, i);
+	for (uint32_t q = 1; q < n->combined; q++)
+		per_queue |= memcmp(&n->coal[q], &n->coal[0], sizeof(n->coal[0])) != 0;
+	if (!rc && per_queue && !quirk_driver(n->driver)->per_queue) {
+		static const char *const coal_keys[] = { "rx-usecs", "rx-frames", "tx-usecs",
+							 "tx-frames", "driver", NULL };
+		const char *src;
+		int line;
+
+		where_keys(l->nic[i], coal_keys, &line, &src);
+		return bad(l, line, src, "[nic %s] coalescing values per queue with driver = %s: the "
+		           "driver has no per-queue coalescing (no set_per_queue_coalesce for ethtool "
+		           "--per-queue); accepted one value for every queue", n->name,
+		           quirk_driver(n->driver)->name);
+	}
+	for (uint32_t q = 0; !rc && q < n->combined; q++)
+		rc = driver_queue(l, i, q, per_queue);
+	n->rx_usecs_ns = n->coal[0].rx_usecs_ns;
+	n->rx_frames = n->coal[0].rx_frames;
+	return rc;
+}
+
+void scenario_driver_notes(FILE *f, const struct scenario *s)
+{
+	for (uint32_t i = 0; i < s->n_nics; i++)
+		if (s->nic[i].driver_note[0])
+			fprintf(f, "rxlab: note: nic %s: %s\n", s->nic[i].name, s->nic[i].driver_note);
+}
+
 /* e1000 InterruptThrottleRate and ethtool adaptive-rx = pkt-rate. */
 static int check_adaptive(struct sload *l, uint32_t i)
 {
@@ -1141,16 +1272,12 @@ static int check_adaptive(struct sload *l, uint32_t i)
 		           "accepted 0 (off), 1 (dynamic), 3 (dynamic conservative), "
 		           "4 (simplified) or 100..100000 interrupts/s", n->name, n->itr_param);
 	}
-	if (n->driver == DRIVER_E1000 && n->rx_usecs_ns &&
-	    (n->rx_usecs_ns % 1000 ||
-	     itr_from_ethtool_rx_usecs((uint32_t)(n->rx_usecs_ns / 1000), &ic, &why))) {
-		static const char *const usecs_keys[] = { "rx-usecs", "driver", NULL };
+	if (n->driver == DRIVER_E1000 && n->rx_usecs_ns) {
+		/* e1000 keeps its rx-usecs: the simulator reads it as ITR (src/sim/adaptive.c) */
+		int64_t itr_gap_ns;
 
-		where_keys(l->nic[i], usecs_keys, &line, &src);
-		return bad(l, line, src, "[nic %s] rx-usecs = %lld us with driver = e1000: accepted "
-		           "0 (off), 1 (dynamic ITR), 3 (dynamic conservative), 4 (simplified) or "
-		           "10..10000 us (a fixed rate of 1000000/rx-usecs interrupts/s)", n->name,
-		           (long long)(n->rx_usecs_ns / 1000));
+		if (quirk_rx_usecs(DRIVER_E1000, n->rx_usecs_ns, &itr_gap_ns, &why) == QUIRK_REFUSED)
+			return bad_usecs(l, i, "", n->rx_usecs_ns, NULL);
 	}
 	if (n->adaptive_rx != ADAPTIVE_PKT_RATE)
 		return 0;
@@ -1380,6 +1507,8 @@ static int check_nics(struct sload *l)
 
 		if (!rc)
 			rc = check_queues(l, i);
+		if (!rc)
+			rc = check_driver(l, i);
 		if (!rc)
 			rc = check_coalescing(l, i);
 		if (!rc)

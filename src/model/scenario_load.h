@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "rxlab/scenario.h"
 
@@ -59,6 +60,11 @@ int scenario_load(struct scenario *s, const char *name_or_path, const char *cons
  * ".ini". */
 int scenario_load_text(struct scenario *s, const char *text, const char *origin,
                        const char *const *sets, size_t n_sets, char *err, size_t errlen);
+
+/* "rxlab: note: nic NAME: ..." on @f for each port of @s whose driver
+ * (model/quirks.h) programs another value than the one asked (its
+ * driver_note); nothing for a port whose driver honours its values. */
+void scenario_driver_notes(FILE *f, const struct scenario *s);
 
 /* One key of the schema, for listings: `rxlab scenarios --keys`, the bash
  * completion of --set, rxlab-scenario(5).  Every string is the schema's

@@ -128,6 +128,7 @@ void trace_notes(FILE *f, const struct scenario *s)
 		note_part(f, s, t);
 		note_link(f, s, t);
 	}
+	scenario_driver_notes(f, s);	/* what a port's driver made of its values */
 }
 
 void trace_notes_for(const char *scenario, const char *const *sets, size_t n_sets)

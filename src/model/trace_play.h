@@ -43,7 +43,7 @@ void trace_link_check(const struct scn_trace *tr, uint32_t milli, uint64_t speed
 /* Notes on @f ("rxlab: note: ...") about each trace source of @s: played
  * in part (run.duration ends before its last packet) or faster than the
  * link of its port (trace_link_check() finds a 1 ms peak above the link's
- * rate, or drops). */
+ * rate, or drops); then scenario_driver_notes() (model/scenario_load.h). */
 void trace_notes(FILE *f, const struct scenario *s);
 
 /* trace_notes() on stderr for the scenario @scenario with @sets, for a

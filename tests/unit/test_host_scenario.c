@@ -154,7 +154,7 @@ static void test_mlx5_loads(void **state)
 	assert_int_equal(scn.nic[0].rps_n, 4);
 	assert_int_equal(scn.nic[0].indir_size, 128);
 	assert_int_equal(scn.nic[0].indir_n, 8);
-	has(t, "driver = generic\n");
+	has(t, "driver = mlx5\n");
 	has(t, "mlx5_core");
 	assert_int_equal(scn.apps.busy_poll_ns, 50000);
 	free(t);
@@ -323,9 +323,12 @@ static void test_driver_table(void **state)
 	(void)state;
 	assert_string_equal(host_driver_word("e1000", &note), "e1000");
 	assert_null(note);
-	assert_string_equal(host_driver_word("mlx5_core", &note), "generic");
+	assert_string_equal(host_driver_word("mlx5_core", &note), "mlx5");
 	assert_null(note);
-	assert_string_equal(host_driver_word("ena", NULL), "generic");
+	assert_string_equal(host_driver_word("ena", NULL), "ena");
+	assert_string_equal(host_driver_word("ixgbevf", NULL), "ixgbevf");
+	assert_string_equal(host_driver_word("virtio_net", NULL), "virtio-net");
+	assert_string_equal(host_driver_word("e1000e", NULL), "generic");
 	assert_string_equal(host_driver_word("r8169", &note), "generic");
 	assert_non_null(note);
 }

@@ -105,6 +105,11 @@ struct xlock {
 	uint32_t n;
 	int64_t start[XLOCK_MAX], end[XLOCK_MAX];
 	uint8_t cpu[XLOCK_MAX];
+	/* what lets an acquire skip the scans, exactly: how many of the n
+	 * holds each CPU has (none of another CPU: no gap to look for), and a
+	 * lower bound on their ends (above now: nothing to prune) */
+	uint32_t per_cpu[256];
+	int64_t min_end;
 };
 
 struct gro_rx;

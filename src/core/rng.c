@@ -76,8 +76,20 @@ double rng_unit(struct rng *r)
 	return (double)((rng_next(r) >> 11) + 1) * 0x1.0p-53;
 }
 
-/* Full 128-bit product a * b as (hi, lo) from 32-bit halves; portable C
- * in place of unsigned __int128, which ISO C and 32-bit targets lack. */
+/* Full 128-bit product a * b as (hi, lo): one multiply where the compiler
+ * has unsigned __int128, else from 32-bit halves (portable C: ISO C and
+ * 32-bit targets lack it).  The same product either way. */
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 rng_u128;
+
+static inline uint64_t mul_64x64(uint64_t a, uint64_t b, uint64_t *lo)
+{
+	rng_u128 p = (rng_u128)a * b;
+
+	*lo = (uint64_t)p;
+	return (uint64_t)(p >> 64);
+}
+#else
 static uint64_t mul_64x64(uint64_t a, uint64_t b, uint64_t *lo)
 {
 	uint64_t a_lo = (uint32_t)a, a_hi = a >> 32;
@@ -89,6 +101,7 @@ static uint64_t mul_64x64(uint64_t a, uint64_t b, uint64_t *lo)
 	*lo = (mid << 32) | (uint32_t)ll;
 	return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
 }
+#endif
 
 /*
  * Lemire, "Fast Random Integer Generation in an Interval" (2019): the high

@@ -235,6 +235,8 @@ static struct source *next_source(struct sim *s, const struct port *pt)
 {
 	struct source *best = NULL;
 
+	if (pt->n_src == 1)
+		return &s->src[pt->src[0]];
 	for (uint16_t i = 0; i < pt->n_src; i++) {
 		struct source *src = &s->src[pt->src[i]];
 
@@ -274,7 +276,8 @@ static inline void rx_accept(struct sim *s, struct nic *n, struct pkt *p)
 		n->fifo_bytes += p->len;
 	} else {
 		n->c.rx_ovr++;
-		nic_client_next(s, p, p->t_arr, true);
+		if (s->port[n->port].closed) /* else nic_client_next() does nothing */
+			nic_client_next(s, p, p->t_arr, true);
 	}
 }
 
@@ -285,24 +288,18 @@ static inline void rx_accept(struct sim *s, struct nic *n, struct pkt *p)
  * lower bound nic_schedule() takes for it (when it would have been in). */
 #define LINK_DROPPED 0u
 
-/* What the link does with the port's next offered frame, without doing it:
- * false when no source has one.  The answer depends only on the sources
- * and wire_free, which change only in link_commit(), so it is kept in the
- * port until then: every queue brought up to date asks for it. */
-static bool link_peek(struct sim *s, struct port *pt, struct link_frame *f)
+/* link_peek() when nothing is kept: resolve the next frame into pt->peek. */
+static struct link_frame *link_peek_new(struct sim *s, struct port *pt)
 {
+	struct link_frame *f = &pt->peek;
 	struct source *src;
 	int64_t offer_ps, start_ps;
 
-	if (pt->peeked) {
-		*f = pt->peek;
-		return f->src != NULL;
-	}
 	pt->peeked = true;
-	pt->peek.src = NULL;
+	f->src = NULL;
 	src = next_source(s, pt);
 	if (!src || src->next_offer == INT64_MAX)
-		return false;
+		return NULL;
 	offer_ps = src->next_offer * 1000;
 	start_ps = offer_ps > pt->wire_free ? offer_ps : pt->wire_free;
 	f->src = src;
@@ -317,8 +314,19 @@ static bool link_peek(struct sim *s, struct port *pt, struct link_frame *f)
 		f->p.len = LINK_DROPPED;
 		f->p.t_evt = src->next_offer;
 	}
-	pt->peek = *f;
-	return true;
+	return f;
+}
+
+/* What the link does with the port's next offered frame, without doing it:
+ * NULL when no source has one.  The answer depends only on the sources
+ * and wire_free, which change only in link_resolve(), so it is kept in the
+ * port (pt->peek, which the pointer returned is) until then: every queue
+ * brought up to date asks for it. */
+static inline struct link_frame *link_peek(struct sim *s, struct port *pt)
+{
+	if (pt->peeked)
+		return pt->peek.src ? &pt->peek : NULL;
+	return link_peek_new(s, pt);
 }
 
 /* The link resolves the frame peeked: its source moves on. */
@@ -331,7 +339,7 @@ static void link_resolve(struct port *pt, const struct link_frame *f)
 }
 
 /* Resolve the frame peeked into its queue's inq (which has room). */
-static void link_commit(struct port *pt, struct link_frame *f)
+static void link_commit(struct port *pt, const struct link_frame *f)
 {
 	link_resolve(pt, f);
 	pktq_push(&f->q->inq, &f->p);
@@ -343,7 +351,8 @@ static inline void take_in(struct sim *s, struct nic *q, struct pkt *p)
 	q->c.entered++;
 	if (p->len == LINK_DROPPED) {
 		q->c.link_drop++;
-		nic_client_next(s, p, p->t_evt, true);
+		if (s->port[q->port].closed)
+			nic_client_next(s, p, p->t_evt, true);
 	} else
 		rx_accept(s, q, p);
 }
@@ -362,14 +371,14 @@ static void queue_take_in(struct sim *s, struct nic *q, int64_t t)
  * full takes its frames in first (they happened by @t too). */
 static void link_fill(struct sim *s, struct port *pt, int64_t t)
 {
-	struct link_frame f;
+	struct link_frame *f;
 
-	while (link_peek(s, pt, &f) && f.p.t_evt <= t) {
-		if (f.q->inq.count == f.q->inq.cap)
-			queue_take_in(s, f.q, t);
-		if (f.q->inq.count == f.q->inq.cap)
+	while ((f = link_peek(s, pt)) && f->p.t_evt <= t) {
+		if (f->q->inq.count == f->q->inq.cap)
+			queue_take_in(s, f->q, t);
+		if (f->q->inq.count == f->q->inq.cap)
 			break; /* a drop resolved out of order holds it; the next advance */
-		link_commit(pt, &f);
+		link_commit(pt, f);
 	}
 }
 
@@ -508,7 +517,8 @@ static void drop_run(struct port *pt, struct nic *n, int64_t t)
 static bool rx_direct(struct sim *s, struct port *pt, struct nic *n, int64_t t)
 {
 	const struct source *src = pt->drop_src;
-	struct link_frame f;
+	struct link_frame *f;
+	struct pkt p;
 
 	if (n->inq.count)
 		queue_take_in(s, n, t);
@@ -521,10 +531,11 @@ static bool rx_direct(struct sim *s, struct port *pt, struct nic *n, int64_t t)
 			drop_run(pt, n, t);
 			return true; /* it stopped at the first frame after @t */
 		}
-		if (!link_peek(s, pt, &f) || f.p.t_evt > t)
+		if (!(f = link_peek(s, pt)) || f->p.t_evt > t)
 			return true;
-		link_resolve(pt, &f);
-		take_in(s, n, &f.p);
+		p = f->p; /* take_in() may peek again, over pt->peek */
+		link_resolve(pt, f);
+		take_in(s, n, &p);
 	}
 }
 
@@ -581,14 +592,14 @@ void nic_rx_refill(struct sim *s, struct nic *n, int64_t t, uint32_t k)
 static int64_t rx_next_arrival(struct sim *s, struct nic *n)
 {
 	struct port *pt = &s->port[n->port];
-	struct link_frame f;
+	struct link_frame *f;
 	uint32_t k = 0;
 
-	while (n->inq.count == 0 && link_peek(s, pt, &f)) {
+	while (n->inq.count == 0 && (f = link_peek(s, pt))) {
 		if (pt->n_q == 1 || k++ == RUNAHEAD_FRAMES * pt->n_q ||
-		    f.q->inq.count == f.q->inq.cap)
-			return f.p.t_arr;
-		link_commit(pt, &f);
+		    f->q->inq.count == f->q->inq.cap)
+			return f->p.t_arr;
+		link_commit(pt, f);
 	}
 	return n->inq.count ? pktq_at(&n->inq, 0)->t_arr : COAL_NEVER;
 }

@@ -55,7 +55,9 @@ static inline uint64_t rotl(uint64_t x, int k)
 	return (x << k) | (x >> (64 - k));
 }
 
-uint64_t rng_next(struct rng *r)
+/* rng_next(), inline for the draws of this file (rng_below() runs once
+ * per offered frame of a multi-flow source). */
+static inline uint64_t next_inline(struct rng *r)
 {
 	uint64_t *s = r->s;
 	uint64_t result = rotl(s[1] * 5, 7) * 9;
@@ -70,10 +72,15 @@ uint64_t rng_next(struct rng *r)
 	return result;
 }
 
+uint64_t rng_next(struct rng *r)
+{
+	return next_inline(r);
+}
+
 /* (k + 1) * 2^-53 for k uniform in [0, 2^53): exact, in (0, 1]. */
 double rng_unit(struct rng *r)
 {
-	return (double)((rng_next(r) >> 11) + 1) * 0x1.0p-53;
+	return (double)((next_inline(r) >> 11) + 1) * 0x1.0p-53;
 }
 
 /* Full 128-bit product a * b as (hi, lo): one multiply where the compiler
@@ -114,12 +121,12 @@ uint64_t rng_below(struct rng *r, uint64_t bound)
 
 	if (bound == 0)		/* contract violation; core cannot assert */
 		return 0;
-	hi = mul_64x64(rng_next(r), bound, &lo);
+	hi = mul_64x64(next_inline(r), bound, &lo);
 	if (lo < bound) {
 		uint64_t threshold = (0 - bound) % bound;
 
 		while (lo < threshold)
-			hi = mul_64x64(rng_next(r), bound, &lo);
+			hi = mul_64x64(next_inline(r), bound, &lo);
 	}
 	return hi;
 }

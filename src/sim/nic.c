@@ -752,7 +752,7 @@ static int64_t lookahead(struct coal_ahead *a, const struct coal *c, const struc
 			 uint32_t from, int64_t now)
 {
 	uint32_t i = from + coal_ahead_sync(a, c, now);
-	int64_t ft = coal_fire_time(&a->x, now, NULL);
+	int64_t ft = a->ft_ok ? a->ft : coal_fire_time(&a->x, now, NULL);
 
 	for (; i < q->count; i++) {
 		int64_t te = pktq_at(q, i)->t_evt;
@@ -762,6 +762,8 @@ static int64_t lookahead(struct coal_ahead *a, const struct coal *c, const struc
 		coal_complete(&a->x, te);
 		ft = coal_fire_time(&a->x, now, NULL);
 	}
+	a->ft = ft; /* what the next question at this now starts from */
+	a->ft_ok = true;
 	return ft;
 }
 

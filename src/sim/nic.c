@@ -815,12 +815,35 @@ static void fire_times(struct sim *s, struct nic *n, int64_t *rx, int64_t *tx)
 /* Re-evaluate the line at the earliest time anything can change.  Never
  * asserts synchronously: model code calls this from the middle of a chunk,
  * so assertion always happens in an EV_NIC_WAKE handler of its own. */
+/* Can @n's next arrival not move its RX fire time @rx, so that the line
+ * need not wake for it?  So it is when a completion is pending (in the
+ * walk) and the only threshold is an absolute timer: the deadline counts
+ * from the first pending completion, and a new one comes after every
+ * completion walked (DMA completes in order), so it neither starts the
+ * timer nor meets a frame count or a marked descriptor; *_irq values
+ * would switch thresholds, so there are none.  The frames are taken in at
+ * the next advance instead, with the same times: nothing reads a queue
+ * without advancing it, and only a refill (by a poll, which advances
+ * first) changes what a frame finds.  Not with a closed-loop source: its
+ * drops feed the sender, and the link must not resolve ahead of them.
+ * n->arrival_ref (tests) wakes for every arrival, as before. */
+static bool arrival_moot(const struct sim *s, const struct nic *n, int64_t rx)
+{
+	const struct coal_params *p = &n->rx_coal.p;
+
+	return !n->arrival_ref && rx != COAL_NEVER && !s->port[n->port].closed &&
+	       p->mode == COAL_TIMER_ABSOLUTE && p->usecs_ns > 0 && p->frames == 0 &&
+	       p->every == 0 && p->usecs_irq_ns == 0 && p->frames_irq == 0;
+}
+
 static void nic_schedule(struct sim *s, struct nic *n)
 {
-	/* with the RX cause off, an arrival changes nothing */
-	int64_t rx, tx, next = n->rx_off ? COAL_NEVER : rx_next_arrival(s, n), wake;
+	int64_t rx, tx, next = COAL_NEVER, wake;
 
 	fire_times(s, n, &rx, &tx);
+	/* with the RX cause off, an arrival changes nothing */
+	if (!n->rx_off && !arrival_moot(s, n, rx))
+		next = rx_next_arrival(s, n);
 	wake = rx < tx ? rx : tx;
 	if (next < wake)
 		wake = next;

@@ -614,6 +614,7 @@ int64_t nic_rx_next_ready(struct sim *s, struct nic *n)
 /* ---- TX ---- */
 
 static void nic_schedule(struct sim *s, struct nic *n);
+static bool xmit_moot(const struct sim *s, const struct nic *n);
 
 void nic_client_next(struct sim *s, const struct pkt *p, int64_t t, bool lost)
 {
@@ -713,7 +714,7 @@ void nic_xmit(struct sim *s, struct nic *n, const struct pkt *p, int64_t t)
 		n->c.tx_drp++;
 		nic_client_next(s, &q, t, true);
 	}
-	if (!n->masked && nic_tx_irqs(n))
+	if (!n->masked && nic_tx_irqs(n) && !xmit_moot(s, n))
 		nic_schedule(s, n);
 }
 
@@ -815,6 +816,14 @@ static void fire_times(struct sim *s, struct nic *n, int64_t *rx, int64_t *tx)
 /* Re-evaluate the line at the earliest time anything can change.  Never
  * asserts synchronously: model code calls this from the middle of a chunk,
  * so assertion always happens in an EV_NIC_WAKE handler of its own. */
+/* Is the only threshold of @p an absolute timer?  Then while a completion
+ * is pending, further ones cannot move the fire time (see arrival_moot). */
+static bool timer_only(const struct coal_params *p)
+{
+	return p->mode == COAL_TIMER_ABSOLUTE && p->usecs_ns > 0 && p->frames == 0 &&
+	       p->every == 0 && p->usecs_irq_ns == 0 && p->frames_irq == 0;
+}
+
 /* Can @n's next arrival not move its RX fire time @rx, so that the line
  * need not wake for it?  So it is when a completion is pending (in the
  * walk) and the only threshold is an absolute timer: the deadline counts
@@ -826,14 +835,32 @@ static void fire_times(struct sim *s, struct nic *n, int64_t *rx, int64_t *tx)
  * without advancing it, and only a refill (by a poll, which advances
  * first) changes what a frame finds.  Not with a closed-loop source: its
  * drops feed the sender, and the link must not resolve ahead of them.
- * n->arrival_ref (tests) wakes for every arrival, as before. */
+ * n->wake_ref (tests) wakes for every arrival, as before. */
 static bool arrival_moot(const struct sim *s, const struct nic *n, int64_t rx)
 {
-	const struct coal_params *p = &n->rx_coal.p;
+	return !n->wake_ref && rx != COAL_NEVER && !s->port[n->port].closed &&
+	       timer_only(&n->rx_coal.p);
+}
 
-	return !n->arrival_ref && rx != COAL_NEVER && !s->port[n->port].closed &&
-	       p->mode == COAL_TIMER_ABSOLUTE && p->usecs_ns > 0 && p->frames == 0 &&
-	       p->every == 0 && p->usecs_irq_ns == 0 && p->frames_irq == 0;
+/* Can the frame nic_xmit() just put on @n's TX ring leave the line's
+ * decision as it is, so that nic_schedule() need not be asked?  So it is
+ * on a queue that receives nothing (its port has no source and nothing
+ * is in its RX path: no RX fire time, no arrival) whose TX walk is in step
+ * with tx_coal at this now and has a completion pending under an absolute
+ * timer only: the new departure (after every one walked) leaves the TX
+ * fire time tx_ahead.ft as it is, so nic_schedule() would find the wake
+ * pending no later than it and return.  n->wake_ref (tests) asks every
+ * time, as before. */
+static bool xmit_moot(const struct sim *s, const struct nic *n)
+{
+	const struct coal_ahead *a = &n->tx_ahead;
+
+	return !n->wake_ref && n->wake_t != COAL_NEVER && s->port[n->port].n_src == 0 &&
+	       n->ring.count == 0 && n->fifo.count == 0 && n->inq.count == 0 &&
+	       n->rx_coal.pending == 0 && !n->walk_ref && a->live && a->ft_ok &&
+	       a->now_ns == s->eng.now && a->x.epoch == n->tx_coal.epoch &&
+	       a->x.completions >= n->tx_coal.completions && a->x.pending > 0 &&
+	       timer_only(&n->tx_coal.p) && n->wake_t <= a->ft;
 }
 
 static void nic_schedule(struct sim *s, struct nic *n)

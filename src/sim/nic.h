@@ -146,8 +146,9 @@ struct nic {
 	bool walk_ref;        /* test switch: predict fire times by the reference walk
 	                       * (nic.c lookahead_walk), not the kept one; set it between
 	                       * sim_init() and sim_run() */
-	bool arrival_ref;     /* test switch: wake at the next arrival even when it cannot
-	                       * move the RX fire time (nic.c arrival_moot); set it
+	bool wake_ref;        /* test switch: wake at the next arrival, and ask again after
+	                       * every transmit, even when that cannot change the line's
+	                       * decision (nic.c arrival_moot, xmit_moot); set it
 	                       * between sim_init() and sim_run() */
 	bool rx_off;          /* tx-clean = hardirq under NAPI: the RX cause is disabled while
 	                       * its NAPI is scheduled; the line still fires for TX */

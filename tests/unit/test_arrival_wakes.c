@@ -1,6 +1,7 @@
 /* test_arrival_wakes.c - the line that does not wake for an arrival that
- * cannot move its RX fire time (src/sim/nic.c arrival_moot) against the
- * line that wakes for every arrival (nic->arrival_ref), on test_property's
+ * cannot move its RX fire time, nor ask again after a transmit that cannot
+ * change its decision (src/sim/nic.c arrival_moot, xmit_moot), against the
+ * line that does both every time (nic->wake_ref), on test_property's
  * 1000 random scenarios and fixed extreme cases: every counter of every
  * queue and CPU, the latency histogram, the threads' times and the end
  * time must be the same; only the number of events differs (the wakes

@@ -1069,7 +1069,7 @@ static void use_reference_paths(struct sim *s)
 {
 #ifdef PROPERTY_ARRIVAL_WAKES
 	for (uint16_t i = 0; i < s->n_nics; i++)
-		s->nic[i].arrival_ref = true; /* test_arrival_wakes.c: only this one */
+		s->nic[i].wake_ref = true; /* test_arrival_wakes.c: only this one */
 	return;
 #endif
 	for (uint16_t i = 0; i < s->n_nics; i++)

@@ -855,12 +855,13 @@ static bool xmit_moot(const struct sim *s, const struct nic *n)
 {
 	const struct coal_ahead *a = &n->tx_ahead;
 
-	return !n->wake_ref && n->wake_t != COAL_NEVER && s->port[n->port].n_src == 0 &&
-	       n->ring.count == 0 && n->fifo.count == 0 && n->inq.count == 0 &&
-	       n->rx_coal.pending == 0 && !n->walk_ref && a->live && a->ft_ok &&
-	       a->now_ns == s->eng.now && a->x.epoch == n->tx_coal.epoch &&
-	       a->x.completions >= n->tx_coal.completions && a->x.pending > 0 &&
-	       timer_only(&n->tx_coal.p) && n->wake_t <= a->ft;
+	/* the walk's state first: it is what most often fails */
+	return !n->wake_ref && a->ft_ok && a->x.completions >= n->tx_coal.completions &&
+	       a->x.epoch == n->tx_coal.epoch && a->now_ns == s->eng.now && a->live &&
+	       !n->walk_ref && a->x.pending > 0 && n->wake_t != COAL_NEVER &&
+	       n->wake_t <= a->ft && s->port[n->port].n_src == 0 && n->ring.count == 0 &&
+	       n->fifo.count == 0 && n->inq.count == 0 && n->rx_coal.pending == 0 &&
+	       timer_only(&n->tx_coal.p);
 }
 
 static void nic_schedule(struct sim *s, struct nic *n)

@@ -16,6 +16,18 @@
  *                 --set nic.eth1.tx-usecs=1us, 8us, 64us and prints how the
  *                 cost per forwarded frame grows with tx-usecs (issue #20:
  *                 it must not; exponent goal <= 0.05).
+ *   memcached     the built-in memcached scenario (100G, 8 queues, Poisson
+ *                 requests, epoll server threads): requests served.
+ *   fwd-10g-modern  a NAPI router on a modern profile (epyc-7742-ice, 16
+ *                 CPUs, 16 queues per port spread over them, 1024 flows by
+ *                 RSS, rx-usecs 50 as ice's default) that forwards all
+ *                 14.88 Mpps: processed packets per wall second (issue
+ *                 #20's goal >= 50 M/s).
+ *   host-100g     the modern 100G router: 148.8 Mpps of 64 B frames (100 Gb/s
+ *                 line rate) over 4096 flows, RSS to 8 queues per port on 8
+ *                 CPUs (bench/run sets host.cpus and nic.*.combined to 8..64
+ *                 with --set): sim_over_real, simulated seconds per wall
+ *                 second (goal >= 1: faster than real time).
  *
  * Every case runs for 10 simulated seconds unless --duration says otherwise,
  * with run.warmup=0 so that every simulated second is in the window.  A run
@@ -174,7 +186,7 @@ static double wall(void)
 struct bench_case {
 	const char *name;
 	const char *scenario;
-	const char *sets[12];
+	const char *sets[16];
 	bool requests;         /* a request/response workload: report requests served */
 	bool tiny;             /* on the bench-tiny profile (tiny_profile()) */
 };
@@ -189,7 +201,20 @@ static const struct bench_case cases[] = {
 	{ "tx-usecs-exponent", "livelock", { "host.rxpath=napi", "nic.eth0.speed=10Gbit",
 					     "nic.eth1.speed=10Gbit", "traffic.rate=14880kpps",
 					     "nic.eth1.tx-ring=4096", "nic.eth1.tx-usecs=64us",
-					     NULL }, false, true },
+					     NULL }, false, true },	{ "memcached", "memcached", { NULL }, true, false },
+	{ "fwd-10g-modern", "livelock", { "host.profile=epyc-7742-ice", "host.rxpath=napi",
+					  "host.cpus=16", "nic.eth0.combined=16",
+					  "nic.eth1.combined=16", "nic.eth0.irq-affinity=spread",
+					  "nic.eth1.irq-affinity=spread", "traffic.flows=1024",
+					  "nic.eth0.speed=10Gbit", "nic.eth1.speed=10Gbit",
+					  "traffic.rate=14880kpps", "nic.eth0.rx-usecs=50us",
+					  "nic.eth0.rx-frames=0", NULL }, false, false },
+	{ "host-100g", "livelock", { "host.profile=epyc-7742-ice", "host.rxpath=napi",
+				     "host.cpus=8", "nic.eth0.combined=8", "nic.eth1.combined=8",
+				     "nic.eth0.irq-affinity=spread", "nic.eth1.irq-affinity=spread",
+				     "traffic.flows=4096", "nic.eth0.speed=100Gbit",
+				     "nic.eth1.speed=100Gbit", "traffic.rate=148800kpps", NULL },
+	  false, false },
 };
 #define N_CASES (sizeof(cases) / sizeof(cases[0]))
 

@@ -176,6 +176,11 @@ struct coal_ahead {
 	struct coal x;         /* @c with the walked future completions applied */
 	int64_t now_ns;        /* now of the last question */
 	bool live;             /* false: nothing kept (zeroed, or coal_ahead_reset()) */
+	/* the walker may keep coal_fire_time(&x, now_ns, NULL) here (ft_ok)
+	 * after its walk; coal_ahead_sync() clears ft_ok whenever x or now_ns
+	 * changes, and the walker when it completes on x */
+	bool ft_ok;
+	int64_t ft;
 };
 
 /* Forget the walked copy; the next coal_ahead_sync() starts from @c. */

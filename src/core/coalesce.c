@@ -280,7 +280,10 @@ uint32_t coal_ahead_sync(struct coal_ahead *a, const struct coal *c, int64_t now
 	    now_ns < a->now_ns) {
 		a->x = *c;
 		a->live = true;
+		a->ft_ok = false;
 	}
+	if (now_ns != a->now_ns)
+		a->ft_ok = false;
 	a->now_ns = now_ns;
 	return (uint32_t)(a->x.completions - c->completions);
 }

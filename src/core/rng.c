@@ -55,7 +55,9 @@ static inline uint64_t rotl(uint64_t x, int k)
 	return (x << k) | (x >> (64 - k));
 }
 
-uint64_t rng_next(struct rng *r)
+/* rng_next(), inline for the draws of this file (rng_below() runs once
+ * per offered frame of a multi-flow source). */
+static inline uint64_t next_inline(struct rng *r)
 {
 	uint64_t *s = r->s;
 	uint64_t result = rotl(s[1] * 5, 7) * 9;
@@ -70,14 +72,31 @@ uint64_t rng_next(struct rng *r)
 	return result;
 }
 
+uint64_t rng_next(struct rng *r)
+{
+	return next_inline(r);
+}
+
 /* (k + 1) * 2^-53 for k uniform in [0, 2^53): exact, in (0, 1]. */
 double rng_unit(struct rng *r)
 {
-	return (double)((rng_next(r) >> 11) + 1) * 0x1.0p-53;
+	return (double)((next_inline(r) >> 11) + 1) * 0x1.0p-53;
 }
 
-/* Full 128-bit product a * b as (hi, lo) from 32-bit halves; portable C
- * in place of unsigned __int128, which ISO C and 32-bit targets lack. */
+/* Full 128-bit product a * b as (hi, lo): one multiply where the compiler
+ * has unsigned __int128, else from 32-bit halves (portable C: ISO C and
+ * 32-bit targets lack it).  The same product either way. */
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 rng_u128;
+
+static inline uint64_t mul_64x64(uint64_t a, uint64_t b, uint64_t *lo)
+{
+	rng_u128 p = (rng_u128)a * b;
+
+	*lo = (uint64_t)p;
+	return (uint64_t)(p >> 64);
+}
+#else
 static uint64_t mul_64x64(uint64_t a, uint64_t b, uint64_t *lo)
 {
 	uint64_t a_lo = (uint32_t)a, a_hi = a >> 32;
@@ -89,6 +108,7 @@ static uint64_t mul_64x64(uint64_t a, uint64_t b, uint64_t *lo)
 	*lo = (mid << 32) | (uint32_t)ll;
 	return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
 }
+#endif
 
 /*
  * Lemire, "Fast Random Integer Generation in an Interval" (2019): the high
@@ -101,12 +121,12 @@ uint64_t rng_below(struct rng *r, uint64_t bound)
 
 	if (bound == 0)		/* contract violation; core cannot assert */
 		return 0;
-	hi = mul_64x64(rng_next(r), bound, &lo);
+	hi = mul_64x64(next_inline(r), bound, &lo);
 	if (lo < bound) {
 		uint64_t threshold = (0 - bound) % bound;
 
 		while (lo < threshold)
-			hi = mul_64x64(rng_next(r), bound, &lo);
+			hi = mul_64x64(next_inline(r), bound, &lo);
 	}
 	return hi;
 }

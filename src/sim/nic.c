@@ -235,6 +235,8 @@ static struct source *next_source(struct sim *s, const struct port *pt)
 {
 	struct source *best = NULL;
 
+	if (pt->n_src == 1)
+		return &s->src[pt->src[0]];
 	for (uint16_t i = 0; i < pt->n_src; i++) {
 		struct source *src = &s->src[pt->src[i]];
 
@@ -274,7 +276,8 @@ static inline void rx_accept(struct sim *s, struct nic *n, struct pkt *p)
 		n->fifo_bytes += p->len;
 	} else {
 		n->c.rx_ovr++;
-		nic_client_next(s, p, p->t_arr, true);
+		if (s->port[n->port].closed) /* else nic_client_next() does nothing */
+			nic_client_next(s, p, p->t_arr, true);
 	}
 }
 
@@ -285,24 +288,18 @@ static inline void rx_accept(struct sim *s, struct nic *n, struct pkt *p)
  * lower bound nic_schedule() takes for it (when it would have been in). */
 #define LINK_DROPPED 0u
 
-/* What the link does with the port's next offered frame, without doing it:
- * false when no source has one.  The answer depends only on the sources
- * and wire_free, which change only in link_commit(), so it is kept in the
- * port until then: every queue brought up to date asks for it. */
-static bool link_peek(struct sim *s, struct port *pt, struct link_frame *f)
+/* link_peek() when nothing is kept: resolve the next frame into pt->peek. */
+static struct link_frame *link_peek_new(struct sim *s, struct port *pt)
 {
+	struct link_frame *f = &pt->peek;
 	struct source *src;
 	int64_t offer_ps, start_ps;
 
-	if (pt->peeked) {
-		*f = pt->peek;
-		return f->src != NULL;
-	}
 	pt->peeked = true;
-	pt->peek.src = NULL;
+	f->src = NULL;
 	src = next_source(s, pt);
 	if (!src || src->next_offer == INT64_MAX)
-		return false;
+		return NULL;
 	offer_ps = src->next_offer * 1000;
 	start_ps = offer_ps > pt->wire_free ? offer_ps : pt->wire_free;
 	f->src = src;
@@ -317,8 +314,19 @@ static bool link_peek(struct sim *s, struct port *pt, struct link_frame *f)
 		f->p.len = LINK_DROPPED;
 		f->p.t_evt = src->next_offer;
 	}
-	pt->peek = *f;
-	return true;
+	return f;
+}
+
+/* What the link does with the port's next offered frame, without doing it:
+ * NULL when no source has one.  The answer depends only on the sources
+ * and wire_free, which change only in link_resolve(), so it is kept in the
+ * port (pt->peek, which the pointer returned is) until then: every queue
+ * brought up to date asks for it. */
+static inline struct link_frame *link_peek(struct sim *s, struct port *pt)
+{
+	if (pt->peeked)
+		return pt->peek.src ? &pt->peek : NULL;
+	return link_peek_new(s, pt);
 }
 
 /* The link resolves the frame peeked: its source moves on. */
@@ -331,7 +339,7 @@ static void link_resolve(struct port *pt, const struct link_frame *f)
 }
 
 /* Resolve the frame peeked into its queue's inq (which has room). */
-static void link_commit(struct port *pt, struct link_frame *f)
+static void link_commit(struct port *pt, const struct link_frame *f)
 {
 	link_resolve(pt, f);
 	pktq_push(&f->q->inq, &f->p);
@@ -343,7 +351,8 @@ static inline void take_in(struct sim *s, struct nic *q, struct pkt *p)
 	q->c.entered++;
 	if (p->len == LINK_DROPPED) {
 		q->c.link_drop++;
-		nic_client_next(s, p, p->t_evt, true);
+		if (s->port[q->port].closed)
+			nic_client_next(s, p, p->t_evt, true);
 	} else
 		rx_accept(s, q, p);
 }
@@ -362,14 +371,14 @@ static void queue_take_in(struct sim *s, struct nic *q, int64_t t)
  * full takes its frames in first (they happened by @t too). */
 static void link_fill(struct sim *s, struct port *pt, int64_t t)
 {
-	struct link_frame f;
+	struct link_frame *f;
 
-	while (link_peek(s, pt, &f) && f.p.t_evt <= t) {
-		if (f.q->inq.count == f.q->inq.cap)
-			queue_take_in(s, f.q, t);
-		if (f.q->inq.count == f.q->inq.cap)
+	while ((f = link_peek(s, pt)) && f->p.t_evt <= t) {
+		if (f->q->inq.count == f->q->inq.cap)
+			queue_take_in(s, f->q, t);
+		if (f->q->inq.count == f->q->inq.cap)
 			break; /* a drop resolved out of order holds it; the next advance */
-		link_commit(pt, &f);
+		link_commit(pt, f);
 	}
 }
 
@@ -508,7 +517,8 @@ static void drop_run(struct port *pt, struct nic *n, int64_t t)
 static bool rx_direct(struct sim *s, struct port *pt, struct nic *n, int64_t t)
 {
 	const struct source *src = pt->drop_src;
-	struct link_frame f;
+	struct link_frame *f;
+	struct pkt p;
 
 	if (n->inq.count)
 		queue_take_in(s, n, t);
@@ -521,10 +531,11 @@ static bool rx_direct(struct sim *s, struct port *pt, struct nic *n, int64_t t)
 			drop_run(pt, n, t);
 			return true; /* it stopped at the first frame after @t */
 		}
-		if (!link_peek(s, pt, &f) || f.p.t_evt > t)
+		if (!(f = link_peek(s, pt)) || f->p.t_evt > t)
 			return true;
-		link_resolve(pt, &f);
-		take_in(s, n, &f.p);
+		p = f->p; /* take_in() may peek again, over pt->peek */
+		link_resolve(pt, f);
+		take_in(s, n, &p);
 	}
 }
 
@@ -581,14 +592,14 @@ void nic_rx_refill(struct sim *s, struct nic *n, int64_t t, uint32_t k)
 static int64_t rx_next_arrival(struct sim *s, struct nic *n)
 {
 	struct port *pt = &s->port[n->port];
-	struct link_frame f;
+	struct link_frame *f;
 	uint32_t k = 0;
 
-	while (n->inq.count == 0 && link_peek(s, pt, &f)) {
+	while (n->inq.count == 0 && (f = link_peek(s, pt))) {
 		if (pt->n_q == 1 || k++ == RUNAHEAD_FRAMES * pt->n_q ||
-		    f.q->inq.count == f.q->inq.cap)
-			return f.p.t_arr;
-		link_commit(pt, &f);
+		    f->q->inq.count == f->q->inq.cap)
+			return f->p.t_arr;
+		link_commit(pt, f);
 	}
 	return n->inq.count ? pktq_at(&n->inq, 0)->t_arr : COAL_NEVER;
 }
@@ -603,6 +614,7 @@ int64_t nic_rx_next_ready(struct sim *s, struct nic *n)
 /* ---- TX ---- */
 
 static void nic_schedule(struct sim *s, struct nic *n);
+static bool xmit_moot(const struct sim *s, const struct nic *n);
 
 void nic_client_next(struct sim *s, const struct pkt *p, int64_t t, bool lost)
 {
@@ -702,7 +714,7 @@ void nic_xmit(struct sim *s, struct nic *n, const struct pkt *p, int64_t t)
 		n->c.tx_drp++;
 		nic_client_next(s, &q, t, true);
 	}
-	if (!n->masked && nic_tx_irqs(n))
+	if (!n->masked && nic_tx_irqs(n) && !xmit_moot(s, n))
 		nic_schedule(s, n);
 }
 
@@ -741,7 +753,7 @@ static int64_t lookahead(struct coal_ahead *a, const struct coal *c, const struc
 			 uint32_t from, int64_t now)
 {
 	uint32_t i = from + coal_ahead_sync(a, c, now);
-	int64_t ft = coal_fire_time(&a->x, now, NULL);
+	int64_t ft = a->ft_ok ? a->ft : coal_fire_time(&a->x, now, NULL);
 
 	for (; i < q->count; i++) {
 		int64_t te = pktq_at(q, i)->t_evt;
@@ -751,6 +763,8 @@ static int64_t lookahead(struct coal_ahead *a, const struct coal *c, const struc
 		coal_complete(&a->x, te);
 		ft = coal_fire_time(&a->x, now, NULL);
 	}
+	a->ft = ft; /* what the next question at this now starts from */
+	a->ft_ok = true;
 	return ft;
 }
 
@@ -802,12 +816,62 @@ static void fire_times(struct sim *s, struct nic *n, int64_t *rx, int64_t *tx)
 /* Re-evaluate the line at the earliest time anything can change.  Never
  * asserts synchronously: model code calls this from the middle of a chunk,
  * so assertion always happens in an EV_NIC_WAKE handler of its own. */
+/* Is the only threshold of @p an absolute timer?  Then while a completion
+ * is pending, further ones cannot move the fire time (see arrival_moot). */
+static bool timer_only(const struct coal_params *p)
+{
+	return p->mode == COAL_TIMER_ABSOLUTE && p->usecs_ns > 0 && p->frames == 0 &&
+	       p->every == 0 && p->usecs_irq_ns == 0 && p->frames_irq == 0;
+}
+
+/* Can @n's next arrival not move its RX fire time @rx, so that the line
+ * need not wake for it?  So it is when a completion is pending (in the
+ * walk) and the only threshold is an absolute timer: the deadline counts
+ * from the first pending completion, and a new one comes after every
+ * completion walked (DMA completes in order), so it neither starts the
+ * timer nor meets a frame count or a marked descriptor; *_irq values
+ * would switch thresholds, so there are none.  The frames are taken in at
+ * the next advance instead, with the same times: nothing reads a queue
+ * without advancing it, and only a refill (by a poll, which advances
+ * first) changes what a frame finds.  Not with a closed-loop source: its
+ * drops feed the sender, and the link must not resolve ahead of them.
+ * n->wake_ref (tests) wakes for every arrival, as before. */
+static bool arrival_moot(const struct sim *s, const struct nic *n, int64_t rx)
+{
+	return !n->wake_ref && rx != COAL_NEVER && !s->port[n->port].closed &&
+	       timer_only(&n->rx_coal.p);
+}
+
+/* Can the frame nic_xmit() just put on @n's TX ring leave the line's
+ * decision as it is, so that nic_schedule() need not be asked?  So it is
+ * on a queue that receives nothing (its port has no source and nothing
+ * is in its RX path: no RX fire time, no arrival) whose TX walk is in step
+ * with tx_coal at this now and has a completion pending under an absolute
+ * timer only: the new departure (after every one walked) leaves the TX
+ * fire time tx_ahead.ft as it is, so nic_schedule() would find the wake
+ * pending no later than it and return.  n->wake_ref (tests) asks every
+ * time, as before. */
+static bool xmit_moot(const struct sim *s, const struct nic *n)
+{
+	const struct coal_ahead *a = &n->tx_ahead;
+
+	/* the walk's state first: it is what most often fails */
+	return !n->wake_ref && a->ft_ok && a->x.completions >= n->tx_coal.completions &&
+	       a->x.epoch == n->tx_coal.epoch && a->now_ns == s->eng.now && a->live &&
+	       !n->walk_ref && a->x.pending > 0 && n->wake_t != COAL_NEVER &&
+	       n->wake_t <= a->ft && s->port[n->port].n_src == 0 && n->ring.count == 0 &&
+	       n->fifo.count == 0 && n->inq.count == 0 && n->rx_coal.pending == 0 &&
+	       timer_only(&n->tx_coal.p);
+}
+
 static void nic_schedule(struct sim *s, struct nic *n)
 {
-	/* with the RX cause off, an arrival changes nothing */
-	int64_t rx, tx, next = n->rx_off ? COAL_NEVER : rx_next_arrival(s, n), wake;
+	int64_t rx, tx, next = COAL_NEVER, wake;
 
 	fire_times(s, n, &rx, &tx);
+	/* with the RX cause off, an arrival changes nothing */
+	if (!n->rx_off && !arrival_moot(s, n, rx))
+		next = rx_next_arrival(s, n);
 	wake = rx < tx ? rx : tx;
 	if (next < wake)
 		wake = next;

@@ -105,6 +105,11 @@ struct xlock {
 	uint32_t n;
 	int64_t start[XLOCK_MAX], end[XLOCK_MAX];
 	uint8_t cpu[XLOCK_MAX];
+	/* what lets an acquire skip the scans, exactly: how many of the n
+	 * holds each CPU has (none of another CPU: no gap to look for), and a
+	 * lower bound on their ends (above now: nothing to prune) */
+	uint32_t per_cpu[256];
+	int64_t min_end;
 };
 
 struct gro_rx;
@@ -141,6 +146,10 @@ struct nic {
 	bool walk_ref;        /* test switch: predict fire times by the reference walk
 	                       * (nic.c lookahead_walk), not the kept one; set it between
 	                       * sim_init() and sim_run() */
+	bool wake_ref;        /* test switch: wake at the next arrival, and ask again after
+	                       * every transmit, even when that cannot change the line's
+	                       * decision (nic.c arrival_moot, xmit_moot); set it
+	                       * between sim_init() and sim_run() */
 	bool rx_off;          /* tx-clean = hardirq under NAPI: the RX cause is disabled while
 	                       * its NAPI is scheduled; the line still fires for TX */
 	bool irq_rx;          /* the last assertion included the RX cause */

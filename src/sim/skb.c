@@ -67,19 +67,33 @@ void xlock_free(struct sim *s)
 	}
 }
 
-/* Forget holds that ended before @now: nobody can ask for the past. */
+/* Forget hold @i: the last one moves into its slot. */
+static void xlock_drop(struct xlock *x, uint32_t i)
+{
+	x->per_cpu[x->cpu[i]]--;
+	x->n--;
+	x->start[i] = x->start[x->n];
+	x->end[i] = x->end[x->n];
+	x->cpu[i] = x->cpu[x->n];
+}
+
+/* Forget holds that ended before @now: nobody can ask for the past.
+ * While every end is later than @now (min_end) there is none. */
 static void xlock_prune(struct xlock *x, int64_t now)
 {
+	int64_t min_end = INT64_MAX;
+
+	if (x->min_end > now)
+		return;
 	for (uint32_t i = 0; i < x->n;) {
 		if (x->end[i] > now) {
+			min_end = x->end[i] < min_end ? x->end[i] : min_end;
 			i++;
 			continue;
 		}
-		x->n--;
-		x->start[i] = x->start[x->n];
-		x->end[i] = x->end[x->n];
-		x->cpu[i] = x->cpu[x->n];
+		xlock_drop(x, i);
 	}
+	x->min_end = min_end;
 }
 
 /* The first t' >= t where [t', t' + hold) overlaps no hold of another CPU. */
@@ -107,6 +121,8 @@ int64_t xlock_acquire(struct sim *s, struct cpu *c, struct nic *n, int64_t t, in
 	if (!x)
 		return t;
 	xlock_prune(x, s->eng.now);
+	if (x->per_cpu[(uint8_t)c->id] == x->n)
+		return t; /* no other CPU holds it: the scan would not move @t */
 	at = xlock_gap(x, c->id, t, hold);
 	c->sn.xmit_spin_ns += (uint64_t)(at - t);
 	return at;
@@ -125,13 +141,12 @@ void xlock_release(struct sim *s, struct cpu *c, struct nic *n, int64_t at, int6
 
 		for (uint32_t i = 1; i < x->n; i++)
 			m = x->end[i] < x->end[m] ? i : m;
-		x->n--;
-		x->start[m] = x->start[x->n];
-		x->end[m] = x->end[x->n];
-		x->cpu[m] = x->cpu[x->n];
+		xlock_drop(x, m);
 	}
 	x->start[x->n] = at;
 	x->end[x->n] = end;
 	x->cpu[x->n] = (uint8_t)c->id;
+	x->per_cpu[(uint8_t)c->id]++;
+	x->min_end = end < x->min_end ? end : x->min_end;
 	x->n++;
 }

@@ -57,6 +57,9 @@ struct tune_result {
 					  * policies on a scenario without a socket */
 	char port[SCN_NAME_LEN];         /* the receiving port (the first traffic's) */
 	int port_ix;                     /* its index among the scenario's NICs */
+	double peak_pps;                 /* the highest rate offered at any load point,
+					  * frames/s (a trace: its mean rate at the fastest
+					  * speed; 0: unknown, a closed loop), for tune_traps() */
 	struct tune_ctx *ctx;            /* private: the scenario and its overrides */
 };
 

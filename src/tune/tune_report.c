@@ -229,6 +229,9 @@ static void verdict(FILE *f, const struct tune_state *st, const struct tune_requ
 		fprintf(f, "no setting meets %s; the closest is %s %s, missing the goals by %.0f%% "
 			"(summed relative miss)%s\n", goals, tune_policy(best->pol)->name,
 			setting_text(best, set, sizeof(set)), 100.0 * tune_miss(st, best), worst);
+	if (best && !tune_loss_ok(st, best))
+		fprintf(f, "it loses %.3g%% of the frames%s, more than --max-loss %g%%\n",
+			best->m.max_drop_pct, robust(o) ? " at its worst load" : "", st->max_loss_pct);
 }
 
 /* The traps of point @p (tune_traps()) into @buf; 0 when it has none. */
@@ -256,7 +259,8 @@ static void trap_lines(FILE *f, const struct tune_result *res)
 	bool head = false;
 
 	if (best && point_traps(res, best, why, sizeof(why)))
-		fprintf(f, "warning: the best setting is a known trap: %s\n", why);
+		fprintf(f, "warning: the %s setting is a known trap: %s\n",
+			tune_meets(&res->st, best) ? "best" : "closest", why);
 	for (size_t i = 0; i <= n; i++) {
 		const struct tune_point *p = i < n ? front[i] : best;
 

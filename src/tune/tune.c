@@ -154,11 +154,11 @@ static enum tune_status rate_points(struct tune_ctx *c, const struct scenario *s
 
 		if (tr->pattern == TRAFFIC_TRACE || tr->pattern == TRAFFIC_CLOSED) {
 			snprintf(err, errlen, "tune: --load sets the offered rate, and [traffic%s%s] "
-				 "of %s is %s; tune a trace at several speeds with --speeds",
-				 strcmp(tr->name, "traffic") ? " " : "",
+				 "of %s %s", strcmp(tr->name, "traffic") ? " " : "",
 				 strcmp(tr->name, "traffic") ? tr->name : "", c->scenario,
-				 tr->pattern == TRAFFIC_TRACE ? "a trace" : "a closed loop (pattern "
-				 "= closed: the server's answers set its rate)");
+				 tr->pattern == TRAFFIC_TRACE ? "plays a trace at its own rate; tune the "
+				 "trace itself with --speeds" : "is a closed loop (pattern = closed: its "
+				 "depth and the server's answers set its rate, which --load cannot)");
 			return TUNE_BAD_INPUT;
 		}
 	}

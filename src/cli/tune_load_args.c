@@ -11,8 +11,14 @@
 
 #include "model/units.h"
 
-#define LOAD_ACCEPTED "accepted A..B (log-spaced points, e.g. 1kpps..200kpps) or a list " \
-		      "A,B,... of 2..16 rates, each 1pps..1000Mpps (pps, kpps, Mpps)"
+#define LOAD_ACCEPTED "accepted A..B (log-spaced points, e.g. 1kpps..200kpps), a list " \
+		      "A,B,... of 2..16 rates, or diurnal:PEAK; each rate 1pps..1000Mpps " \
+		      "(pps, kpps, Mpps)"
+
+/* diurnal:PEAK: a day's load as shares of its peak (night trough, early
+ * morning, morning, midday, evening, peak). */
+static const double diurnal_share[] = { 0.05, 0.15, 0.35, 0.6, 0.85, 1.0 };
+#define N_DIURNAL (sizeof(diurnal_share) / sizeof(diurnal_share[0]))
 
 static int load_error(const char *what, const char *v)
 {
@@ -91,6 +97,25 @@ static int load_list(struct tune_request *r, const char *v)
 		if (r->loads[i] == r->loads[i - 1])
 			return load_error("a rate is named twice", v);
 	r->n_loads = n;
+	return 0;
+}
+
+/* diurnal:PEAK: the shares of diurnal_share[] of PEAK, rounded to 1 pps. */
+static int load_diurnal(struct tune_request *r, const char *v)
+{
+	const char *peak = v + strlen("diurnal:");
+	double p;
+	char why[160];
+
+	if (one_rate(peak, strlen(peak), &p, why, sizeof(why)))
+		return load_error(why, v);
+	for (size_t i = 0; i < N_DIURNAL; i++) {
+		r->loads[i] = i + 1 == N_DIURNAL ? p : round(p * diurnal_share[i]);
+		if (r->loads[i] < 1 || (i && r->loads[i] <= r->loads[i - 1]))
+			return load_error("below 10pps the lowest share rounds to 0pps (diurnal:PEAK "
+					  "needs a PEAK of at least 10pps)", v);
+	}
+	r->n_loads = N_DIURNAL;
 	return 0;
 }
 
@@ -217,6 +242,8 @@ int tune_load_finish(struct tune_load_opts *lo, struct tune_request *r, bool tra
 		return 2;
 	if (!lo->load)
 		return 0;
+	if (!strncmp(lo->load, "diurnal:", strlen("diurnal:")))
+		return load_diurnal(r, lo->load);
 	dots = strstr(lo->load, "..");
 	return dots ? load_range(r, lo->load, dots, n) : load_list(r, lo->load);
 }

@@ -4,7 +4,8 @@
  *                     log-spaced points from A to B, both included and
  *                     rounded to 1 frame/s; or --load A,B,... (2..16
  *                     distinct rates, sorted).  Rates as traffic.rate
- *                     takes them: 1pps..1000Mpps.
+ *                     takes them: 1pps..1000Mpps.  --load diurnal:PEAK:
+ *                     a day's profile, 5, 15, 35, 60, 85 and 100 % of PEAK.
  *   --speeds X,Y,...  with a trace: 2..16 trace-speeds, increasing, each
  *                     as --speed takes it (0.001..1000).
  *   --max-loss P      the implied loss goal, 0..100 % ("0.1%", "0.5", "0").

@@ -180,6 +180,12 @@ static void test_load_options(void **state)
 	assert_true(r.n_loads == 2 && r.loads[0] == 1000 && r.loads[1] == 1e6);
 	assert_int_equal(parse(&r, false, 1, "--load", "200kpps,1kpps,20kpps"), 0);
 	assert_true(r.n_loads == 3 && r.loads[0] == 1000 && r.loads[2] == 200000);
+	assert_int_equal(parse(&r, false, 1, "--load", "diurnal:200kpps"), 0);
+	assert_true(r.n_loads == 6 && r.loads[0] == 10000 && r.loads[3] == 120000 &&
+		    r.loads[5] == 200000);
+	assert_int_equal(parse(&r, false, 1, "--load", "diurnal:10pps"), 0);
+	assert_int_equal(parse(&r, false, 1, "--load", "diurnal:9pps"), 2);
+	assert_int_equal(parse(&r, false, 2, "--load", "diurnal:1Mpps", "--load-points", "3"), 2);
 	assert_int_equal(parse(&r, false, 1, "--max-loss", "0.5%"), 0);
 	assert_true(r.max_loss_pct == 0.5 && r.n_loads == 0);
 	assert_int_equal(parse(&r, false, 1, "--max-loss", "0"), 0);

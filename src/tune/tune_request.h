@@ -39,11 +39,11 @@ struct tune_request {
 	 * load point (tune/robust.h) */
 	double loads[TUNE_MAX_LOADS]; /* offered rates, frames/s, ascending; n_loads 0: the scenario's own rate */
 	size_t n_loads;
+	double max_loss_pct; /* --max-loss, % of frames; default 0.1 */
 	const char *speeds[TUNE_MAX_LOADS]; /* with a trace only: trace-speeds as written
 					  * (each as --speed takes it), ascending;
 					  * n_speeds 0: the one of --speed */
 	size_t n_speeds;
-	double max_loss_pct; /* --max-loss, % of frames; default 0.1 */
 };
 
 /* Defaults: every policy, minimise cpu, @jobs processes, no goal yet,

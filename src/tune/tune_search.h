@@ -84,7 +84,8 @@ struct tune_state {
 	/* out */
 	struct tune_point *pts;          /* evaluated points, in evaluation order */
 	size_t n_pts, cap;
-	size_t runs;                     /* simulations run (a batch may repeat a point) */
+	size_t runs;                     /* simulations run (a batch may repeat a point;
+					  * each point runs n_loads times) */
 	size_t grid;                     /* points of the full grid, for comparison */
 	size_t rounds;                   /* refinement rounds run */
 };

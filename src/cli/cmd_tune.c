@@ -23,7 +23,8 @@ const char tune_usage[] =
 	"                  [--policies coalesce,dim,...] [--out DIR] [--iface NAME]\n"
 	"                  [--set KEY=VALUE ...] [--seed N] [--speed X] [--base SCENARIO]\n"
 	"                  [--jobs N] [--format table|csv|json] [--table front|best ...]\n"
-	"                  [--out-dir DIR]\n"
+	"                  [--out-dir DIR] [--load A..B [--load-points N] | --load A,B,...]\n"
+	"                  [--speeds X,Y,...] [--max-loss P]\n"
 	"\n"
 	"Searches the moderation settings (coalescing, DIM, ITR, deferral, busy\n"
 	"polling, IRQ suspension) for the one that meets the goals at the least\n"
@@ -32,7 +33,17 @@ const char tune_usage[] =
 	"pcapng, .cap, .csv) is played into --base (default udp-sink).  --out DIR\n"
 	"also writes the points, a gnuplot script and apply.sh.  --table NAME prints\n"
 	"one table alone (JSON: with units), --out-dir DIR writes DIR/front.csv and\n"
-	"DIR/best.csv (docs/outputs-schema.md).  See docs/tune.md.\n";
+	"DIR/best.csv (docs/outputs-schema.md).\n"
+	"Robust goals: --load 1kpps..200kpps (--load-points N, 2..16, default 5,\n"
+	"log-spaced), --load 1kpps,20kpps,200kpps or --load diurnal:PEAK (5, 15,\n"
+	"35, 60, 85, 100% of PEAK) runs every setting at each offered rate\n"
+	"(several [traffic] sections are scaled together); --speeds 0.5,1,2\n"
+	"plays a trace at each speed.  A setting meets the goals only if it\n"
+	"meets them at every point, and the tables show its worst one.  A setting\n"
+	"that loses more than --max-loss (default 0.1%, 0..100) of the frames at\n"
+	"any point never meets.  Known traps (rx-frames without a timer, a\n"
+	"deferral the rx ring cannot hold at the peak rate) are flagged.\n"
+	"See docs/tune.md.\n";
 
 /* The exit status of tune_run()'s @s (tune.h: 1 for a failed
  * simulation, 2 for bad input) after printing its message @err. */

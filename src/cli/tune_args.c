@@ -156,6 +156,10 @@ static int table_opt(struct tune_opts *o, const char *a, const char *v)
 /* An option with a value @v. */
 static int opt_value(struct tune_opts *o, const char *a, const char *v)
 {
+	int rc = tune_load_opt(&o->load, &o->req, a, v);
+
+	if (rc != 1)
+		return rc;
 	if (!strcmp(a, "--goal"))
 		return add_goal(o, v);
 	if (!strcmp(a, "--minimize") || !strcmp(a, "--maximize"))
@@ -214,7 +218,8 @@ static const struct cli_opt tune_opts_table[] = {
 	{ "--goal", true }, { "--minimize", true }, { "--maximize", true }, { "--policies", true },
 	{ "--jobs", true }, { "--format", true }, { "--set", true }, { "--seed", true },
 	{ "--iface", true }, { "--out", true }, { "--speed", true }, { "--base", true },
-	{ "--table", true }, { "--out-dir", true }, { NULL, false },
+	{ "--table", true }, { "--out-dir", true }, { "--load", true }, { "--load-points", true },
+	{ "--speeds", true }, { "--max-loss", true }, { NULL, false },
 };
 
 struct tune_args {
@@ -277,5 +282,6 @@ int tune_opts_parse(struct tune_opts *o, int argc, char **argv)
 	if (o->n_tables > 1 && o->fmt == OUT_CSV && !o->tables_dir)
 		return usage_error("CSV on standard output is one table: give one --table, or "
 				   "--out-dir DIR for a file per table", NULL);
-	return check_trace_options(&o->req);
+	rc = check_trace_options(&o->req);
+	return rc ? rc : tune_load_finish(&o->load, &o->req, tune_is_trace(o->req.target));
 }

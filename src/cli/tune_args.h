@@ -4,6 +4,7 @@
 #ifndef RXLAB_CLI_TUNE_ARGS_H
 #define RXLAB_CLI_TUNE_ARGS_H
 
+#include "cli/tune_load_args.h"
 #include "report/table.h"
 #include "tune/tune_request.h"
 
@@ -15,6 +16,7 @@ struct tune_opts {
 	const char *tables[8];           /* --table NAME (front, best), repeatable */
 	size_t n_tables;
 	const char *tables_dir;          /* --out-dir DIR: DIR/front.csv, DIR/best.csv */
+	struct tune_load_opts load;      /* --load, --load-points, --speeds, --max-loss */
 };
 
 /* Defaults: those of tune_request_init(), a table, no --out. */
@@ -28,7 +30,8 @@ void tune_opts_init(struct tune_opts *o, size_t jobs);
  * help'"): an unknown option, a missing value, a bad goal or objective,
  * an empty or duplicated --policies list, an --iface name that fails
  * rxl_ifname_check(), no scenario or no goal; --speed or --base with a
- * scenario, a --speed that is not a number 0.001..1000. */
+ * scenario, a --speed that is not a number 0.001..1000; a bad --load,
+ * --load-points, --speeds or --max-loss (cli/tune_load_args.h). */
 int tune_opts_parse(struct tune_opts *o, int argc, char **argv);
 
 #endif

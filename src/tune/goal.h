@@ -30,9 +30,14 @@ enum tune_metric {
 };
 
 /* The figures of one run a goal can look at.  NaN = not measured (no
- * latency sample), which meets no goal. */
+ * latency sample), which meets no goal.  A setting run at several loads
+ * (tune/robust.h) is judged by the figures of its worst load, with the
+ * two fields after v[] saying which load that was and its highest loss. */
 struct tune_metrics {
 	double v[TM_N];
+	double load_pps;       /* offered rate (frames/s) or trace-speed of the load
+				* whose figures v[] holds; 0: the scenario's own */
+	double max_drop_pct;   /* highest v[TM_DROP_PCT] over the loads (one load: its own) */
 };
 
 enum goal_op { GOAL_LE, GOAL_LT, GOAL_GE, GOAL_GT };

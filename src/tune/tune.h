@@ -6,6 +6,16 @@
  *              [--policies coalesce,dim,...] [--out DIR] [--iface NAME]
  *              [--set KEY=VALUE ...] [--seed N] [--speed X] [--base SCENARIO]
  *              [--jobs N] [--format table|csv|json]
+ *              [--load A..B [--load-points N] | --load A,B,...] [--speeds X,Y,...]
+ *              [--max-loss P]
+ *
+ * Robust goals (robust.h): with loads (or a trace's speeds) every point
+ * of the search is run at each, its figures folded to its worst load; a
+ * point that loses more than the request's max_loss_pct at any load
+ * never meets the goals.  The load overrides come last: --load sets every
+ * [traffic] section's rate, scaled so that they add up to the load and
+ * keep their shares (a trace or closed-loop source is refused); --speeds
+ * sets traffic.trace-speed.
  *
  * Who does what: src/cli/tune_args.c reads the command line into a struct
  * tune_request (tune_request.h) and refuses every wrong word; tune_run()
@@ -57,6 +67,9 @@ struct tune_result {
 					  * policies on a scenario without a socket */
 	char port[SCN_NAME_LEN];         /* the receiving port (the first traffic's) */
 	int port_ix;                     /* its index among the scenario's NICs */
+	double peak_pps;                 /* the highest rate offered at any load point,
+					  * frames/s (a trace: its mean rate at the fastest
+					  * speed; 0: unknown, a closed loop), for tune_traps() */
 	struct tune_ctx *ctx;            /* private: the scenario and its overrides */
 };
 

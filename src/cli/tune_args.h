@@ -6,6 +6,7 @@
 
 #include "report/table.h"
 #include "tune/tune_request.h"
+#include "tune/verify.h"
 
 struct tune_opts {
 	struct tune_request req;         /* what is searched */
@@ -15,6 +16,9 @@ struct tune_opts {
 	const char *tables[8];           /* --table NAME (front, best), repeatable */
 	size_t n_tables;
 	const char *tables_dir;          /* --out-dir DIR: DIR/front.csv, DIR/best.csv */
+	bool verify;                     /* --verify: measure the best two live (tune/verify.h) */
+	bool allow_host_iface;           /* --allow-host-iface: --verify on such an --iface */
+	struct verify_opts vopt;         /* --verify-duration, --verify-tolerance */
 };
 
 /* Defaults: those of tune_request_init(), a table, no --out. */

@@ -24,10 +24,9 @@ void verify_opts_init(struct verify_opts *o)
 size_t verify_pick(const struct tune_state *st, const struct tune_point **out, size_t cap)
 {
 	struct tune_state rest = *st;
-	const struct tune_point *best = tune_best(st);
+	const struct tune_point *best = tune_best(st), *second;
 	struct tune_point *others;
-	const struct tune_point *second;
-	size_t n = 0;
+	size_t n = 0, at;
 
 	if (!best || cap == 0)
 		return 0;
@@ -35,7 +34,8 @@ size_t verify_pick(const struct tune_state *st, const struct tune_point **out, s
 	if (cap < 2 || st->n_pts < 2)
 		return 1;
 	/* the runner-up: the best of the points without the best, in the
-	 * search's own order (tune_best() on a copy of the state) */
+	 * search's own order (tune_best() on a copy of the state); found
+	 * back by its index (a memcmp would see the points' padding) */
 	others = malloc((st->n_pts - 1) * sizeof(*others));
 	if (!others)
 		return 1;
@@ -45,11 +45,10 @@ size_t verify_pick(const struct tune_state *st, const struct tune_point **out, s
 	rest.pts = others;
 	rest.n_pts = rest.cap = n;
 	second = tune_best(&rest);
-	for (size_t i = 0; second && i < st->n_pts; i++)
-		if (&st->pts[i] != best && !memcmp(&st->pts[i], second, sizeof(*second)))
-			out[1] = &st->pts[i], second = NULL;
+	at = (size_t)(second - others);
 	free(others);
-	return second ? 1 : 2;
+	out[1] = &st->pts[at < (size_t)(best - st->pts) ? at : at + 1];
+	return 2;
 }
 
 /* Level @ix of axis @a of @sc as a count or (@time) ns, into @v. */

@@ -24,7 +24,7 @@ static void setting_text(const struct rxl_scheme *sc, const struct tune_point *p
 		at += (size_t)snprintf(buf + at, len - at, "%s%s=%s", a ? " " : "",
 				       sc->axis[a].label, sc->axis[a].level[p->ix[a]]);
 	if (sc->n_axes == 0)
-		snprintf(buf, len, "(no knob)");
+		snprintf(buf, len, "-");
 }
 
 static void metrics_of_results(const struct results *r, struct tune_metrics *m)
@@ -151,6 +151,7 @@ static struct table *verify_table_new(void)
 	for (size_t i = 0; i < N_SHOWN; i++)
 		table_add_col(t, key[i], head[i], i == 1 || i == 2 ? 2 : dec[i]);
 	table_add_col(t, "verdict", "verdict", -1);
+	table_add_col(t, "tolerance", "tol", 2);
 	return t;
 }
 
@@ -166,11 +167,13 @@ static void row_head(struct table *t, size_t rank, const char *pol, const char *
 	table_str(t, row);
 }
 
-static void row_metrics(struct table *t, const struct tune_metrics *m, const char *verdict)
+static void row_metrics(struct table *t, const struct tune_metrics *m, const char *verdict,
+			double tol)
 {
 	for (size_t i = 0; i < N_SHOWN; i++)
 		table_dbl(t, m->v[shown[i]]);
 	table_str(t, verdict);
+	table_dbl(t, tol);
 }
 
 /* The ratio row: "agrees" when p99 and CPU both agree, else which differ. */
@@ -185,6 +188,7 @@ static void row_ratio(struct table *t, const struct tune_metrics *pred,
 		table_dbl(t, verify_ratio(meas->v[shown[i]], pred->v[shown[i]]));
 	table_str(t, a99 && acpu ? "agrees" : a99 ? "cpu differs" : acpu ? "p99 differs"
 			     : "p99, cpu differ");
+	table_dbl(t, tol);
 }
 
 /* The loads to verify at: the request's, or the scenario's own rate. */
@@ -224,7 +228,7 @@ static int verify_load(struct vctx *c, size_t rank, const struct tune_point *p,
 		return 2;
 	row_head(c->t, rank, pol, setting, load, "predicted");
 	row_metrics(c->t, &pred, tune_meets(&c->res->st, &(struct tune_point){ .m = pred })
-					   ? "meets" : "misses");
+					   ? "meets" : "misses", c->o->tolerance);
 	rc = measure(l, c->o, load, &meas, msg, sizeof(msg));
 	if (rc) {
 		snprintf(err, errlen, "tune: --verify: %s %s at %.0f/s: %s", pol, setting, load, msg);
@@ -233,7 +237,7 @@ static int verify_load(struct vctx *c, size_t rank, const struct tune_point *p,
 	row_head(c->t, rank, pol, setting, load, "measured");
 	c->all_meet[rank] &= verify_meets(&c->res->st, &meas, c->req->max_loss_pct);
 	row_metrics(c->t, &meas, verify_meets(&c->res->st, &meas, c->req->max_loss_pct)
-					 ? "meets" : "misses");
+					 ? "meets" : "misses", c->o->tolerance);
 	row_head(c->t, rank, pol, setting, load, "ratio");
 	row_ratio(c->t, &pred, &meas, c->o->tolerance);
 	return 0;
@@ -255,7 +259,7 @@ static int verify_setting(struct vctx *c, size_t rank, const struct tune_point *
 		for (size_t i = 0; i < TM_N; i++)
 			none.v[i] = NAN;
 		row_head(c->t, rank, sc->name, setting, NAN, "not verifiable here");
-		row_metrics(c->t, &none, why);
+		row_metrics(c->t, &none, why, c->o->tolerance);
 		return 0;
 	}
 	c->verifiable[rank] = true;
@@ -286,6 +290,17 @@ static void print_verdicts(FILE *f, const struct vctx *c, const struct tune_poin
 	}
 }
 
+/* After the search's report: in a table a blank line first; in CSV the
+ * table named as a report of several names them ("# verify"); in JSON an
+ * object of its own, {"verify": [...]}, after the search's. */
+static void print_table(FILE *f, const struct table *t, enum out_format fmt)
+{
+	fputs(fmt == OUT_CSV ? "\n# verify\n" : fmt == OUT_JSON ? "{\n\"verify\": " : "\n", f);
+	table_print(t, f, fmt);
+	if (fmt == OUT_JSON)
+		fputs("}\n", f);
+}
+
 int verify_run(FILE *f, const struct tune_result *res, const struct tune_request *req,
 	       const struct verify_opts *o, char *err, size_t errlen)
 {
@@ -294,7 +309,6 @@ int verify_run(FILE *f, const struct tune_result *res, const struct tune_request
 	size_t n = verify_pick(&res->st, pick, VERIFY_MAX_SETTINGS), n_loads;
 	struct vctx c = { .res = res, .req = req, .o = o };
 	double loads[TUNE_MAX_LOADS];
-	struct report *rep;
 	int rc = 0;
 
 	if (n == 0)
@@ -307,12 +321,8 @@ int verify_run(FILE *f, const struct tune_result *res, const struct tune_request
 	c.t = verify_table_new();
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = verify_setting(&c, i, pick[i], loads, n_loads, err, errlen);
-	rep = report_new();
-	report_add(rep, c.t);
-	if (o->fmt == OUT_TABLE)
-		fputc('\n', f);
-	report_print(rep, f, o->fmt);
-	report_free(rep);
+	print_table(f, c.t, o->fmt);
+	table_free(c.t);
 	if (o->fmt == OUT_TABLE && rc == 0)
 		print_verdicts(f, &c, pick, n);
 	return rc;

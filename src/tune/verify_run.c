@@ -139,7 +139,6 @@ static struct table *verify_table_new(void)
 	static const char *const key[N_SHOWN] = { "p50_us", "p99_us", "cpu_pct",
 						  "throughput_pps", "drop_pct" };
 	static const char *const head[N_SHOWN] = { "p50us", "p99us", "cpu%", "thru/s", "drop%" };
-	static const int dec[N_SHOWN] = { 1, 1, 1, 0, 2 };
 	struct table *t = table_new("verify", "Verified on real packets (predicted = simulated, "
 				    "measured = live engine; ratio = measured/predicted)");
 
@@ -149,7 +148,7 @@ static struct table *verify_table_new(void)
 	table_add_col(t, "load_pps", "load/s", 0);
 	table_add_col(t, "row", "row", -1);
 	for (size_t i = 0; i < N_SHOWN; i++)
-		table_add_col(t, key[i], head[i], i == 1 || i == 2 ? 2 : dec[i]);
+		table_add_col(t, key[i], head[i], 2);	/* the ratio row's precision */
 	table_add_col(t, "verdict", "verdict", -1);
 	table_add_col(t, "tolerance", "tol", 2);
 	return t;

@@ -153,6 +153,33 @@ static int table_opt(struct tune_opts *o, const char *a, const char *v)
 	return 0;
 }
 
+/* --verify, --allow-host-iface (no value), --verify-duration D (10ms..600s),
+ * --verify-tolerance X (a factor 1.01..100, measured/predicted in [1/X, X]). */
+static int verify_opt(struct tune_opts *o, const char *a, const char *v)
+{
+	char msg[512], *end;
+	uint64_t ns;
+	double x;
+
+	if (!strcmp(a, "--verify"))
+		return o->verify = true, 0;
+	if (!strcmp(a, "--allow-host-iface"))
+		return o->allow_host_iface = true, 0;
+	if (!strcmp(a, "--verify-duration")) {
+		if (unit_parse_key(UNIT_TIME_NS, "--verify-duration", v, VERIFY_MIN_DURATION_NS,
+				   VERIFY_MAX_DURATION_NS, NULL, &ns, msg, sizeof(msg)))
+			return usage_error(msg, NULL);
+		o->vopt.duration_ns = (int64_t)ns;
+		return 0;
+	}
+	x = strtod(v, &end);
+	if (!*v || *end || !(x >= 1.01 && x <= 100))
+		return usage_error("--verify-tolerance takes a factor 1.01..100 (2: measured within "
+				   "half to twice the prediction agrees), not", v);
+	o->vopt.tolerance = x;
+	return 0;
+}
+
 /* An option with a value @v. */
 static int opt_value(struct tune_opts *o, const char *a, const char *v)
 {
@@ -160,6 +187,8 @@ static int opt_value(struct tune_opts *o, const char *a, const char *v)
 
 	if (rc != 1)
 		return rc;
+	if (!strncmp(a, "--verify", 8) || !strcmp(a, "--allow-host-iface"))
+		return verify_opt(o, a, v);
 	if (!strcmp(a, "--goal"))
 		return add_goal(o, v);
 	if (!strcmp(a, "--minimize") || !strcmp(a, "--maximize"))
@@ -219,7 +248,9 @@ static const struct cli_opt tune_opts_table[] = {
 	{ "--jobs", true }, { "--format", true }, { "--set", true }, { "--seed", true },
 	{ "--iface", true }, { "--out", true }, { "--speed", true }, { "--base", true },
 	{ "--table", true }, { "--out-dir", true }, { "--load", true }, { "--load-points", true },
-	{ "--speeds", true }, { "--max-loss", true }, { NULL, false },
+	{ "--speeds", true }, { "--max-loss", true }, { "--verify", false },
+	{ "--verify-duration", true }, { "--verify-tolerance", true },
+	{ "--allow-host-iface", false }, { NULL, false },
 };
 
 struct tune_args {
@@ -254,6 +285,7 @@ void tune_opts_init(struct tune_opts *o, size_t jobs)
 	memset(o, 0, sizeof(*o));
 	tune_request_init(&o->req, jobs);
 	o->fmt = OUT_TABLE;
+	verify_opts_init(&o->vopt);
 }
 
 int tune_opts_parse(struct tune_opts *o, int argc, char **argv)
@@ -282,6 +314,13 @@ int tune_opts_parse(struct tune_opts *o, int argc, char **argv)
 	if (o->n_tables > 1 && o->fmt == OUT_CSV && !o->tables_dir)
 		return usage_error("CSV on standard output is one table: give one --table, or "
 				   "--out-dir DIR for a file per table", NULL);
+	if (!o->verify && (o->vopt.duration_ns != VERIFY_DEFAULT_DURATION_NS ||
+			   o->vopt.tolerance != VERIFY_DEFAULT_TOLERANCE || o->allow_host_iface))
+		return usage_error("--verify-duration, --verify-tolerance and --allow-host-iface "
+				   "go with --verify", NULL);
+	if (o->verify && (o->n_tables || o->tables_dir))
+		return usage_error("--verify prints its own table: leave out --table and --out-dir",
+				   NULL);
 	rc = check_trace_options(&o->req);
 	return rc ? rc : tune_load_finish(&o->load, &o->req, tune_is_trace(o->req.target));
 }

@@ -7,6 +7,7 @@
 #include "cli/tune_load_args.h"
 #include "report/table.h"
 #include "tune/tune_request.h"
+#include "tune/verify.h"
 
 struct tune_opts {
 	struct tune_request req;         /* what is searched */
@@ -17,6 +18,9 @@ struct tune_opts {
 	size_t n_tables;
 	const char *tables_dir;          /* --out-dir DIR: DIR/front.csv, DIR/best.csv */
 	struct tune_load_opts load;      /* --load, --load-points, --speeds, --max-loss */
+	bool verify;                     /* --verify: measure the best two live (tune/verify.h) */
+	bool allow_host_iface;           /* --allow-host-iface: --verify on such an --iface */
+	struct verify_opts vopt;         /* --verify-duration, --verify-tolerance */
 };
 
 /* Defaults: those of tune_request_init(), a table, no --out. */

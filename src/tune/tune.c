@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "experiment/sweep.h"
+#include "model/quirks.h"
 #include "model/scenario_load.h"
 #include "model/trace_load.h"
 #include "model/trace_pcap.h"
@@ -34,6 +35,8 @@ struct tune_ctx {
 	char buf[96][4200];              /* storage of generated overrides (a path fits) */
 	size_t n_buf;
 	const char *nic;                 /* the receiving port's name (tune_result) */
+	enum nic_driver driver;          /* the port's driver (model/quirks.h) */
+	const struct rxl_scheme *const *pol; /* the policies searched (tune_result.pol) */
 	bool sink;
 	size_t jobs;
 	bool full;                       /* an override did not fit in sets[] or buf[] */
@@ -216,6 +219,7 @@ static enum tune_status probe(struct tune_ctx *c, struct tune_result *res, char 
 								   : scn->nic[0].name);
 	res->port_ix = scenario_nic_index(scn, res->port);
 	c->nic = res->port;
+	c->driver = res->port_ix >= 0 ? scn->nic[res->port_ix].driver : DRIVER_GENERIC;
 	c->sink = scn->apps.sink;
 	trace_notes(stderr, scn);
 	st = load_points(c, scn, res, err, errlen);
@@ -260,6 +264,73 @@ static enum tune_status drop_sink_policies(const struct tune_ctx *c, struct tune
 	return TUNE_BAD_INPUT;
 }
 
+/* ---- the port's driver ---- */
+
+/* Does tune keep the base scenario's driver on the port?  The drivers of
+ * the quirk tables but generic and e1000 (model/quirks.h): their points
+ * are what that driver does.  e1000 keeps the reset to generic that the
+ * registry's "off" overrides make, as it always did: its coalescing is the
+ * itr policies. */
+static bool quirk_driver_kept(enum nic_driver d)
+{
+	return d != DRIVER_GENERIC && d != DRIVER_E1000;
+}
+
+/* Is policy @pol one the driver @d can be given at all?  The itr policies
+ * are e1000's InterruptThrottleRate; dim needs adaptive-rx. */
+static bool policy_possible(const struct rxl_scheme *pol, enum nic_driver d)
+{
+	for (size_t k = 0; k < pol->n_axes; k++)
+		if (!strcmp(pol->axis[k].label, "InterruptThrottleRate"))
+			return false;
+	for (size_t i = 0; pol->sets[i]; i++)
+		if (strstr(pol->sets[i], "adaptive-rx=") && !quirk_driver(d)->adaptive)
+			return false;
+	return true;
+}
+
+/* Keep of @ax's levels those driver @d programs as asked (quirk_honours());
+ * how many are left. */
+static size_t honoured_levels(struct rxl_scheme_axis *ax, enum nic_driver d)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ax->n; i++)
+		if (quirk_honours(d, ax->label, ax->level[i]))
+			ax->level[n++] = ax->level[i];
+	return ax->n = n;
+}
+
+/* Point res->pol at copies of the policies whose levels are those driver
+ * @d honours (docs/quirks.md), and leave out the policies it cannot be
+ * given or that keep no level; say which on stderr. */
+static void honoured_policies(struct tune_result *res, enum nic_driver d)
+{
+	const char *name = quirk_driver(d)->name;
+
+	for (size_t p = 0; p < res->st.n_pol; p++) {
+		struct rxl_scheme *own = &res->pol_own[p];
+		bool keep = policy_possible(res->pol[p], d);
+		size_t before_n[RXL_SCHEME_MAX_AXES];
+
+		*own = *res->pol[p];
+		for (size_t k = 0; keep && k < own->n_axes; k++) {
+			before_n[k] = own->axis[k].n;
+			keep = honoured_levels(&own->axis[k], d) > 0;
+			if (keep && own->axis[k].n < before_n[k] && res->enabled[p])
+				fprintf(stderr, "rxlab: tune: note: driver %s: %s searches %zu of its %zu "
+					"%s levels, those the driver programs as asked (docs/quirks.md)\n",
+					name, own->name, own->axis[k].n, before_n[k], own->axis[k].label);
+		}
+		if (!keep && res->enabled[p]) {
+			fprintf(stderr, "rxlab: tune: note: driver %s: %s left out (the driver has no "
+				"such setting; docs/quirks.md)\n", name, own->name);
+			res->enabled[p] = false;
+		}
+		res->pol[p] = own;
+	}
+}
+
 /* The overrides every point shares: the user's (after the trace's), then
  * every knob of every scheme reset, on the port probe() found. */
 static enum tune_status shared_sets(struct tune_ctx *c, const struct tune_request *r,
@@ -276,6 +347,8 @@ static enum tune_status shared_sets(struct tune_ctx *c, const struct tune_reques
 		s = probe(c, res, err, errlen);
 	for (size_t i = 0; s == TUNE_OK && rxl_scheme_off[i]; i++)
 		ctx_set(c, port_key(c, rxl_scheme_off[i]));
+	if (s == TUNE_OK && quirk_driver_kept(c->driver))
+		ctx_set(c, ctx_add(c, "nic.%s.driver=%s", c->nic, quirk_driver(c->driver)->name));
 	for (size_t i = 0; s == TUNE_OK && c->sink && rxl_scheme_off_sink[i]; i++)
 		ctx_set(c, rxl_scheme_off_sink[i]);
 	if (s == TUNE_OK && c->full) {
@@ -379,7 +452,7 @@ static int eval_batch(void *vctx, const struct tune_batch *b, struct tune_metric
 		      char *err, size_t errlen)
 {
 	struct tune_ctx *c = vctx;
-	const struct rxl_scheme *pol = tune_policy(b->pol);
+	const struct rxl_scheme *pol = c->pol[b->pol];
 	const char *sets[TUNE_MAX_SETS + RXL_SCHEME_MAX_SETS + SCN_MAX_TRAFFIC];
 	struct vary vary[TUNE_MAX_AXES] = { 0 };
 	char vals[TUNE_MAX_AXES][TUNE_MAX_LEVELS][48];
@@ -407,7 +480,7 @@ int tune_point_scenario(const struct tune_result *res, const struct tune_point *
 			struct scenario *scn, char *err, size_t errlen)
 {
 	struct tune_ctx *c = res->ctx;
-	const struct rxl_scheme *pol = tune_policy(p->pol);
+	const struct rxl_scheme *pol = res->st.pol[p->pol];
 	const char *sets[TUNE_MAX_SETS + RXL_SCHEME_MAX_SETS + TUNE_MAX_AXES];
 	size_t mark = c->n_buf, n = policy_sets(c, pol, sets);
 	char msg[1024];
@@ -438,6 +511,9 @@ static enum tune_status search(struct tune_result *res, const struct tune_reques
 				   .maximize = r->maximize, .max_loss_pct = r->max_loss_pct,
 				   .n_loads = res->ctx->n_loads };
 	st->n_pol = tune_policy_list(res->pol, TUNE_MAX_POLICIES);
+	if (quirk_driver_kept(res->ctx->driver))
+		honoured_policies(res, res->ctx->driver);
+	res->ctx->pol = res->pol;
 	if (tune_search(st, eval_batch, res->ctx, msg, sizeof(msg))) {
 		snprintf(err, errlen, "tune: %s", msg);
 		return strstr(msg, "model error") ? TUNE_FAILED : TUNE_BAD_INPUT;

@@ -63,6 +63,9 @@ struct tune_ctx;
 struct tune_result {
 	struct tune_state st;            /* every point, the best, the front (tune_search.h) */
 	const struct rxl_scheme *pol[TUNE_MAX_POLICIES]; /* st.pol */
+	struct rxl_scheme pol_own[TUNE_MAX_POLICIES]; /* private: with a port driver of the
+					  * quirk tables, the policies with the
+					  * levels it honours (pol[] points here) */
 	bool enabled[TUNE_MAX_POLICIES]; /* st.enabled: the request's, less the socket
 					  * policies on a scenario without a socket */
 	char port[SCN_NAME_LEN];         /* the receiving port (the first traffic's) */

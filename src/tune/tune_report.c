@@ -21,9 +21,10 @@
 #include "tune/robust.h"
 
 /* "rx-usecs=16 rx-frames=4", or "-" for a policy without knobs. */
-static const char *setting_text(const struct tune_point *p, char *buf, size_t len)
+static const char *setting_text(const struct tune_state *st, const struct tune_point *p,
+				char *buf, size_t len)
 {
-	const struct rxl_scheme *pol = tune_policy(p->pol);
+	const struct rxl_scheme *pol = st->pol[p->pol]; /* the levels searched (tune.h) */
 	size_t n = 0;
 
 	buf[0] = '\0';
@@ -84,7 +85,7 @@ static void point_row(struct table *t, const struct tune_state *st, const struct
 
 	table_row(t);
 	table_str(t, tune_policy(p->pol)->name);
-	table_str(t, setting_text(p, set, sizeof(set)));
+	table_str(t, setting_text(st, p, set, sizeof(set)));
 	table_dbl(t, p->m.v[TM_CPU]);
 	table_dbl(t, p->m.v[TM_P50]);
 	table_dbl(t, p->m.v[TM_P99]);
@@ -222,13 +223,13 @@ static void verdict(FILE *f, const struct tune_state *st, const struct tune_requ
 		fprintf(f, "no setting was evaluated, so there is nothing to recommend\n");
 	else if (tune_meets(st, best))
 		fprintf(f, "best: %s %s meets %s with %s %.1f %s (%s)%s\n",
-			tune_policy(best->pol)->name, setting_text(best, set, sizeof(set)), goals,
+			tune_policy(best->pol)->name, setting_text(st, best, set, sizeof(set)), goals,
 			tune_metric_name(o->objective), best->m.v[o->objective],
 			tune_metric_unit(o->objective), o->maximize ? "maximized" : "minimized", worst);
 	else
 		fprintf(f, "no setting meets %s; the closest is %s %s, missing the goals by %.0f%% "
 			"(summed relative miss)%s\n", goals, tune_policy(best->pol)->name,
-			setting_text(best, set, sizeof(set)), 100.0 * tune_miss(st, best), worst);
+			setting_text(st, best, set, sizeof(set)), 100.0 * tune_miss(st, best), worst);
 	if (best && !tune_loss_ok(st, best))
 		fprintf(f, "it loses %.3g%% of the frames%s, more than --max-loss %g%%\n",
 			best->m.max_drop_pct, robust(o) ? " at its worst load" : "", st->max_loss_pct);
@@ -271,8 +272,8 @@ static void trap_lines(FILE *f, const struct tune_result *res)
 			fprintf(f, "traps among the settings shown (flagged even when they meet the "
 				"goals; peak %.0f frames/s into %s):\n", res->peak_pps, res->port);
 		head = true;
-		fprintf(f, "  %s %s: %s\n", tune_policy(p->pol)->name, setting_text(p, set,
-										  sizeof(set)), why);
+		fprintf(f, "  %s %s: %s\n", tune_policy(p->pol)->name, setting_text(&res->st, p,
+										  set, sizeof(set)), why);
 	}
 }
 

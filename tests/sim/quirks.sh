@@ -10,6 +10,10 @@
 #   parses (sh -n), holds one napi-set, one queue-get and one
 #   smp_affinity_list write per queue, the CPUs in queue order, and no line
 #   outside the commands it is made of.  apply.sh is never run.
+# - tune on a driver = ena port keeps the driver: it searches only the
+#   rx-usecs levels ENA programs as asked (8, 16, 32 us) and rx-frames 1,
+#   leaves out the e1000 itr policies (a note on stderr says so), and its
+#   commands carry no rx-frames (ENA has none).
 set -u
 rxlab="$1"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
@@ -56,4 +60,19 @@ ids="$(sed -n 's|^napi=.* "$ifindex" \([0-9]*\))" .*|\1|p' "$apply" | tr '\n' ' 
 other="$(grep -v -E '^(#|set -e$|ethtool -C eth0 |echo [0-9]+ > /sys/class/net/eth0/[a-z_]+$|ynl\(\) |field\(\) |ifindex=\$\(cat /sys/class/net/eth0/ifindex\)$|napi=\$\(ynl --do queue-get |ynl --do napi-set |irq=\$\(ynl --do napi-get |echo [0-9]+ > "/proc/irq/)' "$apply")"
 [ -z "$other" ] && ok "apply.sh holds only the commands it is made of" \
 	|| fail "unexpected lines in apply.sh: $other"
+"$rxlab" tune udp-sink --set nic.eth0.driver=ena --set run.duration=50ms --set run.warmup=10ms \
+	--policies coalesce,itr,dim --goal 'p99<=200us' --jobs 1 --format csv --out "$tmp/ena-tune" \
+	>"$tmp/et" 2>"$tmp/et.err" || fail "tune on ena: exit $?: $(cat "$tmp/et.err")"
+usecs="$(awk -F, 'NR > 1 && $1 == "coalesce" { print $2 }' "$tmp/ena-tune/tune-points.csv" \
+	| sort -u | tr '\n' ' ')"
+[ "$usecs" = "rx-usecs=16 rx-frames=1 rx-usecs=32 rx-frames=1 rx-usecs=8 rx-frames=1 " ] \
+	&& ok "tune on ena searches rx-usecs 8, 16, 32 with rx-frames 1" \
+	|| fail "tune on ena searched: '$usecs'"
+grep -q '^itr' "$tmp/ena-tune/tune-points.csv" && fail "tune on ena searched itr" \
+	|| ok "no itr point on ena"
+grep -q 'note: driver ena: itr left out' "$tmp/et.err" && ok "stderr names itr left out" \
+	|| fail "no note for itr: $(cat "$tmp/et.err")"
+grep -q '^ethtool -C eth0 .*rx-frames' "$tmp/ena-tune/apply.sh" \
+	&& fail "ena commands set rx-frames: $(grep '^ethtool' "$tmp/ena-tune/apply.sh")" \
+	|| ok "ena commands: $(grep '^ethtool' "$tmp/ena-tune/apply.sh")"
 [ "$fails" -eq 0 ]

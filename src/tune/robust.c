@@ -91,8 +91,14 @@ static uint64_t port_flows(const struct scenario *scn, const char *name)
 	return flows;
 }
 
-/* The longest the device interrupt of a queue of @n can stay off (ns),
- * and which knob sets it, into @what. */
+/* The longest frames can wait in a queue's ring of @n with its interrupt
+ * held off (ns), and which knob sets it, into @what.  While deferral is on
+ * (napi_defer_hard_irqs > 0) every expiry of the gro_flush_timeout timer
+ * polls the queue, so a frame waits at most one timeout; the interrupt
+ * staying off for napi_defer_hard_irqs empty polls in a row costs nothing,
+ * since nothing arrived.  With IRQ suspension the application's epoll
+ * polls, and irq-suspend-timeout is how long the ring must hold what
+ * arrives when the application stops polling. */
 static int64_t longest_deferral(const struct scn_nic *n, const char **what)
 {
 	int64_t longest = 0;
@@ -100,15 +106,15 @@ static int64_t longest_deferral(const struct scn_nic *n, const char **what)
 	*what = "";
 	for (uint32_t q = 0; q < n->combined && q < SCN_MAX_QUEUES; q++) {
 		const struct scn_napi *p = &n->napi[q];
-		int64_t defer = (int64_t)p->defer_hard_irqs * p->gro_flush_timeout_ns;
+		int64_t defer = p->defer_hard_irqs ? p->gro_flush_timeout_ns : 0;
 
 		if (defer > longest) {
 			longest = defer;
-			*what = "napi_defer_hard_irqs x gro_flush_timeout";
+			*what = "gro_flush_timeout, the deferral's re-poll period";
 		}
 		if (p->irq_suspend_timeout_ns > longest) {
 			longest = p->irq_suspend_timeout_ns;
-			*what = "irq-suspend-timeout";
+			*what = "irq-suspend-timeout, when the application stops polling";
 		}
 	}
 	return longest;
@@ -134,7 +140,7 @@ static unsigned defer_ring(const struct scenario *scn, const struct scn_nic *n,
 		return 0;
 	snprintf(why, sizeof(why), "a deferral of %.0f us (%s) is longer than the %.0f us the "
 		 "rx ring of %u descriptors holds at %.0f frames/s per queue: the ring fills "
-		 "before the timer fires", (double)defer / 1000.0, what, hold_us, n->rx_ring,
+		 "before the next poll", (double)defer / 1000.0, what, hold_us, n->rx_ring,
 		 per_queue);
 	add_reason(buf, len, why);
 	return TUNE_TRAP_DEFER_RING;

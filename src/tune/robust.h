@@ -48,9 +48,10 @@ enum tune_trap {
  * which are every queue's unless per-queue lists say otherwise) when at
  * most @peak_pps frames/s (all queues of the port together) are offered:
  *   TUNE_TRAP_NO_TIMER: adaptive-rx off, rx-frames N > 1, rx-usecs 0;
- *   TUNE_TRAP_DEFER_RING: the longest the device interrupt can stay off,
- *     max(napi_defer_hard_irqs * gro_flush_timeout, irq-suspend-timeout),
- *     exceeds the time rx-ring descriptors last at the busiest queue's
+ *   TUNE_TRAP_DEFER_RING: the longest a frame can wait for a poll with
+ *     the device interrupt held off, max(gro_flush_timeout when
+ *     napi_defer_hard_irqs > 0: the timer re-polls every period;
+ *     irq-suspend-timeout: the application stops polling), exceeds the time rx-ring descriptors last at the busiest queue's
  *     rate, peak_pps / min(queues in the RSS table, flows offered to the
  *     port) (flows spread evenly: a lower bound on the busiest queue).
  * The reasons, one sentence per trap separated by "; ", go to @buf (""

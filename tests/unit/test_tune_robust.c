@@ -115,8 +115,10 @@ static void test_trap_no_timer(void **state)
 				  "nic.eth0.rx-usecs=0", "nic.eth0.rx-frames=8"), 0);
 }
 
-/* 10 x 100 us = 1 ms of deferral; 256 descriptors hold 1 ms at 256000
- * frames/s on one queue: at that rate no trap, one frame/s more a trap. */
+/* The deferral's timer re-polls every gro_flush_timeout: 1 ms; 256
+ * descriptors hold 1 ms at 256000 frames/s on one queue: at that rate no
+ * trap, one frame/s more a trap.  napi_defer_hard_irqs multiplies nothing:
+ * 10 x 100 us is a poll every 100 us. */
 static void test_trap_defer_ring(void **state)
 {
 	char why[512];
@@ -124,11 +126,18 @@ static void test_trap_defer_ring(void **state)
 	(void)state;
 	assert_int_equal(traps_of(256000, why, sizeof(why), 3, "nic.eth0.rx-ring=256",
 				  "nic.eth0.napi_defer_hard_irqs=10",
-				  "nic.eth0.gro_flush_timeout=100us"), 0);
+				  "nic.eth0.gro_flush_timeout=1ms"), 0);
 	assert_int_equal(traps_of(256001, why, sizeof(why), 3, "nic.eth0.rx-ring=256",
 				  "nic.eth0.napi_defer_hard_irqs=10",
-				  "nic.eth0.gro_flush_timeout=100us"), TUNE_TRAP_DEFER_RING);
-	assert_non_null(strstr(why, "the ring fills before the timer fires"));
+				  "nic.eth0.gro_flush_timeout=1ms"), TUNE_TRAP_DEFER_RING);
+	assert_non_null(strstr(why, "the ring fills before the next poll"));
+	assert_int_equal(traps_of(256001, why, sizeof(why), 3, "nic.eth0.rx-ring=256",
+				  "nic.eth0.napi_defer_hard_irqs=10",
+				  "nic.eth0.gro_flush_timeout=100us"), 0);
+	/* gro_flush_timeout without deferral is GRO's flush, not a held IRQ */
+	assert_int_equal(traps_of(1e6, why, sizeof(why), 3, "nic.eth0.rx-ring=256",
+				  "nic.eth0.napi_defer_hard_irqs=0",
+				  "nic.eth0.gro_flush_timeout=1ms"), 0);
 	/* irq-suspend-timeout alone: 5 ms > 2.56 ms at 100 kpps */
 	assert_int_equal(traps_of(1e5, why, sizeof(why), 2, "nic.eth0.rx-ring=256",
 				  "nic.eth0.irq-suspend-timeout=5ms"), TUNE_TRAP_DEFER_RING);
@@ -137,12 +146,12 @@ static void test_trap_defer_ring(void **state)
 	assert_int_equal(traps_of(512000, why, sizeof(why), 5, "nic.eth0.rx-ring=256",
 				  "nic.eth0.combined=4", "traffic.flows=64",
 				  "nic.eth0.napi_defer_hard_irqs=10",
-				  "nic.eth0.gro_flush_timeout=100us"), 0);
+				  "nic.eth0.gro_flush_timeout=1ms"), 0);
 	/* ... but one flow lands on one queue */
 	assert_int_equal(traps_of(512000, why, sizeof(why), 5, "nic.eth0.rx-ring=256",
 				  "nic.eth0.combined=4", "traffic.flows=1",
 				  "nic.eth0.napi_defer_hard_irqs=10",
-				  "nic.eth0.gro_flush_timeout=100us"), TUNE_TRAP_DEFER_RING);
+				  "nic.eth0.gro_flush_timeout=1ms"), TUNE_TRAP_DEFER_RING);
 	/* no peak known (a closed loop): nothing to judge */
 	assert_int_equal(traps_of(0, why, sizeof(why), 1, "nic.eth0.irq-suspend-timeout=5ms"), 0);
 }

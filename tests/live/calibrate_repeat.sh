@@ -7,6 +7,7 @@
 # --set host.profile=FILE.  Skips, with the message, when the machine gave
 # no quiet moment for the wake-up runs (live_calibrate.c).
 source "$2/tests/live/lib.sh"
+RXLAB=$(realpath "$RXLAB")
 need_netns
 host=$(hostname | tr -c 'A-Za-z0-9._\n-' -)
 cd "$TMP" || fail "cd $TMP"

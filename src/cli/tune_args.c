@@ -298,5 +298,8 @@ int tune_opts_parse(struct tune_opts *o, int argc, char **argv)
 	if (o->verify && (o->fmt != OUT_TABLE || o->n_tables || o->tables_dir))
 		return usage_error("--verify prints its table after the report: not with --format "
 				   "csv/json, --table or --out-dir", NULL);
+	if (o->verify && tune_is_trace(o->req.target))
+		return usage_error("--verify runs the setting on the live test bed: give a scenario "
+				   "of it (live-veth), not a trace:", o->req.target);
 	return check_trace_options(&o->req);
 }

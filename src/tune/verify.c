@@ -369,6 +369,9 @@ int tune_verify(FILE *f, const struct tune_result *res, const struct tune_reques
 		fprintf(f, " %s", req->goal[i].text);
 	if (req->max_loss_pct > 0)
 		fprintf(f, " and loss <= %g%%", req->max_loss_pct);
+	if (req->iface)
+		fprintf(f, "\n(--iface %s names the commands only: the settings are measured on the "
+			"test bed's veth, the only interface rxlab changes here)", req->iface);
 	fprintf(f, "\n%-9s %-40s %9s %-9s %9s %7s %10s %7s  %s\n", "setting", "", "load/s", "figures",
 		"p99(us)", "cpu(%)", "thru(/s)", "drop%", "goals");
 	rc = verify_point(f, res, req, best, "best", sink, loads, n, dur_ns, stop, err, errlen);

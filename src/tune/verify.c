@@ -300,7 +300,7 @@ static void setting_name(const struct rxl_scheme *pol, const struct tune_point *
 static void row(FILE *f, const char *who, const char *name, double load, const char *kind,
 		const struct tune_metrics *m, const char *verdict)
 {
-	fprintf(f, "%-9s %-40s %9.0f %-9s %9.1f %7.1f %10.0f %7.2f  %s\n", who, name, load, kind,
+	fprintf(f, "%-9s %-50s %9.0f %-9s %9.1f %7.1f %10.0f %7.2f  %s\n", who, name, load, kind,
 		m->v[TM_P99], m->v[TM_CPU], m->v[TM_THROUGHPUT], m->v[TM_DROP_PCT], verdict);
 }
 
@@ -316,7 +316,7 @@ static int verify_point(FILE *f, const struct tune_result *res, const struct tun
 
 	setting_name(pol, p, name, sizeof(name));
 	if (verify_plan(pol, p->ix, &vs, why, sizeof(why)) != 0) {
-		fprintf(f, "%-9s %-40s not verifiable here: %s\n", who, name, why);
+		fprintf(f, "%-9s %-50s not verifiable here: %s\n", who, name, why);
 		return 0;
 	}
 	for (size_t l = 0; l < n_loads && !(stop && *stop); l++) {
@@ -331,7 +331,7 @@ static int verify_point(FILE *f, const struct tune_result *res, const struct tun
 		rc_ = ratio(mm.v[TM_CPU], pm.v[TM_CPU]);
 		row(f, who, name, loads[l], "predicted", &pm, meets(req, &pm) ? "meets" : "misses");
 		row(f, who, name, loads[l], "measured", &mm, meets(req, &mm) ? "meets" : "misses");
-		fprintf(f, "%-9s %-40s %9.0f %-9s %8.2fx %6.2fx %9.2fx %7s  p99 %s, cpu %s within "
+		fprintf(f, "%-9s %-50s %9.0f %-9s %8.2fx %6.2fx %9.2fx %7s  p99 %s, cpu %s within "
 			"tolerance\n", who, name, loads[l], "ratio", rp, rc_,
 			ratio(mm.v[TM_THROUGHPUT], pm.v[TM_THROUGHPUT]), "-", agree(rp, VERIFY_P99_TOL),
 			agree(rc_, VERIFY_CPU_TOL));
@@ -359,8 +359,12 @@ int tune_verify(FILE *f, const struct tune_result *res, const struct tune_reques
 	sink = scn->apps.sink;
 	memcpy(loads, req->loads, sizeof(loads));
 	if (n == 0)
-		loads[n++] = (double)scn->traffic[0].rate_pps;
+		loads[n++] = scn->n_traffic ? (double)scn->traffic[0].rate_pps : 0;
 	free(scn);
+	for (size_t i = 0; i < n; i++)
+		if (!(loads[i] > 0))
+			return snprintf(err, errlen, "the scenario's traffic has no packet rate "
+					"(traffic.rate) for the live sender to offer"), 2;
 	fprintf(f, "\nVerification on real packets (the live engine's veth test bed, %.1f s per "
 		"point)\ntolerance: measured/predicted within 1/%.0f..%.0f for p99, 1/%.0f..%.0f for "
 		"cpu (docs/tune.md \"Verifying on real packets\"); meets/misses: the goals",
@@ -372,7 +376,7 @@ int tune_verify(FILE *f, const struct tune_result *res, const struct tune_reques
 	if (req->iface)
 		fprintf(f, "\n(--iface %s names the commands only: the settings are measured on the "
 			"test bed's veth, the only interface rxlab changes here)", req->iface);
-	fprintf(f, "\n%-9s %-40s %9s %-9s %9s %7s %10s %7s  %s\n", "setting", "", "load/s", "figures",
+	fprintf(f, "\n%-9s %-50s %9s %-9s %9s %7s %10s %7s  %s\n", "setting", "", "load/s", "figures",
 		"p99(us)", "cpu(%)", "thru(/s)", "drop%", "goals");
 	rc = verify_point(f, res, req, best, "best", sink, loads, n, dur_ns, stop, err, errlen);
 	if (rc == 0 && second)

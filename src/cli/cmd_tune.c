@@ -16,7 +16,6 @@
 #include "experiment/sweep.h"
 #include "tune/tune.h"
 #include "tune/tune_report.h"
-#include "tune/verify.h"
 
 const char tune_usage[] =
 	"usage: rxlab tune SCENARIO_OR_TRACE --goal 'p99<=50us' [--goal ...]\n"
@@ -24,7 +23,7 @@ const char tune_usage[] =
 	"                  [--policies coalesce,dim,...] [--out DIR] [--iface NAME]\n"
 	"                  [--set KEY=VALUE ...] [--seed N] [--speed X] [--base SCENARIO]\n"
 	"                  [--jobs N] [--format table|csv|json] [--table front|best ...]\n"
-	"                  [--out-dir DIR] [--verify [--verify-duration D]]\n"
+	"                  [--out-dir DIR]\n"
 	"\n"
 	"Searches the moderation settings (coalescing, DIM, ITR, deferral, busy\n"
 	"polling, IRQ suspension) for the one that meets the goals at the least\n"
@@ -33,10 +32,7 @@ const char tune_usage[] =
 	"pcapng, .cap, .csv) is played into --base (default udp-sink).  --out DIR\n"
 	"also writes the points, a gnuplot script and apply.sh.  --table NAME prints\n"
 	"one table alone (JSON: with units), --out-dir DIR writes DIR/front.csv and\n"
-	"DIR/best.csv (docs/outputs-schema.md).  --verify then applies the best\n"
-	"setting and the runner-up on the live veth test bed (root), measures each\n"
-	"at the goal's load points for --verify-duration (default 2s) and prints\n"
-	"predicted beside measured.  See docs/tune.md.\n";
+	"DIR/best.csv (docs/outputs-schema.md).  See docs/tune.md.\n";
 
 /* The exit status of tune_run()'s @s (tune.h: 1 for a failed
  * simulation, 2 for bad input) after printing its message @err. */
@@ -102,9 +98,6 @@ int cmd_tune(int argc, char **argv)
 		return cli_status(rc);
 	s = tune_run(&o.req, &res, &rxlab_signal, err, sizeof(err));
 	rc = s == TUNE_OK ? report(&o, &res, err, sizeof(err)) : run_failed(s, err);
-	if (rc == 0 && o.verify && (rc = tune_verify(stdout, &res, &o.req, (int64_t)o.verify_dur_ns,
-						   &rxlab_signal, err, sizeof(err))) != 0)
-		fprintf(stderr, "rxlab: tune --verify: %s\n", err);
 	tune_result_free(&res);
 	return rxlab_signal ? 128 + rxlab_signal : rc;
 }

@@ -153,19 +153,6 @@ static int table_opt(struct tune_opts *o, const char *a, const char *v)
 	return 0;
 }
 
-/* --verify, --verify-duration D (tune/verify.h). */
-static int verify_opt(struct tune_opts *o, const char *a, const char *v)
-{
-	char msg[512];
-
-	if (!strcmp(a, "--verify"))
-		return o->verify = true, 0;
-	if (unit_parse_key(UNIT_TIME_NS, "--verify-duration", v, 100000000, 60000000000ull, NULL,
-			   &o->verify_dur_ns, msg, sizeof(msg)))
-		return usage_error(msg, NULL);
-	return 0;
-}
-
 /* An option with a value @v. */
 static int opt_value(struct tune_opts *o, const char *a, const char *v)
 {
@@ -188,8 +175,6 @@ static int opt_value(struct tune_opts *o, const char *a, const char *v)
 		return set_iface(o, v);
 	if (!strcmp(a, "--table") || !strcmp(a, "--out-dir"))
 		return table_opt(o, a, v);
-	if (!strncmp(a, "--verify", 8))
-		return verify_opt(o, a, v);
 	if (!strcmp(a, "--out"))
 		o->out_dir = v;
 	else if (!strcmp(a, "--speed"))
@@ -229,9 +214,7 @@ static const struct cli_opt tune_opts_table[] = {
 	{ "--goal", true }, { "--minimize", true }, { "--maximize", true }, { "--policies", true },
 	{ "--jobs", true }, { "--format", true }, { "--set", true }, { "--seed", true },
 	{ "--iface", true }, { "--out", true }, { "--speed", true }, { "--base", true },
-	{ "--table", true }, { "--out-dir", true },
-	{ "--verify", false }, { "--verify-duration", true }, /* calver: tune/verify.h */
-	{ NULL, false },
+	{ "--table", true }, { "--out-dir", true }, { NULL, false },
 };
 
 struct tune_args {
@@ -266,7 +249,6 @@ void tune_opts_init(struct tune_opts *o, size_t jobs)
 	memset(o, 0, sizeof(*o));
 	tune_request_init(&o->req, jobs);
 	o->fmt = OUT_TABLE;
-	o->verify_dur_ns = 2000000000;
 }
 
 int tune_opts_parse(struct tune_opts *o, int argc, char **argv)
@@ -295,11 +277,5 @@ int tune_opts_parse(struct tune_opts *o, int argc, char **argv)
 	if (o->n_tables > 1 && o->fmt == OUT_CSV && !o->tables_dir)
 		return usage_error("CSV on standard output is one table: give one --table, or "
 				   "--out-dir DIR for a file per table", NULL);
-	if (o->verify && (o->fmt != OUT_TABLE || o->n_tables || o->tables_dir))
-		return usage_error("--verify prints its table after the report: not with --format "
-				   "csv/json, --table or --out-dir", NULL);
-	if (o->verify && tune_is_trace(o->req.target))
-		return usage_error("--verify runs the setting on the live test bed: give a scenario "
-				   "of it (live-veth), not a trace:", o->req.target);
 	return check_trace_options(&o->req);
 }

@@ -4,9 +4,6 @@
 #ifndef RXLAB_CLI_TUNE_ARGS_H
 #define RXLAB_CLI_TUNE_ARGS_H
 
-#include <stdbool.h>
-#include <stdint.h>
-
 #include "report/table.h"
 #include "tune/tune_request.h"
 
@@ -18,8 +15,6 @@ struct tune_opts {
 	const char *tables[8];           /* --table NAME (front, best), repeatable */
 	size_t n_tables;
 	const char *tables_dir;          /* --out-dir DIR: DIR/front.csv, DIR/best.csv */
-	bool verify;                     /* --verify: tune/verify.h after the search */
-	uint64_t verify_dur_ns;          /* --verify-duration D (default 2 s, 100ms..60s) */
 };
 
 /* Defaults: those of tune_request_init(), a table, no --out. */

@@ -14,7 +14,6 @@
 #define TUNE_MAX_GOALS 8
 #define TUNE_MAX_POLICIES 16
 #define TUNE_MAX_USER_SETS 256
-#define TUNE_MAX_LOADS 16
 
 struct tune_request {
 	const char *target;              /* scenario (file or built-in name) or trace
@@ -33,9 +32,6 @@ struct tune_request {
 	const char *user_sets[TUNE_MAX_USER_SETS]; /* scenario overrides, "KEY=VALUE" */
 	size_t n_user_sets;
 	size_t jobs;                     /* processes that run a batch, 1..SWEEP_MAX_JOBS */
-	double loads[TUNE_MAX_LOADS];    /* offered rates of the goal's load points, frames/s */
-	size_t n_loads;                  /* 0 = the scenario's own rate */
-	double max_loss_pct;             /* a setting losing more never meets (0: no bound) */
 };
 
 /* Defaults: every policy, minimise cpu, @jobs processes, no goal yet. */

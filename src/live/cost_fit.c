@@ -2,6 +2,8 @@
  * cost_fit.h). */
 #include "live/cost_fit.h"
 
+#include <math.h>
+
 /* The normal equations of min sum (w * wakes + p * pkts - cpu)^2; false
  * when they are (nearly) singular: the runs do not tell the costs apart. */
 static bool solve(const double *cpu, const double *wakes, const double *pkts, int n, double *w,
@@ -37,4 +39,21 @@ struct cost_fit cost_fit(const double *cpu, const double *wakes, const double *p
 	if (!(f.wake_ns > 0))
 		f.wake_ns = 0;
 	return f;
+}
+
+struct cost_spread cost_spread(const double *v, int n)
+{
+	struct cost_spread s = { 0, v[0], v[0], 0, n };
+	double ss = 0;
+
+	for (int i = 0; i < n; i++) {
+		s.mean += v[i] / n;
+		s.min = fmin(s.min, v[i]);
+		s.max = fmax(s.max, v[i]);
+	}
+	for (int i = 0; i < n; i++)
+		ss += (v[i] - s.mean) * (v[i] - s.mean);
+	if (n > 1 && s.mean > 0)
+		s.rsd_pct = 100.0 * sqrt(ss / (n - 1)) / s.mean;
+	return s;
 }

@@ -24,4 +24,17 @@ struct cost_fit {
 struct cost_fit cost_fit(const double *cpu, const double *wakes, const double *pkts, int n,
 			 int fast, int slow);
 
+/* The spread of one cost over repeated calibrations (live calibrate
+ * --repeat): mean, least and greatest value and the relative standard
+ * deviation in % of the mean (sample standard deviation, n - 1; 0 for
+ * one value or a mean of 0). */
+struct cost_spread {
+	double mean, min, max;	/* the values' unit (ns) */
+	double rsd_pct;		/* 100 * stddev / mean */
+	int n;
+};
+
+/* The spread of @v[0..n), @n >= 1. */
+struct cost_spread cost_spread(const double *v, int n);
+
 #endif

@@ -1,6 +1,13 @@
-/* live_calibrate.c - `rxlab live calibrate`: measure this machine's veth
- * receive costs and write them as a simulator cost profile
+/* live_calibrate.c - `rxlab live calibrate`: measure this machine's receive
+ * costs (the test bed's veth, or --iface with a sender in a namespace the
+ * user names) and write them as a simulator cost profile
  * (profiles/NAME.ini format, profile_load.h).
+ *
+ * The calibration below is repeated (--repeat, default 3): the profile
+ * takes each cost's mean, and its spread (min..max, relative standard
+ * deviation) is written beside it and printed; a cost spreading more than
+ * LIVE_CALIB_NOISY_PCT is flagged NOISY, and a receiver core found busy
+ * (idle_check.h) before the first run or any run is warned about.
  *
  * Runs of napi mode on the test bed (threaded NAPI pinned to the receiver
  * CPU): first at the sender's maximum rate, then at 5 kpps (nearly every
@@ -42,7 +49,9 @@
  *                          idle allowed minus the POLL median; latency, not
  *                          CPU time, so idle-exit is left out (the loader
  *                          refuses both)
- *   others                 0: veth has no registers, DMA or hard IRQ
+ *   others                 0, and said so ("not measured"): veth has no
+ *                          registers, DMA or hard IRQ; on --iface the engine
+ *                          sees the NAPI poll's CPU time, not theirs
  * The numbers move with the machine's load; the profile keeps the raw
  * figures as comments.
  */
@@ -52,12 +61,17 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "live/cost_fit.h"
 #include "live/wake_lat.h"
 
 #define CALIB_RUNS 5
+#define CALIB_RX_CPU 1		/* live_job_default()'s receiver CPU (the wake-up runs use it too) */
 #define WAKE_RUNS 5		/* ping-pong runs per idle setting, alternating */
 #define WAKE_POLL_MAX_NS 10000	/* a POLL wake-up median above this: the host had the vCPU off */
 
@@ -82,8 +96,8 @@ struct calib {
 	double residency_ns;		/* its target residency */
 };
 
-static int calib_run(double rate, int64_t dur_ns, const volatile sig_atomic_t *stop,
-		     struct live_result *r)
+static int calib_run(const struct live_calib_opts *o, double rate,
+		     const volatile sig_atomic_t *stop, struct live_result *r)
 {
 	struct live_job j;
 	char err[1400];
@@ -91,7 +105,9 @@ static int calib_run(double rate, int64_t dur_ns, const volatile sig_atomic_t *s
 
 	live_job_default(&j, RXL_MODE_NAPI);
 	j.stop = stop;
-	j.snd.duration_ns = dur_ns;
+	j.iface = o->iface;
+	j.tx_ns = o->iface ? o->tx : NULL;
+	j.snd.duration_ns = o->dur_ns;
 	if (rate > 0)
 		j.snd.rate_pps = rate;
 	else
@@ -244,7 +260,8 @@ static int calib_wake(struct calib *c, const volatile sig_atomic_t *stop)
 }
 
 /* Run 0 at the maximum, run 1 at 5 kpps, runs 2.. at fractions of run 0. */
-static int calib_measure(struct calib *c, int64_t dur_ns, const volatile sig_atomic_t *stop)
+static int calib_measure(struct calib *c, const struct live_calib_opts *o,
+			 const volatile sig_atomic_t *stop)
 {
 	static const double frac[CALIB_RUNS] = { 0, 0, 0.1, 0.3, 0.6 };
 	struct live_result r;
@@ -253,13 +270,24 @@ static int calib_measure(struct calib *c, int64_t dur_ns, const volatile sig_ato
 	for (int i = 0; i < CALIB_RUNS; i++) {
 		double rate = i == 0 ? 0 : i == 1 ? 5000 : frac[i] * c->pps[0];
 
-		if ((rc = calib_run(rate, dur_ns, stop, &r)) != 0)
+		if ((rc = calib_run(o, rate, stop, &r)) != 0)
 			return rc;
 		calib_keep(c, i, &r);
-		if (r.rx.packets == 0 || r.d.napi_wakeups == 0 || (i == 0 && c->pps[0] < 50000)) {
+		if (r.rx.packets > 0 && r.d.napi_wakeups > 0 && i == 0 && c->pps[0] < 50000) {
+			fprintf(stderr, "rxlab live calibrate: run 0 received only %.0f pps at the "
+				"sender's maximum (under 50 kpps): the sender or the receiver shared its "
+				"CPU with other load (receiver core %.1f%% idle before); run again on a "
+				"quieter machine\n", c->pps[0], c->idle_before[0]);
+			return 1;
+		}
+		if (r.rx.packets == 0 || r.d.napi_wakeups == 0) {
 			fprintf(stderr, "rxlab live calibrate: run %d received %.0f pps with %llu NAPI "
-				"wake-ups; is threaded NAPI available?\n", i, c->pps[i],
+				"wake-ups; is threaded NAPI available?", i, c->pps[i],
 				(unsigned long long)r.d.napi_wakeups);
+			if (o->iface)
+				fprintf(stderr, " (on --iface %s: echo 1 > /sys/class/net/%s/threaded, "
+					"its kthread pinned to CPU %d)", o->iface, o->iface, CALIB_RX_CPU);
+			fputc('\n', stderr);
 			return 1;
 		}
 	}
@@ -328,15 +356,85 @@ static void wake_comment(FILE *f, const struct calib *c)
 		c->state, c->idle_exit_ns, c->pps[2]);
 }
 
-static void calib_write(FILE *f, const struct calib *c, const char *name)
-{
-	double isr = c->napi.wake_ns - c->thr.wake_ns + c->idle_exit_ns;
+/* The fitted costs of one calibration, in ns, the order of cost_key[]. */
+enum { K_CTX, K_SYSCALL, K_ISR, K_KPKT, K_WAKE, K_EXIT, K_N };
+static const char *const cost_key[K_N] = { "ctx-switch", "syscall", "isr",
+					   "rx-pkt+local-deliver", "sched-wake", "cstate-exit" };
 
-	fprintf(f, "# %s - this machine's veth receiver, measured by `rxlab live calibrate`.\n"
-		"#\n"
-		"# napi mode at the sender's maximum, at 5 kpps and at 10, 30 and 60%% of\n"
-		"# the maximum; cpu = a * wake-ups + b * packets fitted over the runs\n"
-		"# (least squares; see live_calibrate.c):\n", name);
+static void calib_costs(const struct calib *c, double *k)
+{
+	k[K_CTX] = c->thr.wake_ns;
+	k[K_SYSCALL] = c->thr.pkt_ns;
+	k[K_ISR] = fmax(0, c->napi.wake_ns - c->thr.wake_ns + c->idle_exit_ns);
+	k[K_KPKT] = c->napi.pkt_ns;
+	k[K_WAKE] = c->sched_wake_ns;
+	k[K_EXIT] = c->exit_ns;
+}
+
+/* Each cost's spread over the @n calibrations @c[]. */
+static void calib_spread(const struct calib *c, int n, struct cost_spread *sp)
+{
+	double k[LIVE_CALIB_MAX_REPEAT][K_N], v[LIVE_CALIB_MAX_REPEAT];
+
+	for (int r = 0; r < n; r++)
+		calib_costs(&c[r], k[r]);
+	for (int i = 0; i < K_N; i++) {
+		for (int r = 0; r < n; r++)
+			v[r] = k[r][i];
+		sp[i] = cost_spread(v, n);
+	}
+}
+
+/* "spread: ctx-switch 3.1us +-8% (3 runs, 2.9..3.4us)" lines, each after
+ * @pre, NOISY ones flagged; returns how many were noisy. */
+static int spread_write(FILE *f, const char *pre, const struct cost_spread *sp)
+{
+	int noisy = 0;
+
+	for (int i = 0; i < K_N; i++) {
+		bool bad = sp[i].n > 1 && sp[i].rsd_pct > LIVE_CALIB_NOISY_PCT;
+
+		noisy += bad;
+		fprintf(f, "%sspread: %s %.2fus +-%.0f%% (%d run%s, %.2f..%.2fus)%s\n", pre,
+			cost_key[i], sp[i].mean / 1e3, sp[i].rsd_pct, sp[i].n, sp[i].n == 1 ? "" : "s",
+			sp[i].min / 1e3, sp[i].max / 1e3, bad ? "  NOISY" : "");
+	}
+	if (noisy)
+		fprintf(f, "%snoisy: %d cost%s spread over %.0f%% (relative std dev): rerun on an "
+			"idle machine\n", pre, noisy, noisy == 1 ? "" : "s", LIVE_CALIB_NOISY_PCT);
+	return noisy;
+}
+
+/* Runs of @c[0..n) whose receiver core was under IDLE_CHECK_MIN_PCT idle
+ * just before them; the least idle figure in *@least. */
+static int busy_runs(const struct calib *c, int n, double *least)
+{
+	int busy = 0;
+
+	*least = 100;
+	for (int r = 0; r < n; r++)
+		for (int i = 0; i < CALIB_RUNS; i++) {
+			busy += c[r].idle_before[i] < IDLE_CHECK_MIN_PCT;
+			*least = fmin(*least, c[r].idle_before[i]);
+		}
+	return busy;
+}
+
+static void not_measured(FILE *f, const char *pre, const struct live_calib_opts *o)
+{
+	if (o->iface)
+		fprintf(f, "%snot measured: irq-entry, reg-read, dma-fixed, dma-per-byte (written 0):\n"
+			"%s  the live engine sees the NAPI poll's and the thread's CPU time, not the\n"
+			"%s  hard IRQ's, the device's DMA or its register accesses on %s\n", pre, pre,
+			pre, o->iface);
+	else
+		fprintf(f, "%snot measured: irq-entry, reg-read, dma-fixed, dma-per-byte (written 0):\n"
+			"%s  veth has no hard IRQ, DMA or registers to measure\n", pre, pre);
+}
+
+/* One calibration's runs as comments. */
+static void calib_runs_write(FILE *f, const struct calib *c)
+{
 	side_write(f, "receive thread", &c->thr, c->pps);
 	side_write(f, "NAPI kthread", &c->napi, c->pps);
 	fprintf(f, "#   receiver core busy: ");
@@ -353,33 +451,130 @@ static void calib_write(FILE *f, const struct calib *c, const char *name)
 			break;
 		}
 	wake_comment(f, c);
+}
+
+/* Where and when: "rxcv-r receiver of box (Linux 6.8.0), 2026-12-02 13:50 UTC". */
+static void host_line(char *buf, size_t len, const struct live_calib_opts *o)
+{
+	struct utsname u;
+	char host[25], date[32] = "unknown date";
+	time_t now = time(NULL);
+	struct tm tm;
+
+	live_calib_host(host, sizeof(host));
+	if (uname(&u) != 0)
+		snprintf(u.release, sizeof(u.release), "unknown");
+	u.release[32] = '\0';
+	for (char *p = u.release; *p; p++)
+		if (!isgraph((unsigned char)*p) || *p == '"')
+			*p = '-';
+	if (gmtime_r(&now, &tm))
+		strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", &tm);
+	snprintf(buf, len, "%.15s receiver of %s (Linux %s), %s", o->iface ? o->iface : "veth", host,
+		 u.release, date);
+}
+
+static void calib_write(FILE *f, const struct calib *c, const struct live_calib_opts *o,
+			const struct cost_spread *sp)
+{
+	double k[K_N];
+	char where[128];
+
+	for (int i = 0; i < K_N; i++)
+		k[i] = sp[i].mean;
+	host_line(where, sizeof(where), o);
+	fprintf(f, "# %s - %s, measured by `rxlab live calibrate`.\n"
+		"#\n"
+		"# %d calibration%s; each: napi mode at the sender's maximum, at 5 kpps and\n"
+		"# at 10, 30 and 60%% of the maximum; cpu = a * wake-ups + b * packets\n"
+		"# fitted over the runs (least squares; see live_calibrate.c).  The costs\n"
+		"# below are the means over the calibrations:\n", o->name, where, o->repeat,
+		o->repeat == 1 ? "" : "s");
+	spread_write(f, "#   ", sp);
+	not_measured(f, "#   ", o);
+	for (int r = 0; r < o->repeat; r++) {
+		fprintf(f, "#\n# Calibration %d of %d:\n", r + 1, o->repeat);
+		calib_runs_write(f, &c[r]);
+	}
 	fprintf(f, "# ctx-switch is the thread's per-wake-up cost, syscall its per-packet cost\n"
 		"# (recvmmsg share; the simulated reader pays it per datagram), isr what the\n"
 		"# kthread's per-wake-up cost adds to ctx-switch plus the core's unaccounted\n"
 		"# busy time per wake-up; rx-pkt + local-deliver is\n"
-		"# the kernel's per-packet cost (the split is not measured); veth has no\n"
-		"# DMA, registers or hard IRQ, so those costs are 0.  See docs/live.md.\n\n");
-	fprintf(f, "[profile]\nname = %s\ndescription = \"veth receiver of this machine "
-		"(rxlab live calibrate)\"\n\n[cost]\n", name);
-	fprintf(f, "irq-entry = 0\nisr = %lldns\nreg-read = 0\n", ns(isr));
+		"# the kernel's per-packet cost (the split is not measured).  See docs/live.md.\n\n");
+	fprintf(f, "[profile]\nname = %s\ndescription = \"%s\"\n\n[cost]\n", o->name, where);
+	fprintf(f, "irq-entry = 0\nisr = %lldns\nreg-read = 0\n", ns(k[K_ISR]));
 	fprintf(f, "rx-pkt = %lldns\nnetif-rx = 0\nbacklog-pkt = 0\nnapi-poll = 0\n",
-		ns(c->napi.pkt_ns / 2));
+		ns(k[K_KPKT] / 2));
 	fprintf(f, "softirq-entry = 0\ndma-fixed = 0\ndma-per-byte = 0\nfwd-pkt = 0\n"
 		"copy-per-byte = 0\ntx-clean-pkt = 0\n"
 		"skb-alloc = 0\nremote-free = 0\nxmit-locked = 0\n");
 	fprintf(f, "ctx-switch = %lldns\nlocal-deliver = %lldns\nsyscall = %lldns\n"
-		"sched-wake = %lldns\n", ns(c->thr.wake_ns), ns(c->napi.pkt_ns / 2), ns(c->thr.pkt_ns),
-		ns(c->sched_wake_ns));
-	fprintf(f, "\n[cstates]\nPOLL = 0 0\n%s = %lldns %lldns\n", c->state, ns(c->exit_ns),
-		ns(c->residency_ns));
+		"sched-wake = %lldns\n", ns(k[K_CTX]), ns(k[K_KPKT] / 2), ns(k[K_SYSCALL]),
+		ns(k[K_WAKE]));
+	fprintf(f, "\n[cstates]\nPOLL = 0 0\n%s = %lldns %lldns\n", c[0].state, ns(k[K_EXIT]),
+		ns(c[0].residency_ns));
 }
 
-int live_calibrate(FILE *f, int64_t dur_ns, const volatile sig_atomic_t *stop)
+/* Before the first run: is the machine idle enough to measure? */
+static void idle_warn(void)
 {
-	struct calib c;
-	int rc = calib_measure(&c, dur_ns, stop);
+	struct idle_check ic;
+	char line[160];
 
-	if (rc == 0)
-		calib_write(f, &c, "veth-host");
+	if (idle_check_measure(&ic, CALIB_RX_CPU, 0, IDLE_CHECK_WINDOW_NS) == 0 &&
+	    idle_check_busy(&ic)) {
+		idle_check_format(&ic, line, sizeof(line));
+		fprintf(stderr, "rxlab live calibrate: WARNING: the machine is not idle enough to "
+			"measure (%s; under %.0f%%): other load on the CPUs goes into the costs\n",
+			line, IDLE_CHECK_MIN_PCT);
+	}
+}
+
+static void calib_report(const struct calib *c, const struct live_calib_opts *o,
+			 const struct cost_spread *sp)
+{
+	double least;
+	int busy = busy_runs(c, o->repeat, &least);
+
+	spread_write(stderr, "rxlab live calibrate: ", sp);
+	not_measured(stderr, "rxlab live calibrate: ", o);
+	if (busy)
+		fprintf(stderr, "rxlab live calibrate: WARNING: %d of %d runs found the receiver core "
+			"under %.0f%% idle (least %.1f%%): other load on the CPUs; rerun on an idle "
+			"machine\n", busy, o->repeat * CALIB_RUNS, IDLE_CHECK_MIN_PCT, least);
+}
+
+void live_calib_host(char *buf, size_t len)
+{
+	char h[256] = "";
+
+	if (gethostname(h, sizeof(h) - 1) != 0 || !h[0])
+		snprintf(h, sizeof(h), "host");
+	snprintf(buf, len, "%s", h);
+	for (char *p = buf; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '_' && *p != '-')
+			*p = '-';
+}
+
+int live_calibrate(FILE *f, const struct live_calib_opts *o, const volatile sig_atomic_t *stop)
+{
+	struct cost_spread sp[K_N];
+	struct calib *c = calloc((size_t)o->repeat, sizeof(*c));
+	int rc = 0;
+
+	if (!c)
+		return fprintf(stderr, "rxlab live calibrate: out of memory\n"), 1;
+	idle_warn();
+	for (int r = 0; r < o->repeat && rc == 0; r++) {
+		if (o->repeat > 1)
+			fprintf(stderr, "rxlab live calibrate: calibration %d of %d\n", r + 1, o->repeat);
+		rc = calib_measure(&c[r], o, stop);
+	}
+	if (rc == 0) {
+		calib_spread(c, o->repeat, sp);
+		calib_write(f, c, o, sp);
+		calib_report(c, o, sp);
+	}
+	free(c);
 	return rc;
 }

@@ -198,13 +198,16 @@ static int tx_socket(struct run *run, char *err, size_t errlen)
 	const struct live_job *j = run->j;
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(j->port) };
 
-	if (!run->have_tb && strcmp(j->iface, "lo") != 0)
+	if (!run->have_tb && !j->tx_ns && strcmp(j->iface, "lo") != 0)
 		return 0;
 	a.sin_addr = run->have_tb ? run->tb.rx_addr : (struct in_addr){ htonl(INADDR_LOOPBACK) };
+	if (!run->have_tb && j->tx_ns)	/* live calibrate --iface --sender-ns */
+		a.sin_addr = j->tx_ns->dst;
 	if (run->nq > 1)	/* one flow per queue, found by probing */
 		return queues_probe(run->tb.ns_tx, &a, run->rx_fd, run->nq, run->tx_fd,
 				    run->probe_napi, err, errlen) ? 1 : 0;
-	run->tx_fd[0] = socket_in(run->have_tb ? run->tb.ns_tx : -1, AF_INET, SOCK_DGRAM, 0);
+	run->tx_fd[0] = socket_in(run->have_tb ? run->tb.ns_tx : j->tx_ns ? j->tx_ns->ns_fd : -1,
+				  AF_INET, SOCK_DGRAM, 0);
 	if (run->tx_fd[0] < 0 || connect(run->tx_fd[0], (struct sockaddr *)&a, sizeof(a)) != 0) {
 		snprintf(err, errlen, "sender socket: %s", strerror(errno));
 		return 1;

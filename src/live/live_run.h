@@ -16,6 +16,7 @@
 #ifndef RXLAB_LIVE_LIVE_RUN_H
 #define RXLAB_LIVE_LIVE_RUN_H
 
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -39,10 +40,18 @@ struct live_knob {
 	uint64_t v;
 };
 
+/* Where the sender of an --iface run sends from (live calibrate --sender-ns). */
+struct live_tx_ns {
+	int ns_fd;			/* a network namespace (open /run/netns/NAME) */
+	struct in_addr dst;		/* the receiving interface's IPv4 address */
+};
+
 struct live_job {
 	enum rxl_mode mode;
 	struct sender_config snd;	/* pattern, rate, duration, size; cpu set here */
 	const char *iface;		/* NULL = the test bed */
+	const struct live_tx_ns *tx_ns;	/* with @iface: the built-in sender sends from this
+					 * namespace to this address (NULL: only for lo) */
 	uint16_t port;			/* UDP port, default 9000 */
 	int rx_cpu, tx_cpu;		/* default 1 and 0 */
 	bool threaded;			/* test bed: threaded NAPI pinned to rx_cpu (default) */
@@ -105,10 +114,31 @@ double live_thread_cpu_pct(const struct live_result *r);
  * there is no kthread: softirq NAPI, --iface). */
 double live_rx_path_cpu_pct(const struct live_result *r);
 
-/* `rxlab live calibrate` (live_calibrate.c): five runs on the test bed of
- * @dur_ns each, the fit of their costs, written to @f as the profile
- * "veth-host".  0, or the exit status of the run that failed (message on
- * stderr); ends early when *@stop becomes non-zero (NULL: never). */
-int live_calibrate(FILE *f, int64_t dur_ns, const volatile sig_atomic_t *stop);
+/* `rxlab live calibrate` (live_calibrate.c). */
+#define LIVE_CALIB_MAX_REPEAT 20
+#define LIVE_CALIB_NOISY_PCT 15.0	/* a cost whose runs spread more (RSD %) is flagged */
+
+struct live_calib_opts {
+	int64_t dur_ns;			/* sending time of each run */
+	int repeat;			/* calibrations, 1..LIVE_CALIB_MAX_REPEAT */
+	const char *iface;		/* NULL: the test bed; else receive on this interface
+					 * (threaded NAPI on it, the caller checked it is not
+					 * the host's own connection) */
+	const struct live_tx_ns *tx;	/* with @iface: where the sender sends from */
+	const char *name;		/* the profile's [profile] name */
+};
+
+/* @o->repeat calibrations, each five runs of @o->dur_ns, the fit of their
+ * costs; the profile (the costs' means, each cost's spread, the runs and
+ * the host as comments) written to @f, the spread and the warnings (a busy
+ * core, a noisy cost, costs not measured) on stderr.  0, or the exit status
+ * of the run that failed (message on stderr); ends early when *@stop
+ * becomes non-zero (NULL: never). */
+int live_calibrate(FILE *f, const struct live_calib_opts *o, const volatile sig_atomic_t *stop);
+
+/* This host's name (uname's nodename) with every character but letters,
+ * digits, '.', '_' and '-' as '-', at most @len - 1 of them ("host" when
+ * empty): for a file name and the profile's name. */
+void live_calib_host(char *buf, size_t len);
 
 #endif

@@ -99,7 +99,7 @@ err_is "merge: unknown option" "rxlab merge: unknown option '--x'
 usage: rxlab merge SHARD... [--out FILE]
   SHARD  the outputs of rxlab sweep ... --shard K/N --format csv|json, one per K
   --out  write FILE (atomically) instead of stdout" merge --x
-err_is "live calibrate" "rxlab live calibrate: unknown or incomplete option '--out' (accepted: --out FILE, --duration D)" \
+err_is "live calibrate" "rxlab live calibrate: unknown or incomplete option '--out' (accepted: --out FILE, --duration D, --repeat N, --iface IFACE, --sender-ns NAME, --allow-host-iface)" \
   live calibrate --out
 
 # getopt_long's own words never reach stderr

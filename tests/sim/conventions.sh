@@ -83,7 +83,7 @@ for c in $cmds; do
   [ "$c" = replay ] && continue
   for o in $(rx "$c" --help | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do same "$c" "$o"; done
 done
-for o in --out --duration; do same live calibrate "$o"; done
+for o in --out --duration --repeat --iface --sender-ns --allow-host-iface; do same live calibrate "$o"; done
 for o in $(rx --help | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do
   case "$o" in --keys|--shard|--resume|--out|--checkpoint|--progress|--no-progress|--show-coalesce)
     continue;; esac   # not the default job's

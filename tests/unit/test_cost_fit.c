@@ -70,12 +70,32 @@ static void test_fallback(void **state)
 	assert_true(g.wake_ns >= 0 && g.pkt_ns >= 0);
 }
 
+/* The spread of repeated calibrations: mean, range, sample RSD. */
+static void test_spread(void **state)
+{
+	const double v[] = { 6000, 6500, 7000 };
+	struct cost_spread s = cost_spread(v, 3);
+
+	(void)state;
+	assert_int_equal(s.n, 3);
+	assert_true(fabs(s.mean - 6500) < 1e-9);
+	assert_true(s.min == 6000 && s.max == 7000);
+	/* sample stddev 500 (n - 1), 500 / 6500 = 7.69% */
+	assert_true(fabs(s.rsd_pct - 100.0 * 500 / 6500) < 1e-9);
+	/* one run: no spread; a mean of 0: no relative spread */
+	struct cost_spread one = cost_spread(v, 1);
+	assert_true(one.mean == 6000 && one.rsd_pct == 0);
+	const double z[] = { 0, 0 };
+	assert_true(cost_spread(z, 2).rsd_pct == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_least_squares_not_two_points),
 		cmocka_unit_test(test_fallback),
+		cmocka_unit_test(test_spread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

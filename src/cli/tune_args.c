@@ -6,6 +6,7 @@
  */
 #include "cli/tune_args.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -153,6 +154,125 @@ static int table_opt(struct tune_opts *o, const char *a, const char *v)
 	return 0;
 }
 
+/* ---- --load, --load-points, --max-loss ---- */
+
+static int load_error(const char *what, const char *v)
+{
+	fprintf(stderr, "rxlab: tune: --load %s: %s; accepted a range A..B (log-spaced, "
+		"--load-points N of them, 2..16, default 5) or a list of 1..16 distinct rates, "
+		"each 1pps..1000Mpps, e.g. 1kpps..200kpps or 1kpps,20kpps,200kpps\n", v, what);
+	return 2;
+}
+
+/* One rate of --load ("20kpps"), 1pps..1000Mpps. */
+static int load_rate(const char *s, size_t len, double *out)
+{
+	char buf[48];
+	uint64_t x;
+
+	if (len == 0 || len >= sizeof(buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, s);
+	if (unit_parse(UNIT_PPS, buf, &x, NULL, 0) != UNIT_OK || x < 1 || x > 1000000000ULL)
+		return -1;
+	*out = (double)x;
+	return 0;
+}
+
+/* @x rounded to three significant digits (as a sweep's log range rounds
+ * its inner values, experiment/sweep.h), a whole number of frames/s. */
+static double round3(double x)
+{
+	double scale = 1.0;
+
+	while (x / scale >= 1000.0)
+		scale *= 10.0;
+	return x < 1000.0 ? floor(x + 0.5) : floor(x / scale + 0.5) * scale;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* "A..B": @n log-spaced points, both ends exact, inner ones rounded. */
+static int load_range(struct tune_request *r, const char *v, const char *dots, size_t n)
+{
+	double a, b;
+
+	if (load_rate(v, (size_t)(dots - v), &a) || load_rate(dots + 2, strlen(dots + 2), &b))
+		return load_error("not a rate at an end of the range", v);
+	if (a >= b)
+		return load_error("the range's first rate must be below its last", v);
+	for (size_t i = 0; i < n; i++)
+		r->loads[i] = i == 0 ? a : i == n - 1 ? b
+				   : round3(a * pow(b / a, (double)i / (double)(n - 1)));
+	for (size_t i = 1; i < n; i++)
+		if (r->loads[i] <= r->loads[i - 1])
+			return load_error("too many points for so narrow a range (two round to "
+					  "the same rate)", v);
+	r->n_loads = n;
+	return 0;
+}
+
+/* "a,b,c": 1..16 distinct rates, any order (judged ascending). */
+static int load_list(struct tune_request *r, const char *v)
+{
+	size_t n = 0;
+
+	for (const char *p = v;; p++) {
+		size_t len = strcspn(p, ",");
+
+		if (n == TUNE_MAX_LOADS)
+			return load_error("more than 16 rates", v);
+		if (load_rate(p, len, &r->loads[n++]))
+			return load_error("not a rate (an empty item, or not pps, kpps or Mpps)", v);
+		p += len;
+		if (!*p)
+			break;
+	}
+	qsort(r->loads, n, sizeof(r->loads[0]), dbl_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (r->loads[i] == r->loads[i - 1])
+			return load_error("a rate is named twice", v);
+	r->n_loads = n;
+	return 0;
+}
+
+/* --load and --load-points into @o->req, after every option is read. */
+static int set_loads(struct tune_opts *o)
+{
+	const char *v = o->load, *dots;
+	char *end;
+	long n = 5;
+
+	if (o->load_points) {
+		n = strtol(o->load_points, &end, 10);
+		if (!*o->load_points || *end || n < 2 || n > TUNE_MAX_LOADS)
+			return usage_error("--load-points takes a number of load points in 2..16, "
+					   "not", o->load_points);
+		if (!v || !strstr(v, ".."))
+			return usage_error("--load-points applies to a range --load A..B", NULL);
+	}
+	if (!v)
+		return 0;
+	if (tune_is_trace(o->req.target))
+		return usage_error("--load applies to a scenario; a trace plays at its own rate "
+				   "(--speed X plays it faster or slower)", NULL);
+	dots = strstr(v, "..");
+	return dots ? load_range(&o->req, v, dots, (size_t)n) : load_list(&o->req, v);
+}
+
+static int set_max_loss(struct tune_opts *o, const char *v)
+{
+	if (tune_pct_parse(v, &o->req.max_loss_pct))
+		return usage_error("--max-loss takes a share of the frames 0..100%, e.g. 0.1% "
+				   "(the default), 0.5% or 0, not", v);
+	return 0;
+}
+
 /* An option with a value @v. */
 static int opt_value(struct tune_opts *o, const char *a, const char *v)
 {
@@ -175,7 +295,13 @@ static int opt_value(struct tune_opts *o, const char *a, const char *v)
 		return set_iface(o, v);
 	if (!strcmp(a, "--table") || !strcmp(a, "--out-dir"))
 		return table_opt(o, a, v);
-	if (!strcmp(a, "--out"))
+	if (!strcmp(a, "--max-loss"))
+		return set_max_loss(o, v);
+	if (!strcmp(a, "--load"))
+		o->load = v;
+	else if (!strcmp(a, "--load-points"))
+		o->load_points = v;
+	else if (!strcmp(a, "--out"))
 		o->out_dir = v;
 	else if (!strcmp(a, "--speed"))
 		o->req.speed = v;
@@ -214,7 +340,8 @@ static const struct cli_opt tune_opts_table[] = {
 	{ "--goal", true }, { "--minimize", true }, { "--maximize", true }, { "--policies", true },
 	{ "--jobs", true }, { "--format", true }, { "--set", true }, { "--seed", true },
 	{ "--iface", true }, { "--out", true }, { "--speed", true }, { "--base", true },
-	{ "--table", true }, { "--out-dir", true }, { NULL, false },
+	{ "--table", true }, { "--out-dir", true }, { "--load", true }, { "--load-points", true },
+	{ "--max-loss", true }, { NULL, false },
 };
 
 struct tune_args {
@@ -277,5 +404,6 @@ int tune_opts_parse(struct tune_opts *o, int argc, char **argv)
 	if (o->n_tables > 1 && o->fmt == OUT_CSV && !o->tables_dir)
 		return usage_error("CSV on standard output is one table: give one --table, or "
 				   "--out-dir DIR for a file per table", NULL);
-	return check_trace_options(&o->req);
+	rc = check_trace_options(&o->req);
+	return rc ? rc : set_loads(o);
 }

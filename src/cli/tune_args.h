@@ -15,6 +15,8 @@ struct tune_opts {
 	const char *tables[8];           /* --table NAME (front, best), repeatable */
 	size_t n_tables;
 	const char *tables_dir;          /* --out-dir DIR: DIR/front.csv, DIR/best.csv */
+	const char *load;                /* --load A..B or a list (NULL: none) */
+	const char *load_points;         /* --load-points N (NULL: 5) */
 };
 
 /* Defaults: those of tune_request_init(), a table, no --out. */
@@ -28,7 +30,10 @@ void tune_opts_init(struct tune_opts *o, size_t jobs);
  * help'"): an unknown option, a missing value, a bad goal or objective,
  * an empty or duplicated --policies list, an --iface name that fails
  * rxl_ifname_check(), no scenario or no goal; --speed or --base with a
- * scenario, a --speed that is not a number 0.001..1000. */
+ * scenario, a --speed that is not a number 0.001..1000; a --load that is
+ * not a range A..B or a list of up to 16 distinct rates 1pps..1000Mpps, a
+ * --load-points outside 2..16 or without a range, --load with a trace, a
+ * --max-loss that is not a percentage 0..100. */
 int tune_opts_parse(struct tune_opts *o, int argc, char **argv);
 
 #endif

@@ -33,6 +33,9 @@ enum tune_metric {
  * latency sample), which meets no goal. */
 struct tune_metrics {
 	double v[TM_N];
+	double load_pps;       /* offered rate the figures are from (with --load, the
+				* point's worst load, tune.h); NaN: not a set rate
+				* (a trace, a closed loop) */
 };
 
 enum goal_op { GOAL_LE, GOAL_LT, GOAL_GE, GOAL_GT };
@@ -61,6 +64,11 @@ double goal_miss(const struct goal *g, const struct tune_metrics *m);
  * message. */
 int objective_parse(const char *text, enum tune_metric *m, bool *maximize, char *err,
 		    size_t errlen);
+
+/* A percentage "0.5%", "0.1" or "0" (the '%' may be left out), 0..100
+ * in steps of 0.001, into *@out.  0, or -1 (the caller says what is
+ * accepted). */
+int tune_pct_parse(const char *v, double *out);
 
 /* Name of @m as goals write it ("p99"), and its unit for headers ("us"). */
 const char *tune_metric_name(enum tune_metric m);

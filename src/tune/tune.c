@@ -8,6 +8,7 @@
  */
 #include "tune/tune.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,12 @@ struct tune_ctx {
 	bool sink;
 	size_t jobs;
 	bool full;                       /* an override did not fit in sets[] or buf[] */
+	char rate_key[96];               /* "traffic.rate" or "traffic.NAME.rate" */
+	char load_val[TUNE_MAX_LOADS][48]; /* the request's loads, "20000pps" */
+	size_t n_loads;                  /* 0: the scenario's own rate */
+	double own_pps;                  /* the scenario's own rate (NaN: not a set rate) */
+	const struct goal *goals;        /* every goal, the implied loss goal last */
+	size_t n_goals;
 	const volatile sig_atomic_t *stop; /* stop flag (NULL: never) */
 };
 
@@ -101,6 +108,29 @@ static enum tune_status trace_sets(struct tune_ctx *c, const struct tune_request
 	return TUNE_OK;
 }
 
+/* --load sets the rate of the scenario's one traffic source: refused (a
+ * message in @err) with several sources, a trace or a closed loop. */
+static bool load_refused(struct tune_ctx *c, const struct scenario *scn, char *err,
+			 size_t errlen)
+{
+	const struct scn_traffic *t = &scn->traffic[0];
+
+	if (scn->n_traffic != 1)
+		return snprintf(err, errlen, "tune: --load sets the rate of one traffic source and "
+				"%s has %u; tune one source at a time, with --set "
+				"traffic.NAME.rate=... for the others", c->scenario,
+				(unsigned)scn->n_traffic), true;
+	if (t->pattern == TRAFFIC_TRACE || t->pattern == TRAFFIC_CLOSED)
+		return snprintf(err, errlen, "tune: --load sets the offered rate and the traffic of "
+				"%s is %s, whose rate it does not set", c->scenario,
+				t->pattern == TRAFFIC_TRACE ? "a trace" : "a closed loop"), true;
+	if (!strcmp(t->name, "traffic"))
+		snprintf(c->rate_key, sizeof(c->rate_key), "traffic.rate");
+	else
+		snprintf(c->rate_key, sizeof(c->rate_key), "traffic.%s.rate", t->name);
+	return false;
+}
+
 /* Load the base scenario once: its receiving port and socket. */
 static enum tune_status probe(struct tune_ctx *c, struct tune_result *res, char *err,
 			      size_t errlen)
@@ -118,6 +148,13 @@ static enum tune_status probe(struct tune_ctx *c, struct tune_result *res, char 
 	snprintf(res->port, sizeof(res->port), "%s", scn->n_traffic ? scn->traffic[0].port
 								   : scn->nic[0].name);
 	res->port_ix = scenario_nic_index(scn, res->port);
+	c->own_pps = scn->n_traffic == 1 && scn->traffic[0].pattern != TRAFFIC_TRACE &&
+		     scn->traffic[0].pattern != TRAFFIC_CLOSED ? (double)scn->traffic[0].rate_pps
+							       : NAN;
+	if (c->n_loads && load_refused(c, scn, err, errlen)) {
+		free(scn);
+		return TUNE_BAD_INPUT;
+	}
 	c->nic = res->port;
 	c->sink = scn->apps.sink;
 	trace_notes(stderr, scn);
@@ -194,6 +231,9 @@ static enum tune_status prepare(struct tune_ctx *c, const struct tune_request *r
 	enum tune_status s;
 
 	c->jobs = r->jobs;
+	c->n_loads = r->n_loads;
+	for (size_t i = 0; i < r->n_loads; i++)
+		snprintf(c->load_val[i], sizeof(c->load_val[i]), "%.0fpps", r->loads[i]);
 	memcpy(res->enabled, r->enabled, sizeof(res->enabled));
 	s = shared_sets(c, r, res, err, errlen);
 	if (s == TUNE_OK)
@@ -213,6 +253,47 @@ static void metrics_of(const struct point_brief *b, struct tune_metrics *m)
 	m->v[TM_DROPS] = (double)b->drops_total;
 	m->v[TM_DROP_PCT] = frames > 0 ? 100.0 * (double)b->drops_total / frames : 0.0;
 	m->v[TM_IRQS] = b->irqs_per_s;
+	m->load_pps = NAN;
+}
+
+/* Summed relative miss of @m over @c's goals, and in *@tight the largest
+ * signed relative excess over a limit (how close the tightest goal came
+ * to missing; above 0 when one misses). */
+static double load_miss(const struct tune_ctx *c, const struct tune_metrics *m, double *tight)
+{
+	double miss = 0.0;
+
+	*tight = -INFINITY;
+	for (size_t i = 0; i < c->n_goals; i++) {
+		const struct goal *g = &c->goals[i];
+		double v = m->v[g->m], scale = fabs(g->limit) > 1e-9 ? fabs(g->limit) : 1.0;
+		double ex = g->op == GOAL_LE || g->op == GOAL_LT ? v - g->limit : g->limit - v;
+
+		miss += goal_miss(g, m);
+		if (!isnan(v) && ex / scale > *tight)
+			*tight = ex / scale;
+	}
+	return miss;
+}
+
+/* The figures of one point from its runs at each load (@m[0..n)): those
+ * of its worst load (tune.h) into @out. */
+static void fold_loads(const struct tune_ctx *c, const struct tune_metrics *m, size_t n,
+		       struct tune_metrics *out)
+{
+	size_t worst = 0;
+	double wmiss = 0.0, wtight = 0.0;
+
+	for (size_t l = 0; l < n; l++) {
+		double tight, miss = load_miss(c, &m[l], &tight);
+
+		if (l == 0 || miss > wmiss || (miss == wmiss && tight >= wtight)) {
+			worst = l;
+			wmiss = miss;
+			wtight = tight;
+		}
+	}
+	*out = m[worst];
 }
 
 /* The overrides of policy @pol (after the shared ones) into @sets; the
@@ -247,26 +328,56 @@ static size_t batch_vary(struct tune_ctx *c, const struct rxl_scheme *pol,
 	return total;
 }
 
+/* The load axis, last so that it varies fastest: run k is point k / n,
+ * load k % n. */
+static size_t load_vary(struct tune_ctx *c, struct vary *v)
+{
+	if (!c->n_loads)
+		return 1;
+	snprintf(v->key, sizeof(v->key), "%s", c->rate_key);
+	v->n = c->n_loads;
+	v->val = c->load_val;
+	v->hidden = true;
+	return c->n_loads;
+}
+
+/* The figures of run k of @brief (as load_vary() orders them) into @m. */
+static void runs_metrics(const struct tune_ctx *c, const struct point_brief *brief,
+			 size_t runs, struct tune_metrics *m)
+{
+	for (size_t k = 0; k < runs; k++) {
+		metrics_of(&brief[k], &m[k]);
+		m[k].load_pps = c->n_loads ? strtod(c->load_val[k % c->n_loads], NULL) : c->own_pps;
+	}
+}
+
 static int eval_batch(void *vctx, const struct tune_batch *b, struct tune_metrics *out,
 		      char *err, size_t errlen)
 {
 	struct tune_ctx *c = vctx;
 	const struct rxl_scheme *pol = tune_policy(b->pol);
 	const char *sets[TUNE_MAX_SETS + RXL_SCHEME_MAX_SETS];
-	struct vary vary[TUNE_MAX_AXES] = { 0 };
+	struct vary vary[TUNE_MAX_AXES + 1] = { 0 };
 	char vals[TUNE_MAX_AXES][TUNE_MAX_LEVELS][48];
 	size_t mark = c->n_buf, n_sets = policy_sets(c, pol, sets);
 	size_t total = batch_vary(c, pol, b, vary, vals);
-	struct point_brief *brief = calloc(total, sizeof(*brief));
+	size_t n_l = load_vary(c, &vary[pol->n_axes]), runs = total * n_l;
+	struct point_brief *brief = calloc(runs, sizeof(*brief));
+	struct tune_metrics *m = calloc(runs, sizeof(*m));
 	struct table *t = summary_table_new("tune", NULL, NULL, 0, true);
 	int rc;
 
-	rc = brief ? sweep_run(t, c->scenario, sets, n_sets, vary, pol->n_axes, c->jobs, true,
-			       brief, c->stop, err, errlen) : -1;
+	rc = brief && m ? sweep_run(t, c->scenario, sets, n_sets, vary,
+				    pol->n_axes + (c->n_loads ? 1 : 0), c->jobs, true, brief,
+				    c->stop, err, errlen)
+			: (snprintf(err, errlen, "out of memory"), -1);
 	if (rc == 0 && c->stop && *c->stop)
 		rc = (snprintf(err, errlen, "interrupted"), -1);
+	if (rc == 0)
+		runs_metrics(c, brief, runs, m);
 	for (size_t i = 0; rc == 0 && i < total; i++)
-		metrics_of(&brief[i], &out[i]);
+		fold_loads(c, &m[i * n_l], n_l, &out[i]);
+	free(m);
 	table_free(t);
 	free(brief);
 	c->n_buf = mark;
@@ -298,14 +409,26 @@ int tune_point_scenario(const struct tune_result *res, const struct tune_point *
 
 /* ---- the search ---- */
 
+struct goal tune_loss_goal(double max_loss_pct)
+{
+	struct goal g = { .m = TM_DROP_PCT, .op = GOAL_LE, .limit = max_loss_pct };
+
+	snprintf(g.text, sizeof(g.text), "loss<=%g%%", max_loss_pct);
+	return g;
+}
+
 static enum tune_status search(struct tune_result *res, const struct tune_request *r,
 			       char *err, size_t errlen)
 {
 	struct tune_state *st = &res->st;
 	char msg[1024];
 
-	*st = (struct tune_state){ .pol = res->pol, .enabled = res->enabled, .goals = r->goal,
-				   .n_goals = r->n_goals, .objective = r->objective,
+	memcpy(res->goals, r->goal, r->n_goals * sizeof(r->goal[0]));
+	res->goals[r->n_goals] = tune_loss_goal(r->max_loss_pct);
+	res->ctx->goals = res->goals;
+	res->ctx->n_goals = r->n_goals + 1;
+	*st = (struct tune_state){ .pol = res->pol, .enabled = res->enabled, .goals = res->goals,
+				   .n_goals = r->n_goals + 1, .objective = r->objective,
 				   .maximize = r->maximize };
 	st->n_pol = tune_policy_list(res->pol, TUNE_MAX_POLICIES);
 	if (tune_search(st, eval_batch, res->ctx, msg, sizeof(msg))) {

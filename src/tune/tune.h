@@ -57,8 +57,14 @@ struct tune_result {
 					  * policies on a scenario without a socket */
 	char port[SCN_NAME_LEN];         /* the receiving port (the first traffic's) */
 	int port_ix;                     /* its index among the scenario's NICs */
+	struct goal goals[TUNE_MAX_GOALS + 1]; /* st.goals: the request's, then
+					  * tune_loss_goal() of its max_loss_pct */
 	struct tune_ctx *ctx;            /* private: the scenario and its overrides */
 };
+
+/* The goal every search adds after the request's: at most @max_loss_pct %
+ * of the frames dropped (TM_DROP_PCT <= limit), text "loss<=0.1%". */
+struct goal tune_loss_goal(double max_loss_pct);
 
 /* Is @target a trace (by its name: .pcap, .pcapng, .cap, .csv)? */
 bool tune_is_trace(const char *target);

@@ -18,6 +18,7 @@
 #include "report/plot_text.h"
 #include "rxlab/live.h"
 #include "scheme/apply.h"
+#include "tune/trap.h"
 
 /* "rx-usecs=16 rx-frames=4", or "-" for a policy without knobs. */
 static const char *setting_text(const struct tune_point *p, char *buf, size_t len)
@@ -50,7 +51,48 @@ static struct table *points_table(const char *name, const char *title, bool extr
 		table_add_col(t, "on_front", "front", -1);
 		table_add_col(t, "round", "round", -1);
 	}
+	table_add_col(t, "worst_load_pps", "load/s", 0);
+	table_add_col(t, "traps", "traps", -1);
 	return t;
+}
+
+/* The peak offered rate: the highest --load, else the scenario's own. */
+static double peak_pps(const struct tune_result *res, const struct tune_request *req)
+{
+	if (req->n_loads)
+		return req->loads[req->n_loads - 1];
+	for (size_t i = 0; i < res->st.n_pts; i++)
+		return res->st.pts[i].m.load_pps;
+	return NAN;
+}
+
+/* The traps of @p (trap.h) into @buf, "" when none or its scenario does
+ * not load (it loaded when the point ran). */
+static const char *point_traps(const struct tune_result *res, const struct tune_request *req,
+			       const struct tune_point *p, char *buf, size_t len)
+{
+	struct scenario *scn = malloc(sizeof(*scn));
+	char msg[256];
+
+	buf[0] = '\0';
+	if (scn && tune_point_scenario(res, p, scn, msg, sizeof(msg)) == 0) {
+		struct tune_trap_knobs k = tune_trap_knobs_of(scn, res->port_ix);
+
+		tune_traps(&k, peak_pps(res, req), buf, len);
+	}
+	free(scn);
+	return buf;
+}
+
+/* The last two cells of a row: the load the figures are from, the traps. */
+static void point_tail(struct table *t, const struct tune_result *res,
+		       const struct tune_request *req, const struct tune_point *p)
+{
+	char traps[400];
+
+	table_dbl(t, p->m.load_pps);
+	point_traps(res, req, p, traps, sizeof(traps));
+	table_str(t, traps[0] ? traps : "-");
 }
 
 static void point_row(struct table *t, const struct tune_state *st, const struct tune_point *p)
@@ -82,8 +124,9 @@ static void goals_text(const struct tune_request *o, bool objective, char *buf, 
 			 tune_metric_name(o->objective));
 }
 
-static struct report *tables(const struct tune_state *st, const struct tune_request *o)
+static struct report *tables(const struct tune_result *res, const struct tune_request *o)
 {
+	const struct tune_state *st = &res->st;
 	const struct tune_point *front[512], *best = tune_best(st);
 	size_t n = tune_front(st, front, 512);
 	struct report *rep = report_new();
@@ -94,8 +137,10 @@ static struct report *tables(const struct tune_state *st, const struct tune_requ
 	snprintf(title, sizeof(title), "Pareto front, CPU vs p99 latency (%zu of %zu settings "
 		 "tried)", n, st->n_pts);
 	t = points_table("front", title, false);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		point_row(t, st, front[i]);
+		point_tail(t, res, o, front[i]);
+	}
 	report_add(rep, t);
 	if (!best)
 		snprintf(title, sizeof(title), "No setting was evaluated (%s)", goals);
@@ -103,37 +148,96 @@ static struct report *tables(const struct tune_state *st, const struct tune_requ
 		snprintf(title, sizeof(title), "%s (%s)", tune_meets(st, best) ? "Best setting"
 			 : "No setting meets the goals; the closest", goals);
 	t = points_table("best", title, false);
-	if (best)
+	if (best) {
 		point_row(t, st, best);
+		point_tail(t, res, o, best);
+	}
 	report_add(rep, t);
 	return rep;
 }
 
 struct report *tune_report_tables(const struct tune_result *res, const struct tune_request *req)
 {
-	return tables(&res->st, req);
+	return tables(res, req);
 }
 
-static void verdict(FILE *f, const struct tune_state *st, const struct tune_request *o)
+/* "at every load of 1000..200000 frames/s (5 points)" or "". */
+static void loads_text(const struct tune_request *o, char *buf, size_t len)
 {
-	const struct tune_point *best = tune_best(st);
-	char set[160], goals[256];
+	buf[0] = '\0';
+	if (o->n_loads == 1)
+		snprintf(buf, len, " at %.0f frames/s", o->loads[0]);
+	else if (o->n_loads)
+		snprintf(buf, len, " at every load of %.0f..%.0f frames/s (%zu points)",
+			 o->loads[0], o->loads[o->n_loads - 1], o->n_loads);
+}
 
-	goals_text(o, false, goals, sizeof(goals));
-	fprintf(f, "\nsearched %zu settings (%zu simulations; the full grid has %zu) in %zu "
-		"refinement round%s\n", st->n_pts, st->runs, st->grid, st->rounds,
-		st->rounds == 1 ? "" : "s");
-	if (!best)
-		fprintf(f, "no setting was evaluated, so there is nothing to recommend\n");
-	else if (tune_meets(st, best))
-		fprintf(f, "best: %s %s meets %s with %s %.1f %s (%s)\n",
-			tune_policy(best->pol)->name, setting_text(best, set, sizeof(set)), goals,
+/* Settings that meet every goal of the request but lose too many frames. */
+static size_t lossy_count(const struct tune_state *st, const struct tune_request *o)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < st->n_pts; i++) {
+		const struct tune_point *p = &st->pts[i];
+		bool user = true;
+
+		for (size_t g = 0; g < o->n_goals; g++)
+			user &= goal_met(&o->goal[g], &p->m);
+		n += user && p->m.v[TM_DROP_PCT] > o->max_loss_pct;
+	}
+	return n;
+}
+
+static void verdict_best(FILE *f, const struct tune_state *st, const struct tune_request *o,
+			 const struct tune_point *best, const char *goals, const char *loads)
+{
+	char set[160];
+
+	if (tune_meets(st, best)) {
+		fprintf(f, "best: %s %s meets %s, losing at most %g%% of the frames%s, with %s "
+			"%.1f %s (%s)", tune_policy(best->pol)->name,
+			setting_text(best, set, sizeof(set)), goals, o->max_loss_pct, loads,
 			tune_metric_name(o->objective), best->m.v[o->objective],
 			tune_metric_unit(o->objective), o->maximize ? "maximized" : "minimized");
-	else
-		fprintf(f, "no setting meets %s; the closest is %s %s, missing the goals by %.0f%% "
-			"(summed relative miss)\n", goals, tune_policy(best->pol)->name,
+	} else {
+		fprintf(f, "no setting meets %s, losing at most %g%% of the frames%s; the closest "
+			"is %s %s, missing the goals by %.0f%% (summed relative miss)", goals,
+			o->max_loss_pct, loads, tune_policy(best->pol)->name,
 			setting_text(best, set, sizeof(set)), 100.0 * tune_miss(st, best));
+		if (best->m.v[TM_DROP_PCT] > o->max_loss_pct)
+			fprintf(f, "; it loses %.2f%% of the frames, more than --max-loss %g%%",
+				best->m.v[TM_DROP_PCT], o->max_loss_pct);
+	}
+	if (o->n_loads)
+		fprintf(f, "; its worst load is %.0f frames/s, whose figures are shown",
+			best->m.load_pps);
+	fputc('\n', f);
+}
+
+static void verdict(FILE *f, const struct tune_result *res, const struct tune_request *o)
+{
+	const struct tune_state *st = &res->st;
+	const struct tune_point *best = tune_best(st);
+	char goals[256], loads[128], traps[400];
+	size_t lossy = lossy_count(st, o);
+
+	goals_text(o, false, goals, sizeof(goals));
+	loads_text(o, loads, sizeof(loads));
+	fprintf(f, "\nsearched %zu settings (%zu simulations; the full grid has %zu) in %zu "
+		"refinement round%s\n", st->n_pts, st->runs * (o->n_loads ? o->n_loads : 1),
+		st->grid, st->rounds, st->rounds == 1 ? "" : "s");
+	if (!best) {
+		fprintf(f, "no setting was evaluated, so there is nothing to recommend\n");
+		return;
+	}
+	verdict_best(f, st, o, best, goals, loads);
+	if (lossy)
+		fprintf(f, "%zu setting%s met %s but lost more than %g%% of the frames (--max-loss): "
+			"not counted as meeting\n", lossy, lossy == 1 ? "" : "s", goals,
+			o->max_loss_pct);
+	if (point_traps(res, o, best, traps, sizeof(traps))[0])
+		fprintf(f, "warning: the %s is a known trap: %s\n",
+			tune_meets(st, best) ? "best setting" : "closest setting", traps);
 }
 
 /* The commands that apply the best point to @iface (NULL: the port), as
@@ -165,13 +269,13 @@ static int print_commands(FILE *f, const struct tune_result *res, const char *if
 int tune_report_print(FILE *f, const struct tune_result *res, const struct tune_request *req,
 		      enum out_format fmt, char *err, size_t errlen)
 {
-	struct report *rep = tables(&res->st, req);
+	struct report *rep = tables(res, req);
 
 	report_print(rep, f, fmt);
 	report_free(rep);
 	if (fmt != OUT_TABLE)
 		return 0;
-	verdict(f, &res->st, req);
+	verdict(f, res, req);
 	fprintf(f, "\nto apply it on Linux:\n");
 	return print_commands(f, res, req->iface, NULL, err, errlen);
 }
@@ -238,8 +342,9 @@ static bool on_front(const struct tune_point *p, const struct tune_point *const 
 	return false;
 }
 
-static void write_points(FILE *f, const struct tune_state *st)
+static void write_points(FILE *f, const struct tune_result *res, const struct tune_request *req)
 {
+	const struct tune_state *st = &res->st;
 	const struct tune_point *front[512];
 	size_t n = tune_front(st, front, 512);
 	struct report *rep = report_new();
@@ -249,6 +354,7 @@ static void write_points(FILE *f, const struct tune_state *st)
 		point_row(t, st, &st->pts[i]);
 		table_bool(t, on_front(&st->pts[i], front, n));
 		table_u64(t, st->pts[i].round);
+		point_tail(t, res, req, &st->pts[i]);
 	}
 	report_add(rep, t);
 	report_print(rep, f, OUT_CSV);
@@ -344,7 +450,7 @@ int tune_report_write(const char *dir, const struct tune_result *res,
 		return snprintf(err, errlen, "--out %s: cannot create: %s", dir, strerror(errno)), -1;
 	if (out_open_all(dir, of, err, errlen))
 		return -1;
-	write_points(outfile_fp(of[OUT_POINTS]), &res->st);
+	write_points(outfile_fp(of[OUT_POINTS]), res, req);
 	blocks = write_dat(outfile_fp(of[OUT_DAT]), &res->st, names);
 	write_gp(outfile_fp(of[OUT_GP]), req, names, blocks);
 	if (print_commands(outfile_fp(of[OUT_APPLY]), res, req->iface, req->target, err, errlen)) {

@@ -14,6 +14,7 @@
 #define TUNE_MAX_GOALS 8
 #define TUNE_MAX_POLICIES 16
 #define TUNE_MAX_USER_SETS 256
+#define TUNE_MAX_LOADS 16
 
 struct tune_request {
 	const char *target;              /* scenario (file or built-in name) or trace
@@ -32,9 +33,16 @@ struct tune_request {
 	const char *user_sets[TUNE_MAX_USER_SETS]; /* scenario overrides, "KEY=VALUE" */
 	size_t n_user_sets;
 	size_t jobs;                     /* processes that run a batch, 1..SWEEP_MAX_JOBS */
+	/* --load: every point is judged at each of these offered rates (the
+	 * rate of the scenario's one traffic source; a scenario only, not a
+	 * trace); it meets only if it meets every goal at every load */
+	double loads[TUNE_MAX_LOADS]; /* offered rates, frames/s, ascending; n_loads 0: the scenario's own rate */
+	size_t n_loads;
+	double max_loss_pct; /* --max-loss, % of frames; default 0.1 */
 };
 
-/* Defaults: every policy, minimise cpu, @jobs processes, no goal yet. */
+/* Defaults: every policy, minimise cpu, @jobs processes, no goal yet,
+ * the scenario's own load, max_loss_pct 0.1. */
 void tune_request_init(struct tune_request *r, size_t jobs);
 
 #endif

@@ -36,6 +36,12 @@ struct tune_metrics {
 	double load_pps;       /* offered rate the figures are from (with --load, the
 				* point's worst load, tune.h); NaN: not a set rate
 				* (a trace, a closed loop) */
+	/* with --load: the objective over every load, its worst (the highest
+	 * of a minimised metric, the lowest throughput), which ranks the
+	 * settings that meet the goals, and the load it is from; obj_set
+	 * false: the objective is v[objective] */
+	bool obj_set;
+	double obj, obj_load_pps;
 };
 
 enum goal_op { GOAL_LE, GOAL_LT, GOAL_GE, GOAL_GT };

@@ -42,6 +42,8 @@ struct tune_ctx {
 	double own_pps;                  /* the scenario's own rate (NaN: not a set rate) */
 	const struct goal *goals;        /* every goal, the implied loss goal last */
 	size_t n_goals;
+	enum tune_metric objective;      /* the request's */
+	bool maximize;
 	const volatile sig_atomic_t *stop; /* stop flag (NULL: never) */
 };
 
@@ -294,6 +296,16 @@ static void fold_loads(const struct tune_ctx *c, const struct tune_metrics *m, s
 		}
 	}
 	*out = m[worst];
+	out->obj_set = c->n_loads > 0;
+	for (size_t l = 0; out->obj_set && l < n; l++) {
+		double v = m[l].v[c->objective];
+		bool worse = l == 0 || isnan(v) || (c->maximize ? v <= out->obj : v >= out->obj);
+
+		if (worse && !isnan(out->obj)) {
+			out->obj = v;
+			out->obj_load_pps = m[l].load_pps;
+		}
+	}
 }
 
 /* The overrides of policy @pol (after the shared ones) into @sets; the
@@ -427,6 +439,8 @@ static enum tune_status search(struct tune_result *res, const struct tune_reques
 	res->goals[r->n_goals] = tune_loss_goal(r->max_loss_pct);
 	res->ctx->goals = res->goals;
 	res->ctx->n_goals = r->n_goals + 1;
+	res->ctx->objective = r->objective;
+	res->ctx->maximize = r->maximize;
 	*st = (struct tune_state){ .pol = res->pol, .enabled = res->enabled, .goals = res->goals,
 				   .n_goals = r->n_goals + 1, .objective = r->objective,
 				   .maximize = r->maximize };

@@ -195,10 +195,14 @@ static void verdict_best(FILE *f, const struct tune_state *st, const struct tune
 
 	if (tune_meets(st, best)) {
 		fprintf(f, "best: %s %s meets %s, losing at most %g%% of the frames%s, with %s "
-			"%.1f %s (%s)", tune_policy(best->pol)->name,
+			"%.1f %s (%s", tune_policy(best->pol)->name,
 			setting_text(best, set, sizeof(set)), goals, o->max_loss_pct, loads,
-			tune_metric_name(o->objective), best->m.v[o->objective],
+			tune_metric_name(o->objective), tune_objective(st, best),
 			tune_metric_unit(o->objective), o->maximize ? "maximized" : "minimized");
+		if (best->m.obj_set)
+			fprintf(f, " at its %s load, %.0f frames/s", o->maximize ? "poorest"
+				: "dearest", best->m.obj_load_pps);
+		fputc(')', f);
 	} else {
 		fprintf(f, "no setting meets %s, losing at most %g%% of the frames%s; the closest "
 			"is %s %s, missing the goals by %.0f%% (summed relative miss)", goals,

@@ -29,6 +29,11 @@ double tune_miss(const struct tune_state *st, const struct tune_point *p)
 	return miss;
 }
 
+double tune_objective(const struct tune_state *st, const struct tune_point *p)
+{
+	return p->m.obj_set ? p->m.obj : p->m.v[st->objective];
+}
+
 /* -1, 0, 1 for a < b, with NaN last. */
 static int cmp_dbl(double a, double b)
 {
@@ -52,7 +57,7 @@ static int rank_cmp(const struct tune_state *st, const struct tune_point *a,
 		    const struct tune_point *b)
 {
 	bool ma = tune_meets(st, a), mb = tune_meets(st, b);
-	double oa = a->m.v[st->objective], ob = b->m.v[st->objective];
+	double oa = tune_objective(st, a), ob = tune_objective(st, b);
 	int c;
 
 	if (ma != mb)

@@ -15,8 +15,8 @@
  *      neighbouring levels (a 3x3 block) that are not yet evaluated;
  *      it stops when a round adds no point.
  * The best point is the first in this order: points that meet every goal
- * before the others; among those that meet them, the objective (lower, or
- * higher for throughput), then p99, then CPU; among those that miss, the
+ * before the others; among those that meet them, the objective
+ * (tune_objective(): lower, or higher for throughput), then p99, then CPU; among those that miss, the
  * summed relative miss (goal_miss()), then the objective; last, the
  * policy's index and the levels, so ties resolve the same way every time.
  *
@@ -93,6 +93,10 @@ bool tune_meets(const struct tune_state *st, const struct tune_point *p);
 
 /* The best point (see the order above), NULL before any evaluation. */
 const struct tune_point *tune_best(const struct tune_state *st);
+
+/* The objective of @p: m.obj when m.obj_set (its worst over the loads),
+ * else m.v[st->objective]. */
+double tune_objective(const struct tune_state *st, const struct tune_point *p);
 
 /* Summed relative miss of @p over the goals (0 when it meets them). */
 double tune_miss(const struct tune_state *st, const struct tune_point *p);

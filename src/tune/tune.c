@@ -119,8 +119,8 @@ static bool load_refused(struct tune_ctx *c, const struct scenario *scn, char *e
 
 	if (scn->n_traffic != 1)
 		return snprintf(err, errlen, "tune: --load sets the rate of one traffic source and "
-				"%s has %u; tune one source at a time, with --set "
-				"traffic.NAME.rate=... for the others", c->scenario,
+				"%s has %u; set their rates with --set "
+				"traffic.NAME.rate=... and tune without --load", c->scenario,
 				(unsigned)scn->n_traffic), true;
 	if (t->pattern == TRAFFIC_TRACE || t->pattern == TRAFFIC_CLOSED)
 		return snprintf(err, errlen, "tune: --load sets the offered rate and the traffic of "

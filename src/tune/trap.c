@@ -52,7 +52,7 @@ size_t tune_traps(const struct tune_trap_knobs *k, double peak_pps, char *buf, s
 	hold_us = 1e6 * (double)k->rx_ring / (peak_pps / (double)k->queues);
 	if (defer_us > hold_us)
 		used = add(buf, len, used, n++, "deferral %.0f us is longer than the rx ring of "
-			   "%.0f holds at the peak %.0f frames/s per queue (%.0f us)", defer_us,
+			   "%.0f descriptors holds at the peak %.0f frames/s per queue (%.0f us)", defer_us,
 			   k->rx_ring, peak_pps / (double)k->queues, hold_us);
 	(void)used;
 	return n;

@@ -12,7 +12,10 @@
 #   (c) rx-usecs 0 rx-frames 1 at 200 kpps meets p99<=10ms but drops frames
 #       (interrupt per frame: the CPU saturates): never "meets" under the
 #       default --max-loss 0.1%, meets with --max-loss 50%;
-#   (d) --jobs 1 and --jobs 2 give the same bytes with --load.
+#   (d) --jobs 1 and --jobs 2 give the same bytes with --load;
+#   (e) napi_defer_hard_irqs 100 x gro_flush_timeout 500us defers 50 ms,
+#       longer than the 256 descriptors of the ring hold at 100 kpps
+#       (2.56 ms): flagged; 1 x 2us is not.
 # Runs are 100 ms (50 ms at 200 kpps) of simulated time, so each is short.
 set -u
 rxlab="$1"
@@ -102,4 +105,17 @@ else
 fi
 grep -q 'at every load of 2000..100000 frames/s (3 points)' "$tmp/d1.out" \
   && ok "3 log-spaced points named in the verdict" || fail "verdict lacks the load range: $(grep -E '^(best|no)' "$tmp/d1.out")"
+# (e) the deferral trap
+"$rxlab" tune udp-sink --set run.duration=50ms --goal 'p99<=1ms' --policies defer --load 100kpps \
+  --jobs 2 --out "$tmp/e" > /dev/null || fail "tune defer exit $?"
+long="$(grep '^defer,napi_defer_hard_irqs=100 gro_flush_timeout=500us,' "$tmp/e/tune-points.csv")"
+short="$(grep '^defer,napi_defer_hard_irqs=1 gro_flush_timeout=2us,' "$tmp/e/tune-points.csv")"
+case "$long" in
+  *"deferral 50000 us is longer than the rx ring of 256 descriptors holds at the peak 100000 frames/s per queue (2560 us)") ;;
+  *) fail "defer 100 x 500us: no deferral trap: '$long'"; long="" ;;
+esac
+case "$short" in
+  *,-) [ -n "$long" ] && ok "deferral trap: 100 x 500us flagged, 1 x 2us not" ;;
+  *) fail "defer 1 x 2us flagged: '$short'" ;;
+esac
 [ "$fails" -eq 0 ]

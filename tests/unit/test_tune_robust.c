@@ -53,7 +53,7 @@ static void test_trap_deferral(void **state)
 	assert_int_equal(tune_traps(&k, 200000.0, buf, sizeof(buf)), 0);
 	k.defer_hard_irqs = 20;		/* 2000 us > 1280 us */
 	assert_int_equal(tune_traps(&k, 200000.0, buf, sizeof(buf)), 1);
-	assert_string_equal(buf, "deferral 2000 us is longer than the rx ring of 256 holds at "
+	assert_string_equal(buf, "deferral 2000 us is longer than the rx ring of 256 descriptors holds at "
 			    "the peak 200000 frames/s per queue (1280 us)");
 	k.queues = 2;			/* 100 kpps per queue: 2560 us */
 	assert_int_equal(tune_traps(&k, 200000.0, buf, sizeof(buf)), 0);

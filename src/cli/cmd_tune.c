@@ -23,7 +23,8 @@ const char tune_usage[] =
 	"                  [--policies coalesce,dim,...] [--out DIR] [--iface NAME]\n"
 	"                  [--set KEY=VALUE ...] [--seed N] [--speed X] [--base SCENARIO]\n"
 	"                  [--jobs N] [--format table|csv|json] [--table front|best ...]\n"
-	"                  [--out-dir DIR]\n"
+	"                  [--out-dir DIR] [--load A..B | --load R1,R2,...]\n"
+	"                  [--load-points N] [--max-loss PCT]\n"
 	"\n"
 	"Searches the moderation settings (coalescing, DIM, ITR, deferral, busy\n"
 	"polling, IRQ suspension) for the one that meets the goals at the least\n"
@@ -32,7 +33,13 @@ const char tune_usage[] =
 	"pcapng, .cap, .csv) is played into --base (default udp-sink).  --out DIR\n"
 	"also writes the points, a gnuplot script and apply.sh.  --table NAME prints\n"
 	"one table alone (JSON: with units), --out-dir DIR writes DIR/front.csv and\n"
-	"DIR/best.csv (docs/outputs-schema.md).  See docs/tune.md.\n";
+	"DIR/best.csv (docs/outputs-schema.md).  --load 1kpps..200kpps judges every\n"
+	"setting at N log-spaced offered rates (--load-points, 2..16, default 5) or\n"
+	"at a list of rates: it meets only if it meets every goal at every load, and\n"
+	"its figures are those of its worst load.  A setting that drops more than\n"
+	"--max-loss of the frames (default 0.1%) never meets.  Known traps (a frame\n"
+	"threshold without a timer, a deferral longer than the ring holds) are\n"
+	"flagged in the traps column.  See docs/tune.md.\n";
 
 /* The exit status of tune_run()'s @s (tune.h: 1 for a failed
  * simulation, 2 for bad input) after printing its message @err. */

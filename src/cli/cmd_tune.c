@@ -24,7 +24,7 @@ const char tune_usage[] =
 	"                  [--set KEY=VALUE ...] [--seed N] [--speed X] [--base SCENARIO]\n"
 	"                  [--jobs N] [--format table|csv|json] [--table front|best ...]\n"
 	"                  [--out-dir DIR] [--load A..B | --load R1,R2,...]\n"
-	"                  [--load-points N] [--max-loss PCT]\n"
+	"                  [--load-points N] [--max-loss PCT] [--speeds X,Y,...]\n"
 	"\n"
 	"Searches the moderation settings (coalescing, DIM, ITR, deferral, busy\n"
 	"polling, IRQ suspension) for the one that meets the goals at the least\n"
@@ -36,7 +36,8 @@ const char tune_usage[] =
 	"DIR/best.csv (docs/outputs-schema.md).  --load 1kpps..200kpps judges every\n"
 	"setting at N log-spaced offered rates (--load-points, 2..16, default 5) or\n"
 	"at a list of rates: it meets only if it meets every goal at every load, and\n"
-	"its figures are those of its worst load.  A setting that drops more than\n"
+	"its figures are those of its worst load; --speeds 0.5,1,2 does the same\n"
+	"for a trace played at each speed.  A setting that drops more than\n"
 	"--max-loss of the frames (default 0.1%) never meets.  Known traps (a frame\n"
 	"threshold without a timer, a deferral longer than the ring holds) are\n"
 	"flagged in the traps column.  See docs/tune.md.\n";

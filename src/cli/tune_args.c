@@ -265,6 +265,72 @@ static int set_loads(struct tune_opts *o)
 	return dots ? load_range(&o->req, v, dots, (size_t)n) : load_list(&o->req, v);
 }
 
+/* --speed's number as thousandths (speed_ok() has accepted it). */
+static uint64_t speed_milli(const char *v)
+{
+	char speed[48];
+	uint64_t milli = 0;
+
+	snprintf(speed, sizeof(speed), "%sus", v);
+	unit_parse(UNIT_TIME_NS, speed, &milli, NULL, 0);
+	return milli;
+}
+
+static int speeds_error(const char *what, const char *v)
+{
+	fprintf(stderr, "rxlab: tune: --speeds %s: %s; accepted a list of 1..16 distinct "
+		"trace-speeds, each a number 0.001..1000, e.g. 0.5,1,2\n", v, what);
+	return 2;
+}
+
+static bool speed_ok(const char *v);
+
+/* Move item @n of @buf down to its place among the sorted @buf[0..n). */
+static void speed_insert(char (*buf)[24], size_t n)
+{
+	for (size_t i = n; i > 0 && speed_milli(buf[i]) < speed_milli(buf[i - 1]); i--) {
+		char t[24];
+
+		memcpy(t, buf[i], sizeof(t));
+		memcpy(buf[i], buf[i - 1], sizeof(t));
+		memcpy(buf[i - 1], t, sizeof(t));
+	}
+}
+
+/* --speeds X,Y,...: a trace at several speeds, sorted ascending. */
+static int set_speeds(struct tune_opts *o)
+{
+	const char *v = o->speeds;
+	size_t n = 0;
+
+	if (!v)
+		return 0;
+	if (!tune_is_trace(o->req.target) || o->req.speed || o->load)
+		return usage_error("--speeds applies to a trace, without --speed or --load", NULL);
+	for (const char *p = v;; p++) {
+		size_t len = strcspn(p, ",");
+
+		if (n == TUNE_MAX_LOADS)
+			return speeds_error("more than 16 speeds", v);
+		if (len == 0 || len >= sizeof(o->speed_buf[0]))
+			return speeds_error("an empty or too long item", v);
+		snprintf(o->speed_buf[n], sizeof(o->speed_buf[0]), "%.*s", (int)len, p);
+		if (!speed_ok(o->speed_buf[n]))
+			return speeds_error("not a number 0.001..1000", v);
+		speed_insert(o->speed_buf, n++);
+		p += len;
+		if (!*p)
+			break;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i && speed_milli(o->speed_buf[i]) == speed_milli(o->speed_buf[i - 1]))
+			return speeds_error("a speed is named twice", v);
+		o->req.speeds[i] = o->speed_buf[i];
+	}
+	o->req.n_speeds = n;
+	return 0;
+}
+
 static int set_max_loss(struct tune_opts *o, const char *v)
 {
 	if (tune_pct_parse(v, &o->req.max_loss_pct))
@@ -301,6 +367,8 @@ static int opt_value(struct tune_opts *o, const char *a, const char *v)
 		o->load = v;
 	else if (!strcmp(a, "--load-points"))
 		o->load_points = v;
+	else if (!strcmp(a, "--speeds"))
+		o->speeds = v;
 	else if (!strcmp(a, "--out"))
 		o->out_dir = v;
 	else if (!strcmp(a, "--speed"))
@@ -341,7 +409,7 @@ static const struct cli_opt tune_opts_table[] = {
 	{ "--jobs", true }, { "--format", true }, { "--set", true }, { "--seed", true },
 	{ "--iface", true }, { "--out", true }, { "--speed", true }, { "--base", true },
 	{ "--table", true }, { "--out-dir", true }, { "--load", true }, { "--load-points", true },
-	{ "--max-loss", true }, { NULL, false },
+	{ "--max-loss", true }, { "--speeds", true }, { NULL, false },
 };
 
 struct tune_args {
@@ -405,5 +473,7 @@ int tune_opts_parse(struct tune_opts *o, int argc, char **argv)
 		return usage_error("CSV on standard output is one table: give one --table, or "
 				   "--out-dir DIR for a file per table", NULL);
 	rc = check_trace_options(&o->req);
-	return rc ? rc : set_loads(o);
+	if (rc == 0)
+		rc = set_loads(o);
+	return rc ? rc : set_speeds(o);
 }

@@ -17,6 +17,8 @@ struct tune_opts {
 	const char *tables_dir;          /* --out-dir DIR: DIR/front.csv, DIR/best.csv */
 	const char *load;                /* --load A..B or a list (NULL: none) */
 	const char *load_points;         /* --load-points N (NULL: 5) */
+	const char *speeds;              /* --speeds X,Y,... (NULL: none) */
+	char speed_buf[TUNE_MAX_LOADS][24]; /* its items, req.speeds point here */
 };
 
 /* Defaults: those of tune_request_init(), a table, no --out. */
@@ -33,7 +35,9 @@ void tune_opts_init(struct tune_opts *o, size_t jobs);
  * scenario, a --speed that is not a number 0.001..1000; a --load that is
  * not a range A..B or a list of up to 16 distinct rates 1pps..1000Mpps, a
  * --load-points outside 2..16 or without a range, --load with a trace, a
- * --max-loss that is not a percentage 0..100. */
+ * --max-loss that is not a percentage 0..100; --speeds with a scenario,
+ * with --speed or --load, or not a list of 1..16 distinct speeds
+ * 0.001..1000. */
 int tune_opts_parse(struct tune_opts *o, int argc, char **argv);
 
 #endif

@@ -39,7 +39,10 @@ struct tune_ctx {
 	char rate_key[96];               /* "traffic.rate" or "traffic.NAME.rate" */
 	char load_val[TUNE_MAX_LOADS][48]; /* the request's loads, "20000pps" */
 	size_t n_loads;                  /* 0: the scenario's own rate */
-	double own_pps;                  /* the scenario's own rate (NaN: not a set rate) */
+	double own_pps;                  /* the scenario's own rate (a trace: its mean rate
+					  * at its speed; NaN: not a set rate) */
+	double trace_pps;                /* a trace's mean rate at speed 1 (NaN: none) */
+	bool speeds;                     /* the load points are --speeds */
 	const struct goal *goals;        /* every goal, the implied loss goal last */
 	size_t n_goals;
 	enum tune_metric objective;      /* the request's */
@@ -103,6 +106,8 @@ static enum tune_status trace_sets(struct tune_ctx *c, const struct tune_request
 
 	if (trace_load(&tr, r->target, msg, sizeof(msg)))
 		return snprintf(err, errlen, "%s", msg), TUNE_BAD_INPUT;
+	c->trace_pps = tr->n > 1 && tr->t_ns[tr->n - 1] > 0
+		       ? (double)(tr->n - 1) * 1e9 / (double)tr->t_ns[tr->n - 1] : NAN;
 	ctx_set(c, ctx_add(c, "traffic.trace=%s%s", r->target, ""));
 	ctx_set(c, ctx_add(c, "traffic.trace-speed=%s%s", r->speed ? r->speed : "1", ""));
 	ctx_set(c, "run.warmup=0");	/* also when --set run.duration cuts the trace */
@@ -153,7 +158,9 @@ static enum tune_status probe(struct tune_ctx *c, struct tune_result *res, char 
 	c->own_pps = scn->n_traffic == 1 && scn->traffic[0].pattern != TRAFFIC_TRACE &&
 		     scn->traffic[0].pattern != TRAFFIC_CLOSED ? (double)scn->traffic[0].rate_pps
 							       : NAN;
-	if (c->n_loads && load_refused(c, scn, err, errlen)) {
+	if (scn->n_traffic == 1 && scn->traffic[0].pattern == TRAFFIC_TRACE)
+		c->own_pps = c->trace_pps * (double)scn->traffic[0].trace_speed_milli / 1000.0;
+	if (c->n_loads && !c->speeds && load_refused(c, scn, err, errlen)) {
 		free(scn);
 		return TUNE_BAD_INPUT;
 	}
@@ -234,12 +241,24 @@ static enum tune_status prepare(struct tune_ctx *c, const struct tune_request *r
 
 	c->jobs = r->jobs;
 	c->n_loads = r->n_loads;
+	c->trace_pps = NAN;
 	for (size_t i = 0; i < r->n_loads; i++)
 		snprintf(c->load_val[i], sizeof(c->load_val[i]), "%.0fpps", r->loads[i]);
+	c->speeds = r->n_speeds > 0;
+	if (c->speeds) {	/* tune_args.c: a trace, no --load */
+		c->n_loads = r->n_speeds;
+		snprintf(c->rate_key, sizeof(c->rate_key), "traffic.trace-speed");
+		for (size_t i = 0; i < r->n_speeds; i++)
+			snprintf(c->load_val[i], sizeof(c->load_val[i]), "%s", r->speeds[i]);
+	}
 	memcpy(res->enabled, r->enabled, sizeof(res->enabled));
 	s = shared_sets(c, r, res, err, errlen);
 	if (s == TUNE_OK)
 		s = check_port_name(res, r, err, errlen);
+	res->peak_pps = c->own_pps;
+	if (c->n_loads)
+		res->peak_pps = strtod(c->load_val[c->n_loads - 1], NULL) *
+				(c->speeds ? c->trace_pps : 1.0);
 	return s == TUNE_OK ? drop_sink_policies(c, res, err, errlen) : s;
 }
 
@@ -359,7 +378,8 @@ static void runs_metrics(const struct tune_ctx *c, const struct point_brief *bri
 {
 	for (size_t k = 0; k < runs; k++) {
 		metrics_of(&brief[k], &m[k]);
-		m[k].load_pps = c->n_loads ? strtod(c->load_val[k % c->n_loads], NULL) : c->own_pps;
+		m[k].load_pps = !c->n_loads ? c->own_pps
+				: strtod(c->load_val[k % c->n_loads], NULL) * (c->speeds ? c->trace_pps : 1.0);
 	}
 }
 

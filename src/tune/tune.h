@@ -57,6 +57,8 @@ struct tune_result {
 					  * policies on a scenario without a socket */
 	char port[SCN_NAME_LEN];         /* the receiving port (the first traffic's) */
 	int port_ix;                     /* its index among the scenario's NICs */
+	double peak_pps;                 /* the highest load point (a trace: its mean rate
+					  * at the highest speed), frames/s; NaN: unknown */
 	struct goal goals[TUNE_MAX_GOALS + 1]; /* st.goals: the request's, then
 					  * tune_loss_goal() of its max_loss_pct */
 	struct tune_ctx *ctx;            /* private: the scenario and its overrides */

@@ -56,20 +56,10 @@ static struct table *points_table(const char *name, const char *title, bool extr
 	return t;
 }
 
-/* The peak offered rate: the highest --load, else the scenario's own. */
-static double peak_pps(const struct tune_result *res, const struct tune_request *req)
-{
-	if (req->n_loads)
-		return req->loads[req->n_loads - 1];
-	for (size_t i = 0; i < res->st.n_pts; i++)
-		return res->st.pts[i].m.load_pps;
-	return NAN;
-}
-
 /* The traps of @p (trap.h) into @buf, "" when none or its scenario does
  * not load (it loaded when the point ran). */
-static const char *point_traps(const struct tune_result *res, const struct tune_request *req,
-			       const struct tune_point *p, char *buf, size_t len)
+static const char *point_traps(const struct tune_result *res, const struct tune_point *p,
+			       char *buf, size_t len)
 {
 	struct scenario *scn = malloc(sizeof(*scn));
 	char msg[256];
@@ -78,7 +68,7 @@ static const char *point_traps(const struct tune_result *res, const struct tune_
 	if (scn && tune_point_scenario(res, p, scn, msg, sizeof(msg)) == 0) {
 		struct tune_trap_knobs k = tune_trap_knobs_of(scn, res->port_ix);
 
-		tune_traps(&k, peak_pps(res, req), buf, len);
+		tune_traps(&k, res->peak_pps, buf, len);
 	}
 	free(scn);
 	return buf;
@@ -86,12 +76,12 @@ static const char *point_traps(const struct tune_result *res, const struct tune_
 
 /* The last two cells of a row: the load the figures are from, the traps. */
 static void point_tail(struct table *t, const struct tune_result *res,
-		       const struct tune_request *req, const struct tune_point *p)
+		       const struct tune_point *p)
 {
 	char traps[400];
 
 	table_dbl(t, p->m.load_pps);
-	point_traps(res, req, p, traps, sizeof(traps));
+	point_traps(res, p, traps, sizeof(traps));
 	table_str(t, traps[0] ? traps : "-");
 }
 
@@ -139,7 +129,7 @@ static struct report *tables(const struct tune_result *res, const struct tune_re
 	t = points_table("front", title, false);
 	for (size_t i = 0; i < n; i++) {
 		point_row(t, st, front[i]);
-		point_tail(t, res, o, front[i]);
+		point_tail(t, res, front[i]);
 	}
 	report_add(rep, t);
 	if (!best)
@@ -150,7 +140,7 @@ static struct report *tables(const struct tune_result *res, const struct tune_re
 	t = points_table("best", title, false);
 	if (best) {
 		point_row(t, st, best);
-		point_tail(t, res, o, best);
+		point_tail(t, res, best);
 	}
 	report_add(rep, t);
 	return rep;
@@ -165,7 +155,12 @@ struct report *tune_report_tables(const struct tune_result *res, const struct tu
 static void loads_text(const struct tune_request *o, char *buf, size_t len)
 {
 	buf[0] = '\0';
-	if (o->n_loads == 1)
+	if (o->n_speeds == 1)
+		snprintf(buf, len, " at trace-speed %s", o->speeds[0]);
+	else if (o->n_speeds)
+		snprintf(buf, len, " at every trace-speed of %s..%s (%zu points)", o->speeds[0],
+			 o->speeds[o->n_speeds - 1], o->n_speeds);
+	else if (o->n_loads == 1)
 		snprintf(buf, len, " at %.0f frames/s", o->loads[0]);
 	else if (o->n_loads)
 		snprintf(buf, len, " at every load of %.0f..%.0f frames/s (%zu points)",
@@ -212,7 +207,7 @@ static void verdict_best(FILE *f, const struct tune_state *st, const struct tune
 			fprintf(f, "; it loses %.2f%% of the frames, more than --max-loss %g%%",
 				best->m.v[TM_DROP_PCT], o->max_loss_pct);
 	}
-	if (o->n_loads)
+	if (o->n_loads || o->n_speeds)
 		fprintf(f, "; its worst load is %.0f frames/s, whose figures are shown",
 			best->m.load_pps);
 	fputc('\n', f);
@@ -228,7 +223,7 @@ static void verdict(FILE *f, const struct tune_result *res, const struct tune_re
 	goals_text(o, false, goals, sizeof(goals));
 	loads_text(o, loads, sizeof(loads));
 	fprintf(f, "\nsearched %zu settings (%zu simulations; the full grid has %zu) in %zu "
-		"refinement round%s\n", st->n_pts, st->runs * (o->n_loads ? o->n_loads : 1),
+		"refinement round%s\n", st->n_pts, st->runs * (o->n_loads + o->n_speeds ? o->n_loads + o->n_speeds : 1),
 		st->grid, st->rounds, st->rounds == 1 ? "" : "s");
 	if (!best) {
 		fprintf(f, "no setting was evaluated, so there is nothing to recommend\n");
@@ -239,7 +234,7 @@ static void verdict(FILE *f, const struct tune_result *res, const struct tune_re
 		fprintf(f, "%zu setting%s met %s but lost more than %g%% of the frames (--max-loss): "
 			"not counted as meeting\n", lossy, lossy == 1 ? "" : "s", goals,
 			o->max_loss_pct);
-	if (point_traps(res, o, best, traps, sizeof(traps))[0])
+	if (point_traps(res, best, traps, sizeof(traps))[0])
 		fprintf(f, "warning: the %s is a known trap: %s\n",
 			tune_meets(st, best) ? "best setting" : "closest setting", traps);
 }
@@ -346,7 +341,7 @@ static bool on_front(const struct tune_point *p, const struct tune_point *const 
 	return false;
 }
 
-static void write_points(FILE *f, const struct tune_result *res, const struct tune_request *req)
+static void write_points(FILE *f, const struct tune_result *res)
 {
 	const struct tune_state *st = &res->st;
 	const struct tune_point *front[512];
@@ -358,7 +353,7 @@ static void write_points(FILE *f, const struct tune_result *res, const struct tu
 		point_row(t, st, &st->pts[i]);
 		table_bool(t, on_front(&st->pts[i], front, n));
 		table_u64(t, st->pts[i].round);
-		point_tail(t, res, req, &st->pts[i]);
+		point_tail(t, res, &st->pts[i]);
 	}
 	report_add(rep, t);
 	report_print(rep, f, OUT_CSV);
@@ -454,7 +449,7 @@ int tune_report_write(const char *dir, const struct tune_result *res,
 		return snprintf(err, errlen, "--out %s: cannot create: %s", dir, strerror(errno)), -1;
 	if (out_open_all(dir, of, err, errlen))
 		return -1;
-	write_points(outfile_fp(of[OUT_POINTS]), res, req);
+	write_points(outfile_fp(of[OUT_POINTS]), res);
 	blocks = write_dat(outfile_fp(of[OUT_DAT]), &res->st, names);
 	write_gp(outfile_fp(of[OUT_GP]), req, names, blocks);
 	if (print_commands(outfile_fp(of[OUT_APPLY]), res, req->iface, req->target, err, errlen)) {

@@ -39,6 +39,11 @@ struct tune_request {
 	double loads[TUNE_MAX_LOADS]; /* offered rates, frames/s, ascending; n_loads 0: the scenario's own rate */
 	size_t n_loads;
 	double max_loss_pct; /* --max-loss, % of frames; default 0.1 */
+	/* --speeds: with a trace only, instead of --load: the trace is played
+	 * at each of these trace-speeds (numbers 0.001..1000 as written,
+	 * ascending), each a load point as above */
+	const char *speeds[TUNE_MAX_LOADS];
+	size_t n_speeds;
 };
 
 /* Defaults: every policy, minimise cpu, @jobs processes, no goal yet,

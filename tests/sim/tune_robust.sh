@@ -15,10 +15,13 @@
 #   (d) --jobs 1 and --jobs 2 give the same bytes with --load;
 #   (e) napi_defer_hard_irqs 100 x gro_flush_timeout 500us defers 50 ms,
 #       longer than the 256 descriptors of the ring hold at 100 kpps
-#       (2.56 ms): flagged; 1 x 2us is not.
+#       (2.56 ms): flagged; 1 x 2us is not;
+#   (f) --speeds 0.5,2 plays a trace at both speeds: the figures tune shows
+#       are those `rxlab run` gives at the speed where p99 is higher, and
+#       the load shown is the offered rate run reports there.
 # Runs are 100 ms (50 ms at 200 kpps) of simulated time, so each is short.
 set -u
-rxlab="$1"
+rxlab="$1"; src="$2"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 fails=0
 ok() { echo "ok   $*"; }
@@ -118,4 +121,17 @@ case "$short" in
   *,-) [ -n "$long" ] && ok "deferral trap: 100 x 500us flagged, 1 x 2us not" ;;
   *) fail "defer 1 x 2us flagged: '$short'" ;;
 esac
+# (f) a trace at several speeds
+trace="$src/tests/traces/tiny.csv"
+"$rxlab" tune "$trace" --goal 'p99<=100us' --policies coalesce --speeds 2,0.5 --jobs 2 \
+  --out "$tmp/f" > "$tmp/f.out" || fail "tune --speeds exit $?"
+shown="$(col "$tmp/f/tune-points.csv" lat_p99_us 'rx-usecs=0 rx-frames=1') $(col "$tmp/f/tune-points.csv" worst_load_pps 'rx-usecs=0 rx-frames=1')"
+want="$(for sp in 0.5 2; do "$rxlab" run udp-sink --set traffic.trace="$trace" --set traffic.trace-speed=$sp \
+          --set nic.eth0.adaptive-rx=off --format csv \
+        | awk -F, 'NR == 2 {for (i = 1; i <= NF; i++) h[$i] = i; next} NR == 3 {print $h["lat_p99_us"], $h["offered_pps"]}'
+        done | sort -n | tail -1)"
+[ -n "$want" ] && [ "$shown" = "$want" ] && ok "--speeds 0.5,2: tune shows p99/load '$shown', as rxlab run at the worse speed" \
+  || fail "--speeds: tune shows '$shown', run's worse speed gives '$want'"
+grep -q 'at every trace-speed of 0.5..2 (2 points)' "$tmp/f.out" && ok "speeds sorted and named in the verdict" \
+  || fail "verdict: $(grep -E '^(best|no)' "$tmp/f.out")"
 [ "$fails" -eq 0 ]

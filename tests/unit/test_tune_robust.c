@@ -1,6 +1,6 @@
 /* test_tune_robust.c - the robust goals of `rxlab tune` (issue #21): the
  * traps (tune/trap.h) and the options --load, --load-points, --max-loss
- * (cli/tune_args.h). */
+ * and --speeds (cli/tune_args.h). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -140,6 +140,28 @@ static void test_options_load_refused(void **state)
 						     "1kpps", NULL }), 2);
 }
 
+static void test_options_speeds(void **state)
+{
+	static struct tune_opts o;
+
+	(void)state;
+	assert_int_equal(parse(&o, (const char *[]){ "t.pcap", "--goal", "p99<=1ms", "--speeds",
+						     "2,0.5,1", NULL }), 0);
+	assert_int_equal(o.req.n_speeds, 3);
+	assert_string_equal(o.req.speeds[0], "0.5");
+	assert_string_equal(o.req.speeds[1], "1");
+	assert_string_equal(o.req.speeds[2], "2");
+	assert_int_equal(o.req.n_loads, 0);
+	assert_int_equal(parse(&o, (const char *[]){ "udp-sink", "--goal", "p99<=1ms", "--speeds",
+						     "1,2", NULL }), 2);
+	assert_int_equal(parse(&o, (const char *[]){ "t.pcap", "--goal", "p99<=1ms", "--speeds",
+						     "1,1.0", NULL }), 2);
+	assert_int_equal(parse(&o, (const char *[]){ "t.pcap", "--goal", "p99<=1ms", "--speeds",
+						     "1,", NULL }), 2);
+	assert_int_equal(parse(&o, (const char *[]){ "t.pcap", "--goal", "p99<=1ms", "--speeds",
+						     "0.0001", NULL }), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -147,6 +169,7 @@ int main(void)
 		cmocka_unit_test(test_trap_deferral),
 		cmocka_unit_test(test_options_load),
 		cmocka_unit_test(test_options_load_refused),
+		cmocka_unit_test(test_options_speeds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,7 +18,9 @@ struct tune_trap_knobs tune_trap_knobs_of(const struct scenario *scn, int port_i
 	};
 }
 
-/* Append "; " (unless first) and one reason to @buf. */
+/* Append "; " (unless @n, the reasons so far, is 0) and one reason, @fmt
+ * with up to four numbers, to @buf at @used; cut at @len.  Returns the
+ * new length (at least @len once cut). */
 static size_t add(char *buf, size_t len, size_t used, size_t n, const char *fmt, double a,
 		  double b, double c, double d)
 {
@@ -51,9 +53,8 @@ size_t tune_traps(const struct tune_trap_knobs *k, double peak_pps, char *buf, s
 		return n;
 	hold_us = 1e6 * (double)k->rx_ring / (peak_pps / (double)k->queues);
 	if (defer_us > hold_us)
-		used = add(buf, len, used, n++, "deferral %.0f us is longer than the rx ring of "
+		add(buf, len, used, n++, "deferral %.0f us is longer than the rx ring of "
 			   "%.0f descriptors holds at the peak %.0f frames/s per queue (%.0f us)", defer_us,
 			   k->rx_ring, peak_pps / (double)k->queues, hold_us);
-	(void)used;
 	return n;
 }

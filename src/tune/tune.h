@@ -6,6 +6,18 @@
  *              [--policies coalesce,dim,...] [--out DIR] [--iface NAME]
  *              [--set KEY=VALUE ...] [--seed N] [--speed X] [--base SCENARIO]
  *              [--jobs N] [--format table|csv|json]
+ *              [--load A..B [--load-points N] | --load R1,R2,... | --speeds X,Y,...]
+ *              [--max-loss PCT]
+ *
+ * Robust goals (issue #21): with --load (a scenario) or --speeds (a
+ * trace), every point of a batch runs at every load point, the load
+ * varying fastest in the same sweep, and its figures are folded into
+ * those of its worst load: the load with the largest summed relative
+ * miss over the goals, then the one where a goal came closest to its
+ * limit (largest signed relative excess), then the highest; so a point
+ * meets (tune_meets()) only if it meets every goal at every load.  The
+ * objective is its worst over the loads (tune_metrics.obj).  Every search
+ * adds the goal tune_loss_goal(max_loss_pct) after the request's.
  *
  * Who does what: src/cli/tune_args.c reads the command line into a struct
  * tune_request (tune_request.h) and refuses every wrong word; tune_run()

@@ -14,8 +14,10 @@
 #include "cli/opts.h"
 #include "cli/tune_args.h"
 #include "experiment/sweep.h"
+#include "live/host_iface.h"
 #include "tune/tune.h"
 #include "tune/tune_report.h"
+#include "tune/verify.h"
 
 const char tune_usage[] =
 	"usage: rxlab tune SCENARIO_OR_TRACE --goal 'p99<=50us' [--goal ...]\n"
@@ -23,8 +25,10 @@ const char tune_usage[] =
 	"                  [--policies coalesce,dim,...] [--out DIR] [--iface NAME]\n"
 	"                  [--set KEY=VALUE ...] [--seed N] [--speed X] [--base SCENARIO]\n"
 	"                  [--jobs N] [--format table|csv|json] [--table front|best ...]\n"
-	"                  [--out-dir DIR] [--load A..B | --load R1,R2,...]\n"
-	"                  [--load-points N] [--max-loss PCT] [--speeds X,Y,...]\n"
+	"                  [--out-dir DIR] [--load A..B [--load-points N] | --load A,B,...]\n"
+	"                  [--speeds X,Y,...] [--max-loss P]\n"
+	"                  [--verify [--verify-duration D] [--verify-tolerance X]\n"
+	"                  [--allow-host-iface]]\n"
 	"\n"
 	"Searches the moderation settings (coalescing, DIM, ITR, deferral, busy\n"
 	"polling, IRQ suspension) for the one that meets the goals at the least\n"
@@ -33,14 +37,19 @@ const char tune_usage[] =
 	"pcapng, .cap, .csv) is played into --base (default udp-sink).  --out DIR\n"
 	"also writes the points, a gnuplot script and apply.sh.  --table NAME prints\n"
 	"one table alone (JSON: with units), --out-dir DIR writes DIR/front.csv and\n"
-	"DIR/best.csv (docs/outputs-schema.md).  --load 1kpps..200kpps judges every\n"
-	"setting at N log-spaced offered rates (--load-points, 2..16, default 5) or\n"
-	"at a list of rates: it meets only if it meets every goal at every load, and\n"
-	"its figures are those of its worst load; --speeds 0.5,1,2 does the same\n"
-	"for a trace played at each speed.  A setting that drops more than\n"
-	"--max-loss of the frames (default 0.1%) never meets.  Known traps (a frame\n"
-	"threshold without a timer, a deferral longer than the ring holds) are\n"
-	"flagged in the traps column.  See docs/tune.md.\n";
+	"DIR/best.csv (docs/outputs-schema.md).\n"
+	"Robust goals: --load 1kpps..200kpps (--load-points N, 2..16, default 5,\n"
+	"log-spaced), --load 1kpps,20kpps,200kpps or --load diurnal:PEAK (5, 15,\n"
+	"35, 60, 85, 100% of PEAK) runs every setting at each offered rate\n"
+	"(several [traffic] sections are scaled together); --speeds 0.5,1,2\n"
+	"plays a trace at each speed.  A setting meets the goals only if it\n"
+	"meets them at every point, and the tables show its worst one.  A setting\n"
+	"that loses more than --max-loss (default 0.1%, 0..100) of the frames at\n"
+	"any point never meets.  Known traps (rx-frames without a timer, a\n"
+	"deferral the rx ring cannot hold at the peak rate) are flagged.\n"
+	"--verify (root) then runs the best setting and the runner-up on the live\n"
+	"test bed (or --iface) for --verify-duration (default 2s) at each load and\n"
+	"prints predicted beside measured.  See docs/tune.md.\n";
 
 /* The exit status of tune_run()'s @s (tune.h: 1 for a failed
  * simulation, 2 for bad input) after printing its message @err. */
@@ -89,6 +98,44 @@ static int report(const struct tune_opts *o, const struct tune_result *res, char
 	return 0;
 }
 
+/* --verify: root, a scenario, and an --iface that is not the host's own
+ * connection unless --allow-host-iface; before the search runs. */
+static int verify_preflight_cli(const struct tune_opts *o)
+{
+	char why[512];
+	int rc;
+
+	if (verify_preflight(&o->req, why, sizeof(why)))
+		return fprintf(stderr, "rxlab: %s\n", why), 2;
+	if (!o->req.iface || o->allow_host_iface)
+		return 0;
+	rc = host_iface_check(o->req.iface, why, sizeof(why));
+	if (rc > 0)
+		fprintf(stderr, "rxlab: tune: --verify on --iface %s, which carries %s: it looks "
+			"like this host's own network connection, whose settings the verification "
+			"would change; pass --allow-host-iface to use it anyway\n", o->req.iface, why);
+	else if (rc < 0)
+		fprintf(stderr, "rxlab: tune: --verify on --iface %s: cannot tell whether it "
+			"carries the default route or a global address: %s; pass --allow-host-iface "
+			"to use it anyway\n", o->req.iface, why);
+	return rc ? 2 : 0;
+}
+
+/* --verify after the report: the best two measured live. */
+static int verify(struct tune_opts *o, const struct tune_result *res, char *err, size_t errlen)
+{
+	int rc;
+
+	o->vopt.fmt = o->fmt;
+	o->vopt.iface = o->req.iface;
+	o->vopt.stop = &rxlab_signal;
+	fflush(stdout);
+	rc = verify_run(stdout, res, &o->req, &o->vopt, err, errlen);
+	if (rc)
+		fprintf(stderr, "rxlab: %s\n", err);
+	return rc;
+}
+
 int cmd_tune(int argc, char **argv)
 {
 	/* large, so not on the stack; a message quotes at most one word of
@@ -104,8 +151,12 @@ int cmd_tune(int argc, char **argv)
 	rc = tune_opts_parse(&o, argc - 1, argv + 1);
 	if (rc)
 		return cli_status(rc);
+	if (o.verify && (rc = verify_preflight_cli(&o)) != 0)
+		return rc;
 	s = tune_run(&o.req, &res, &rxlab_signal, err, sizeof(err));
 	rc = s == TUNE_OK ? report(&o, &res, err, sizeof(err)) : run_failed(s, err);
+	if (rc == 0 && o.verify && !rxlab_signal)
+		rc = verify(&o, &res, err, sizeof(err));
 	tune_result_free(&res);
 	return rxlab_signal ? 128 + rxlab_signal : rc;
 }

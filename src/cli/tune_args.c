@@ -6,7 +6,6 @@
  */
 #include "cli/tune_args.h"
 
-#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -154,194 +153,42 @@ static int table_opt(struct tune_opts *o, const char *a, const char *v)
 	return 0;
 }
 
-/* ---- --load, --load-points, --max-loss ---- */
-
-static int load_error(const char *what, const char *v)
+/* --verify, --allow-host-iface (no value), --verify-duration D (10ms..600s),
+ * --verify-tolerance X (a factor 1.01..100, measured/predicted in [1/X, X]). */
+static int verify_opt(struct tune_opts *o, const char *a, const char *v)
 {
-	fprintf(stderr, "rxlab: tune: --load %s: %s; accepted a range A..B (log-spaced, "
-		"--load-points N of them, 2..16, default 5) or a list of 1..16 distinct rates, "
-		"each 1pps..1000Mpps, e.g. 1kpps..200kpps or 1kpps,20kpps,200kpps\n", v, what);
-	return 2;
-}
+	char msg[512], *end;
+	uint64_t ns;
+	double x;
 
-/* One rate of --load ("20kpps"), 1pps..1000Mpps. */
-static int load_rate(const char *s, size_t len, double *out)
-{
-	char buf[48];
-	uint64_t x;
-
-	if (len == 0 || len >= sizeof(buf))
-		return -1;
-	snprintf(buf, sizeof(buf), "%.*s", (int)len, s);
-	if (unit_parse(UNIT_PPS, buf, &x, NULL, 0) != UNIT_OK || x < 1 || x > 1000000000ULL)
-		return -1;
-	*out = (double)x;
-	return 0;
-}
-
-/* @x rounded to three significant digits (as a sweep's log range rounds
- * its inner values, experiment/sweep.h), a whole number of frames/s. */
-static double round3(double x)
-{
-	double scale = 1.0;
-
-	while (x / scale >= 1000.0)
-		scale *= 10.0;
-	return x < 1000.0 ? floor(x + 0.5) : floor(x / scale + 0.5) * scale;
-}
-
-static int dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* "A..B": @n log-spaced points, both ends exact, inner ones rounded. */
-static int load_range(struct tune_request *r, const char *v, const char *dots, size_t n)
-{
-	double a, b;
-
-	if (load_rate(v, (size_t)(dots - v), &a) || load_rate(dots + 2, strlen(dots + 2), &b))
-		return load_error("not a rate at an end of the range", v);
-	if (a >= b)
-		return load_error("the range's first rate must be below its last", v);
-	for (size_t i = 0; i < n; i++)
-		r->loads[i] = i == 0 ? a : i == n - 1 ? b
-				   : round3(a * pow(b / a, (double)i / (double)(n - 1)));
-	for (size_t i = 1; i < n; i++)
-		if (r->loads[i] <= r->loads[i - 1])
-			return load_error("too many points for so narrow a range (two round to "
-					  "the same rate)", v);
-	r->n_loads = n;
-	return 0;
-}
-
-/* "a,b,c": 1..16 distinct rates, any order (judged ascending). */
-static int load_list(struct tune_request *r, const char *v)
-{
-	size_t n = 0;
-
-	for (const char *p = v;; p++) {
-		size_t len = strcspn(p, ",");
-
-		if (n == TUNE_MAX_LOADS)
-			return load_error("more than 16 rates", v);
-		if (load_rate(p, len, &r->loads[n++]))
-			return load_error("not a rate (an empty item, or not pps, kpps or Mpps)", v);
-		p += len;
-		if (!*p)
-			break;
-	}
-	qsort(r->loads, n, sizeof(r->loads[0]), dbl_cmp);
-	for (size_t i = 1; i < n; i++)
-		if (r->loads[i] == r->loads[i - 1])
-			return load_error("a rate is named twice", v);
-	r->n_loads = n;
-	return 0;
-}
-
-/* --load and --load-points into @o->req, after every option is read. */
-static int set_loads(struct tune_opts *o)
-{
-	const char *v = o->load, *dots;
-	char *end;
-	long n = 5;
-
-	if (o->load_points) {
-		n = strtol(o->load_points, &end, 10);
-		if (!*o->load_points || *end || n < 2 || n > TUNE_MAX_LOADS)
-			return usage_error("--load-points takes a number of load points in 2..16, "
-					   "not", o->load_points);
-		if (!v || !strstr(v, ".."))
-			return usage_error("--load-points applies to a range --load A..B", NULL);
-	}
-	if (!v)
+	if (!strcmp(a, "--verify"))
+		return o->verify = true, 0;
+	if (!strcmp(a, "--allow-host-iface"))
+		return o->allow_host_iface = true, 0;
+	if (!strcmp(a, "--verify-duration")) {
+		if (unit_parse_key(UNIT_TIME_NS, "--verify-duration", v, VERIFY_MIN_DURATION_NS,
+				   VERIFY_MAX_DURATION_NS, NULL, &ns, msg, sizeof(msg)))
+			return usage_error(msg, NULL);
+		o->vopt.duration_ns = (int64_t)ns;
 		return 0;
-	if (tune_is_trace(o->req.target))
-		return usage_error("--load applies to a scenario; a trace plays at its own rate "
-				   "(--speed X plays it faster or slower)", NULL);
-	dots = strstr(v, "..");
-	return dots ? load_range(&o->req, v, dots, (size_t)n) : load_list(&o->req, v);
-}
-
-/* --speed's number as thousandths (speed_ok() has accepted it). */
-static uint64_t speed_milli(const char *v)
-{
-	char speed[48];
-	uint64_t milli = 0;
-
-	snprintf(speed, sizeof(speed), "%sus", v);
-	unit_parse(UNIT_TIME_NS, speed, &milli, NULL, 0);
-	return milli;
-}
-
-static int speeds_error(const char *what, const char *v)
-{
-	fprintf(stderr, "rxlab: tune: --speeds %s: %s; accepted a list of 1..16 distinct "
-		"trace-speeds, each a number 0.001..1000, e.g. 0.5,1,2\n", v, what);
-	return 2;
-}
-
-static bool speed_ok(const char *v);
-
-/* Move item @n of @buf down to its place among the sorted @buf[0..n). */
-static void speed_insert(char (*buf)[24], size_t n)
-{
-	for (size_t i = n; i > 0 && speed_milli(buf[i]) < speed_milli(buf[i - 1]); i--) {
-		char t[24];
-
-		memcpy(t, buf[i], sizeof(t));
-		memcpy(buf[i], buf[i - 1], sizeof(t));
-		memcpy(buf[i - 1], t, sizeof(t));
 	}
-}
-
-/* --speeds X,Y,...: a trace at several speeds, sorted ascending. */
-static int set_speeds(struct tune_opts *o)
-{
-	const char *v = o->speeds;
-	size_t n = 0;
-
-	if (!v)
-		return 0;
-	if (!tune_is_trace(o->req.target) || o->req.speed || o->load)
-		return usage_error("--speeds applies to a trace, without --speed or --load", NULL);
-	for (const char *p = v;; p++) {
-		size_t len = strcspn(p, ",");
-
-		if (n == TUNE_MAX_LOADS)
-			return speeds_error("more than 16 speeds", v);
-		if (len == 0 || len >= sizeof(o->speed_buf[0]))
-			return speeds_error("an empty or too long item", v);
-		snprintf(o->speed_buf[n], sizeof(o->speed_buf[0]), "%.*s", (int)len, p);
-		if (!speed_ok(o->speed_buf[n]))
-			return speeds_error("not a number 0.001..1000", v);
-		speed_insert(o->speed_buf, n++);
-		p += len;
-		if (!*p)
-			break;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (i && speed_milli(o->speed_buf[i]) == speed_milli(o->speed_buf[i - 1]))
-			return speeds_error("a speed is named twice", v);
-		o->req.speeds[i] = o->speed_buf[i];
-	}
-	o->req.n_speeds = n;
-	return 0;
-}
-
-static int set_max_loss(struct tune_opts *o, const char *v)
-{
-	if (tune_pct_parse(v, &o->req.max_loss_pct))
-		return usage_error("--max-loss takes a share of the frames 0..100%, e.g. 0.1% "
-				   "(the default), 0.5% or 0, not", v);
+	x = strtod(v, &end);
+	if (!*v || *end || !(x >= 1.01 && x <= 100))
+		return usage_error("--verify-tolerance takes a factor 1.01..100 (2: measured within "
+				   "half to twice the prediction agrees), not", v);
+	o->vopt.tolerance = x;
 	return 0;
 }
 
 /* An option with a value @v. */
 static int opt_value(struct tune_opts *o, const char *a, const char *v)
 {
+	int rc = tune_load_opt(&o->load, &o->req, a, v);
+
+	if (rc != 1)
+		return rc;
+	if (!strncmp(a, "--verify", 8) || !strcmp(a, "--allow-host-iface"))
+		return verify_opt(o, a, v);
 	if (!strcmp(a, "--goal"))
 		return add_goal(o, v);
 	if (!strcmp(a, "--minimize") || !strcmp(a, "--maximize"))
@@ -361,15 +208,7 @@ static int opt_value(struct tune_opts *o, const char *a, const char *v)
 		return set_iface(o, v);
 	if (!strcmp(a, "--table") || !strcmp(a, "--out-dir"))
 		return table_opt(o, a, v);
-	if (!strcmp(a, "--max-loss"))
-		return set_max_loss(o, v);
-	if (!strcmp(a, "--load"))
-		o->load = v;
-	else if (!strcmp(a, "--load-points"))
-		o->load_points = v;
-	else if (!strcmp(a, "--speeds"))
-		o->speeds = v;
-	else if (!strcmp(a, "--out"))
+	if (!strcmp(a, "--out"))
 		o->out_dir = v;
 	else if (!strcmp(a, "--speed"))
 		o->req.speed = v;
@@ -409,7 +248,9 @@ static const struct cli_opt tune_opts_table[] = {
 	{ "--jobs", true }, { "--format", true }, { "--set", true }, { "--seed", true },
 	{ "--iface", true }, { "--out", true }, { "--speed", true }, { "--base", true },
 	{ "--table", true }, { "--out-dir", true }, { "--load", true }, { "--load-points", true },
-	{ "--max-loss", true }, { "--speeds", true }, { NULL, false },
+	{ "--speeds", true }, { "--max-loss", true }, { "--verify", false },
+	{ "--verify-duration", true }, { "--verify-tolerance", true },
+	{ "--allow-host-iface", false }, { NULL, false },
 };
 
 struct tune_args {
@@ -444,6 +285,7 @@ void tune_opts_init(struct tune_opts *o, size_t jobs)
 	memset(o, 0, sizeof(*o));
 	tune_request_init(&o->req, jobs);
 	o->fmt = OUT_TABLE;
+	verify_opts_init(&o->vopt);
 }
 
 int tune_opts_parse(struct tune_opts *o, int argc, char **argv)
@@ -472,8 +314,13 @@ int tune_opts_parse(struct tune_opts *o, int argc, char **argv)
 	if (o->n_tables > 1 && o->fmt == OUT_CSV && !o->tables_dir)
 		return usage_error("CSV on standard output is one table: give one --table, or "
 				   "--out-dir DIR for a file per table", NULL);
+	if (!o->verify && (o->vopt.duration_ns != VERIFY_DEFAULT_DURATION_NS ||
+			   o->vopt.tolerance != VERIFY_DEFAULT_TOLERANCE || o->allow_host_iface))
+		return usage_error("--verify-duration, --verify-tolerance and --allow-host-iface "
+				   "go with --verify", NULL);
+	if (o->verify && (o->n_tables || o->tables_dir))
+		return usage_error("--verify prints its own table: leave out --table and --out-dir",
+				   NULL);
 	rc = check_trace_options(&o->req);
-	if (rc == 0)
-		rc = set_loads(o);
-	return rc ? rc : set_speeds(o);
+	return rc ? rc : tune_load_finish(&o->load, &o->req, tune_is_trace(o->req.target));
 }

@@ -4,8 +4,10 @@
 #ifndef RXLAB_CLI_TUNE_ARGS_H
 #define RXLAB_CLI_TUNE_ARGS_H
 
+#include "cli/tune_load_args.h"
 #include "report/table.h"
 #include "tune/tune_request.h"
+#include "tune/verify.h"
 
 struct tune_opts {
 	struct tune_request req;         /* what is searched */
@@ -15,10 +17,10 @@ struct tune_opts {
 	const char *tables[8];           /* --table NAME (front, best), repeatable */
 	size_t n_tables;
 	const char *tables_dir;          /* --out-dir DIR: DIR/front.csv, DIR/best.csv */
-	const char *load;                /* --load A..B or a list (NULL: none) */
-	const char *load_points;         /* --load-points N (NULL: 5) */
-	const char *speeds;              /* --speeds X,Y,... (NULL: none) */
-	char speed_buf[TUNE_MAX_LOADS][24]; /* its items, req.speeds point here */
+	struct tune_load_opts load;      /* --load, --load-points, --speeds, --max-loss */
+	bool verify;                     /* --verify: measure the best two live (tune/verify.h) */
+	bool allow_host_iface;           /* --allow-host-iface: --verify on such an --iface */
+	struct verify_opts vopt;         /* --verify-duration, --verify-tolerance */
 };
 
 /* Defaults: those of tune_request_init(), a table, no --out. */
@@ -32,12 +34,8 @@ void tune_opts_init(struct tune_opts *o, size_t jobs);
  * help'"): an unknown option, a missing value, a bad goal or objective,
  * an empty or duplicated --policies list, an --iface name that fails
  * rxl_ifname_check(), no scenario or no goal; --speed or --base with a
- * scenario, a --speed that is not a number 0.001..1000; a --load that is
- * not a range A..B or a list of up to 16 distinct rates 1pps..1000Mpps, a
- * --load-points outside 2..16 or without a range, --load with a trace, a
- * --max-loss that is not a percentage 0..100; --speeds with a scenario,
- * with --speed or --load, or not a list of 1..16 distinct speeds
- * 0.001..1000. */
+ * scenario, a --speed that is not a number 0.001..1000; a bad --load,
+ * --load-points, --speeds or --max-loss (cli/tune_load_args.h). */
 int tune_opts_parse(struct tune_opts *o, int argc, char **argv);
 
 #endif

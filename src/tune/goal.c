@@ -52,7 +52,7 @@ static int metric_of(const char *name, size_t len, enum tune_metric *m)
 }
 
 /* A percentage "40%" or "0.1%" (bare numbers too for cpu): 0..100. */
-int tune_pct_parse(const char *v, double *out)
+static int parse_pct(const char *v, double *out)
 {
 	char buf[40];
 	size_t n = strlen(v);
@@ -79,7 +79,7 @@ static int parse_drops(struct goal *g, const char *v, char *why, size_t whylen)
 
 	if (n && v[n - 1] == '%') {
 		g->m = TM_DROP_PCT;
-		if (tune_pct_parse(v, &g->limit) == 0)
+		if (parse_pct(v, &g->limit) == 0)
 			return 0;
 	} else if (unit_parse(UNIT_COUNT, v, &x, NULL, 0) == UNIT_OK) {
 		g->limit = (double)x;
@@ -128,7 +128,7 @@ static int parse_limit(struct goal *g, const char *v, char *err, size_t errlen)
 		rc = parse_unit(g, UNIT_TIME_NS, 1000.0, v, why, sizeof(why));
 		break;
 	case TM_CPU:
-		rc = tune_pct_parse(v, &g->limit);
+		rc = parse_pct(v, &g->limit);
 		if (rc)
 			snprintf(why, sizeof(why), "not a percentage 0..100, e.g. 40%%");
 		break;

@@ -30,18 +30,14 @@ enum tune_metric {
 };
 
 /* The figures of one run a goal can look at.  NaN = not measured (no
- * latency sample), which meets no goal. */
+ * latency sample), which meets no goal.  A setting run at several loads
+ * (tune/robust.h) is judged by the figures of its worst load, with the
+ * two fields after v[] saying which load that was and its highest loss. */
 struct tune_metrics {
 	double v[TM_N];
-	double load_pps;       /* offered rate the figures are from (with --load, the
-				* point's worst load, tune.h); NaN: not a set rate
-				* (a trace, a closed loop) */
-	/* with --load: the objective over every load, its worst (the highest
-	 * of a minimised metric, the lowest throughput), which ranks the
-	 * settings that meet the goals, and the load it is from; obj_set
-	 * false: the objective is v[objective] */
-	bool obj_set;
-	double obj, obj_load_pps;
+	double load_pps;       /* offered rate (frames/s) or trace-speed of the load
+				* whose figures v[] holds; 0: the scenario's own */
+	double max_drop_pct;   /* highest v[TM_DROP_PCT] over the loads (one load: its own) */
 };
 
 enum goal_op { GOAL_LE, GOAL_LT, GOAL_GE, GOAL_GT };
@@ -70,11 +66,6 @@ double goal_miss(const struct goal *g, const struct tune_metrics *m);
  * message. */
 int objective_parse(const char *text, enum tune_metric *m, bool *maximize, char *err,
 		    size_t errlen);
-
-/* A percentage "0.5%", "0.1" or "0" (the '%' may be left out), 0..100
- * in steps of 0.001, into *@out.  0, or -1 (the caller says what is
- * accepted). */
-int tune_pct_parse(const char *v, double *out);
 
 /* Name of @m as goals write it ("p99"), and its unit for headers ("us"). */
 const char *tune_metric_name(enum tune_metric m);

@@ -22,6 +22,7 @@
 #include "report/table.h"
 #include "rxlab/live.h"
 #include "rxlab/scheme.h"
+#include "tune/robust.h"
 
 #define TUNE_MAX_SETS 320
 
@@ -36,17 +37,12 @@ struct tune_ctx {
 	bool sink;
 	size_t jobs;
 	bool full;                       /* an override did not fit in sets[] or buf[] */
-	char rate_key[96];               /* "traffic.rate" or "traffic.NAME.rate" */
-	char load_val[TUNE_MAX_LOADS][48]; /* the request's loads, "20000pps" */
-	size_t n_loads;                  /* 0: the scenario's own rate */
-	double own_pps;                  /* the scenario's own rate (a trace: its mean rate
-					  * at its speed; NaN: not a set rate) */
-	double trace_pps;                /* a trace's mean rate at speed 1 (NaN: none) */
-	bool speeds;                     /* the load points are --speeds */
-	const struct goal *goals;        /* every goal, the implied loss goal last */
-	size_t n_goals;
-	enum tune_metric objective;      /* the request's */
-	bool maximize;
+	/* the load points (robust.h): each point of a batch runs at every one */
+	size_t n_loads;                  /* 0: once, at the scenario's own load */
+	double load[TUNE_MAX_LOADS];     /* frames/s, or trace-speeds, ascending */
+	char load_set[TUNE_MAX_LOADS][SCN_MAX_TRAFFIC][96]; /* the overrides of each */
+	size_t n_load_sets;              /* overrides per load */
+	const struct tune_request *req;  /* the goals and --max-loss the loads fold by */
 	const volatile sig_atomic_t *stop; /* stop flag (NULL: never) */
 };
 
@@ -106,8 +102,6 @@ static enum tune_status trace_sets(struct tune_ctx *c, const struct tune_request
 
 	if (trace_load(&tr, r->target, msg, sizeof(msg)))
 		return snprintf(err, errlen, "%s", msg), TUNE_BAD_INPUT;
-	c->trace_pps = tr->n > 1 && tr->t_ns[tr->n - 1] > 0
-		       ? (double)(tr->n - 1) * 1e9 / (double)tr->t_ns[tr->n - 1] : NAN;
 	ctx_set(c, ctx_add(c, "traffic.trace=%s%s", r->target, ""));
 	ctx_set(c, ctx_add(c, "traffic.trace-speed=%s%s", r->speed ? r->speed : "1", ""));
 	ctx_set(c, "run.warmup=0");	/* also when --set run.duration cuts the trace */
@@ -115,34 +109,100 @@ static enum tune_status trace_sets(struct tune_ctx *c, const struct tune_request
 	return TUNE_OK;
 }
 
-/* --load sets the rate of the scenario's one traffic source: refused (a
- * message in @err) with several sources, a trace or a closed loop. */
-static bool load_refused(struct tune_ctx *c, const struct scenario *scn, char *err,
-			 size_t errlen)
+/* Frames/s the scenario's own sources offer (a trace: its mean rate at
+ * its speed, times @speed_scale; a closed loop: nothing, its rate is the
+ * server's). */
+static double own_rate(const struct scenario *scn, double speed_scale)
 {
-	const struct scn_traffic *t = &scn->traffic[0];
+	double pps = 0.0;
 
-	if (scn->n_traffic != 1)
-		return snprintf(err, errlen, "tune: --load sets the rate of one traffic source and "
-				"%s has %u; set their rates with --set "
-				"traffic.NAME.rate=... and tune without --load", c->scenario,
-				(unsigned)scn->n_traffic), true;
-	if (t->pattern == TRAFFIC_TRACE || t->pattern == TRAFFIC_CLOSED)
-		return snprintf(err, errlen, "tune: --load sets the offered rate and the traffic of "
-				"%s is %s, whose rate it does not set", c->scenario,
-				t->pattern == TRAFFIC_TRACE ? "a trace" : "a closed loop"), true;
-	if (!strcmp(t->name, "traffic"))
-		snprintf(c->rate_key, sizeof(c->rate_key), "traffic.rate");
-	else
-		snprintf(c->rate_key, sizeof(c->rate_key), "traffic.%s.rate", t->name);
-	return false;
+	for (uint32_t i = 0; i < scn->n_traffic; i++) {
+		const struct scn_traffic *t = &scn->traffic[i];
+		const struct scn_trace *tr = t->trace;
+
+		if (t->pattern == TRAFFIC_TRACE && tr && tr->n > 1 && tr->t_ns[tr->n - 1] > 0)
+			pps += 1e9 * (double)tr->n / (double)tr->t_ns[tr->n - 1] *
+			       t->trace_speed_milli / 1000.0 * speed_scale;
+		else if (t->pattern != TRAFFIC_TRACE && t->pattern != TRAFFIC_CLOSED)
+			pps += (double)t->rate_pps;
+	}
+	return pps;
 }
 
-/* Load the base scenario once: its receiving port and socket. */
+/* --speeds: one override per point, the trace's speed. */
+static void speed_points(struct tune_ctx *c, const struct tune_request *r)
+{
+	for (size_t i = 0; i < r->n_speeds; i++) {
+		c->load[i] = strtod(r->speeds[i], NULL);
+		snprintf(c->load_set[i][0], sizeof(c->load_set[i][0]), "traffic.trace-speed=%s",
+			 r->speeds[i]);
+	}
+	c->n_loads = r->n_speeds;
+	c->n_load_sets = 1;
+}
+
+/* --load: every source's rate, scaled so that they add up to each load
+ * and keep their shares; a source whose rate is not offered (a trace, a
+ * closed loop) is refused. */
+static enum tune_status rate_points(struct tune_ctx *c, const struct scenario *scn,
+				    const struct tune_request *r, char *err, size_t errlen)
+{
+	double total = own_rate(scn, 1.0);
+
+	for (uint32_t t = 0; t < scn->n_traffic; t++) {
+		const struct scn_traffic *tr = &scn->traffic[t];
+
+		if (tr->pattern == TRAFFIC_TRACE || tr->pattern == TRAFFIC_CLOSED) {
+			snprintf(err, errlen, "tune: --load sets the offered rate, and [traffic%s%s] "
+				 "of %s %s", strcmp(tr->name, "traffic") ? " " : "",
+				 strcmp(tr->name, "traffic") ? tr->name : "", c->scenario,
+				 tr->pattern == TRAFFIC_TRACE ? "plays a trace at its own rate; tune the "
+				 "trace itself with --speeds" : "is a closed loop (pattern = closed: its "
+				 "depth and the server's answers set its rate, which --load cannot)");
+			return TUNE_BAD_INPUT;
+		}
+	}
+	for (size_t i = 0; i < r->n_loads; i++) {
+		c->load[i] = r->loads[i];
+		for (uint32_t t = 0; t < scn->n_traffic; t++) {
+			const struct scn_traffic *tr = &scn->traffic[t];
+			double pps = llround(r->loads[i] * (double)tr->rate_pps / total);
+			bool plain = !strcmp(tr->name, "traffic");
+
+			snprintf(c->load_set[i][t], sizeof(c->load_set[i][t]), "traffic.%s%srate=%.0fpps",
+				 plain ? "" : tr->name, plain ? "" : ".", pps < 1.0 ? 1.0 : pps);
+		}
+	}
+	c->n_loads = r->n_loads;
+	c->n_load_sets = scn->n_traffic;
+	return TUNE_OK;
+}
+
+/* The load points of the request, and the peak rate the traps judge by. */
+static enum tune_status load_points(struct tune_ctx *c, const struct scenario *scn,
+				    struct tune_result *res, char *err, size_t errlen)
+{
+	const struct tune_request *r = c->req;
+
+	if (r->n_speeds) {
+		speed_points(c, r);
+		/* the speed the scenario plays at is --speed's (1): scale to the fastest */
+		res->peak_pps = own_rate(scn, c->load[c->n_loads - 1] /
+					 (scn->n_traffic ? scn->traffic[0].trace_speed_milli / 1000.0
+					  : 1.0));
+		return TUNE_OK;
+	}
+	res->peak_pps = r->n_loads ? r->loads[r->n_loads - 1] : own_rate(scn, 1.0);
+	return r->n_loads ? rate_points(c, scn, r, err, errlen) : TUNE_OK;
+}
+
+/* Load the base scenario once: its receiving port and socket, and the
+ * overrides of the load points. */
 static enum tune_status probe(struct tune_ctx *c, struct tune_result *res, char *err,
 			      size_t errlen)
 {
 	struct scenario *scn = malloc(sizeof(*scn));
+	enum tune_status st;
 	char msg[1024];
 
 	if (!scn)
@@ -155,20 +215,12 @@ static enum tune_status probe(struct tune_ctx *c, struct tune_result *res, char 
 	snprintf(res->port, sizeof(res->port), "%s", scn->n_traffic ? scn->traffic[0].port
 								   : scn->nic[0].name);
 	res->port_ix = scenario_nic_index(scn, res->port);
-	c->own_pps = scn->n_traffic == 1 && scn->traffic[0].pattern != TRAFFIC_TRACE &&
-		     scn->traffic[0].pattern != TRAFFIC_CLOSED ? (double)scn->traffic[0].rate_pps
-							       : NAN;
-	if (scn->n_traffic == 1 && scn->traffic[0].pattern == TRAFFIC_TRACE)
-		c->own_pps = c->trace_pps * (double)scn->traffic[0].trace_speed_milli / 1000.0;
-	if (c->n_loads && !c->speeds && load_refused(c, scn, err, errlen)) {
-		free(scn);
-		return TUNE_BAD_INPUT;
-	}
 	c->nic = res->port;
 	c->sink = scn->apps.sink;
 	trace_notes(stderr, scn);
+	st = load_points(c, scn, res, err, errlen);
 	free(scn);
-	return TUNE_OK;
+	return st;
 }
 
 /* The port's name is printed into the commands when the request names no
@@ -240,25 +292,11 @@ static enum tune_status prepare(struct tune_ctx *c, const struct tune_request *r
 	enum tune_status s;
 
 	c->jobs = r->jobs;
-	c->n_loads = r->n_loads;
-	c->trace_pps = NAN;
-	for (size_t i = 0; i < r->n_loads; i++)
-		snprintf(c->load_val[i], sizeof(c->load_val[i]), "%.0fpps", r->loads[i]);
-	c->speeds = r->n_speeds > 0;
-	if (c->speeds) {	/* tune_args.c: a trace, no --load */
-		c->n_loads = r->n_speeds;
-		snprintf(c->rate_key, sizeof(c->rate_key), "traffic.trace-speed");
-		for (size_t i = 0; i < r->n_speeds; i++)
-			snprintf(c->load_val[i], sizeof(c->load_val[i]), "%s", r->speeds[i]);
-	}
+	c->req = r;
 	memcpy(res->enabled, r->enabled, sizeof(res->enabled));
 	s = shared_sets(c, r, res, err, errlen);
 	if (s == TUNE_OK)
 		s = check_port_name(res, r, err, errlen);
-	res->peak_pps = c->own_pps;
-	if (c->n_loads)
-		res->peak_pps = strtod(c->load_val[c->n_loads - 1], NULL) *
-				(c->speeds ? c->trace_pps : 1.0);
 	return s == TUNE_OK ? drop_sink_policies(c, res, err, errlen) : s;
 }
 
@@ -266,6 +304,7 @@ static void metrics_of(const struct point_brief *b, struct tune_metrics *m)
 {
 	double frames = b->wire_pps * b->window_s;
 
+	memset(m, 0, sizeof(*m));
 	m->v[TM_P50] = b->lat_p50_us;
 	m->v[TM_P99] = b->lat_p99_us;
 	m->v[TM_P999] = b->lat_p999_us;
@@ -274,57 +313,7 @@ static void metrics_of(const struct point_brief *b, struct tune_metrics *m)
 	m->v[TM_DROPS] = (double)b->drops_total;
 	m->v[TM_DROP_PCT] = frames > 0 ? 100.0 * (double)b->drops_total / frames : 0.0;
 	m->v[TM_IRQS] = b->irqs_per_s;
-	m->load_pps = NAN;
-}
-
-/* Summed relative miss of @m over @c's goals, and in *@tight the largest
- * signed relative excess over a limit (how close the tightest goal came
- * to missing; above 0 when one misses). */
-static double load_miss(const struct tune_ctx *c, const struct tune_metrics *m, double *tight)
-{
-	double miss = 0.0;
-
-	*tight = -INFINITY;
-	for (size_t i = 0; i < c->n_goals; i++) {
-		const struct goal *g = &c->goals[i];
-		double v = m->v[g->m], scale = fabs(g->limit) > 1e-9 ? fabs(g->limit) : 1.0;
-		double ex = g->op == GOAL_LE || g->op == GOAL_LT ? v - g->limit : g->limit - v;
-
-		miss += goal_miss(g, m);
-		if (!isnan(v) && ex / scale > *tight)
-			*tight = ex / scale;
-	}
-	return miss;
-}
-
-/* The figures of one point from its runs at each load (@m[0..n)): those
- * of its worst load (tune.h) into @out. */
-static void fold_loads(const struct tune_ctx *c, const struct tune_metrics *m, size_t n,
-		       struct tune_metrics *out)
-{
-	size_t worst = 0;
-	double wmiss = 0.0, wtight = 0.0;
-
-	for (size_t l = 0; l < n; l++) {
-		double tight, miss = load_miss(c, &m[l], &tight);
-
-		if (l == 0 || miss > wmiss || (miss == wmiss && tight >= wtight)) {
-			worst = l;
-			wmiss = miss;
-			wtight = tight;
-		}
-	}
-	*out = m[worst];
-	out->obj_set = c->n_loads > 0;
-	for (size_t l = 0; out->obj_set && l < n; l++) {
-		double v = m[l].v[c->objective];
-		bool worse = l == 0 || isnan(v) || (c->maximize ? v <= out->obj : v >= out->obj);
-
-		if (worse && !isnan(out->obj)) {
-			out->obj = v;
-			out->obj_load_pps = m[l].load_pps;
-		}
-	}
+	m->max_drop_pct = m->v[TM_DROP_PCT];
 }
 
 /* The overrides of policy @pol (after the shared ones) into @sets; the
@@ -359,59 +348,56 @@ static size_t batch_vary(struct tune_ctx *c, const struct rxl_scheme *pol,
 	return total;
 }
 
-/* The load axis, last so that it varies fastest: run k is point k / n,
- * load k % n. */
-static size_t load_vary(struct tune_ctx *c, struct vary *v)
+/* Run the @total points of one batch at load @li (the scenario's own
+ * when there are no loads), their figures into @at[i * n + li]. */
+static int eval_load(struct tune_ctx *c, const char **sets, size_t n_sets, struct vary *vary,
+		     size_t n_axes, size_t total, size_t li, struct tune_metrics *at, char *err,
+		     size_t errlen)
 {
-	if (!c->n_loads)
-		return 1;
-	snprintf(v->key, sizeof(v->key), "%s", c->rate_key);
-	v->n = c->n_loads;
-	v->val = c->load_val;
-	v->hidden = true;
-	return c->n_loads;
+	struct point_brief *brief = calloc(total, sizeof(*brief));
+	struct table *t = summary_table_new("tune", NULL, NULL, 0, true);
+	size_t n = c->n_loads ? c->n_loads : 1;
+	int rc;
+
+	for (size_t k = 0; c->n_loads && k < c->n_load_sets; k++)
+		sets[n_sets++] = c->load_set[li][k];
+	rc = brief && t ? sweep_run(t, c->scenario, sets, n_sets, vary, n_axes, c->jobs, true,
+				    brief, c->stop, err, errlen) : -1;
+	if (rc && (!brief || !t))
+		snprintf(err, errlen, "out of memory");
+	if (rc == 0 && c->stop && *c->stop)
+		rc = (snprintf(err, errlen, "interrupted"), -1);
+	for (size_t i = 0; rc == 0 && i < total; i++)
+		metrics_of(&brief[i], &at[i * n + li]);
+	table_free(t);
+	free(brief);
+	return rc;
 }
 
-/* The figures of run k of @brief (as load_vary() orders them) into @m. */
-static void runs_metrics(const struct tune_ctx *c, const struct point_brief *brief,
-			 size_t runs, struct tune_metrics *m)
-{
-	for (size_t k = 0; k < runs; k++) {
-		metrics_of(&brief[k], &m[k]);
-		m[k].load_pps = !c->n_loads ? c->own_pps
-				: strtod(c->load_val[k % c->n_loads], NULL) * (c->speeds ? c->trace_pps : 1.0);
-	}
-}
-
+/* Every point of batch @b at every load, folded into @out (robust.h). */
 static int eval_batch(void *vctx, const struct tune_batch *b, struct tune_metrics *out,
 		      char *err, size_t errlen)
 {
 	struct tune_ctx *c = vctx;
 	const struct rxl_scheme *pol = tune_policy(b->pol);
-	const char *sets[TUNE_MAX_SETS + RXL_SCHEME_MAX_SETS];
-	struct vary vary[TUNE_MAX_AXES + 1] = { 0 };
+	const char *sets[TUNE_MAX_SETS + RXL_SCHEME_MAX_SETS + SCN_MAX_TRAFFIC];
+	struct vary vary[TUNE_MAX_AXES] = { 0 };
 	char vals[TUNE_MAX_AXES][TUNE_MAX_LEVELS][48];
 	size_t mark = c->n_buf, n_sets = policy_sets(c, pol, sets);
-	size_t total = batch_vary(c, pol, b, vary, vals);
-	size_t n_l = load_vary(c, &vary[pol->n_axes]), runs = total * n_l;
-	struct point_brief *brief = calloc(runs, sizeof(*brief));
-	struct tune_metrics *m = calloc(runs, sizeof(*m));
-	struct table *t = summary_table_new("tune", NULL, NULL, 0, true);
-	int rc;
+	size_t total = batch_vary(c, pol, b, vary, vals), n = c->n_loads ? c->n_loads : 1;
+	struct tune_metrics *at = calloc(total * n, sizeof(*at));
+	int rc = at ? 0 : (snprintf(err, errlen, "out of memory"), -1);
 
-	rc = brief && m ? sweep_run(t, c->scenario, sets, n_sets, vary,
-				    pol->n_axes + (c->n_loads ? 1 : 0), c->jobs, true, brief,
-				    c->stop, err, errlen)
-			: (snprintf(err, errlen, "out of memory"), -1);
-	if (rc == 0 && c->stop && *c->stop)
-		rc = (snprintf(err, errlen, "interrupted"), -1);
-	if (rc == 0)
-		runs_metrics(c, brief, runs, m);
-	for (size_t i = 0; rc == 0 && i < total; i++)
-		fold_loads(c, &m[i * n_l], n_l, &out[i]);
-	free(m);
-	table_free(t);
-	free(brief);
+	for (size_t li = 0; rc == 0 && li < n; li++)
+		rc = eval_load(c, sets, n_sets, vary, pol->n_axes, total, li, at, err, errlen);
+	for (size_t i = 0; rc == 0 && i < total; i++) {
+		if (c->n_loads)
+			tune_fold_loads(c->req->goal, c->req->n_goals, c->req->max_loss_pct,
+					&at[i * n], c->load, n, &out[i]);
+		else
+			out[i] = at[i];
+	}
+	free(at);
 	c->n_buf = mark;
 	return rc;
 }
@@ -441,29 +427,16 @@ int tune_point_scenario(const struct tune_result *res, const struct tune_point *
 
 /* ---- the search ---- */
 
-struct goal tune_loss_goal(double max_loss_pct)
-{
-	struct goal g = { .m = TM_DROP_PCT, .op = GOAL_LE, .limit = max_loss_pct };
-
-	snprintf(g.text, sizeof(g.text), "loss<=%g%%", max_loss_pct);
-	return g;
-}
-
 static enum tune_status search(struct tune_result *res, const struct tune_request *r,
 			       char *err, size_t errlen)
 {
 	struct tune_state *st = &res->st;
 	char msg[1024];
 
-	memcpy(res->goals, r->goal, r->n_goals * sizeof(r->goal[0]));
-	res->goals[r->n_goals] = tune_loss_goal(r->max_loss_pct);
-	res->ctx->goals = res->goals;
-	res->ctx->n_goals = r->n_goals + 1;
-	res->ctx->objective = r->objective;
-	res->ctx->maximize = r->maximize;
-	*st = (struct tune_state){ .pol = res->pol, .enabled = res->enabled, .goals = res->goals,
-				   .n_goals = r->n_goals + 1, .objective = r->objective,
-				   .maximize = r->maximize };
+	*st = (struct tune_state){ .pol = res->pol, .enabled = res->enabled, .goals = r->goal,
+				   .n_goals = r->n_goals, .objective = r->objective,
+				   .maximize = r->maximize, .max_loss_pct = r->max_loss_pct,
+				   .n_loads = res->ctx->n_loads };
 	st->n_pol = tune_policy_list(res->pol, TUNE_MAX_POLICIES);
 	if (tune_search(st, eval_batch, res->ctx, msg, sizeof(msg))) {
 		snprintf(err, errlen, "tune: %s", msg);

@@ -6,18 +6,16 @@
  *              [--policies coalesce,dim,...] [--out DIR] [--iface NAME]
  *              [--set KEY=VALUE ...] [--seed N] [--speed X] [--base SCENARIO]
  *              [--jobs N] [--format table|csv|json]
- *              [--load A..B [--load-points N] | --load R1,R2,... | --speeds X,Y,...]
- *              [--max-loss PCT]
+ *              [--load A..B [--load-points N] | --load A,B,...] [--speeds X,Y,...]
+ *              [--max-loss P]
  *
- * Robust goals (issue #21): with --load (a scenario) or --speeds (a
- * trace), every point of a batch runs at every load point, the load
- * varying fastest in the same sweep, and its figures are folded into
- * those of its worst load: the load with the largest summed relative
- * miss over the goals, then the one where a goal came closest to its
- * limit (largest signed relative excess), then the highest; so a point
- * meets (tune_meets()) only if it meets every goal at every load.  The
- * objective is its worst over the loads (tune_metrics.obj).  Every search
- * adds the goal tune_loss_goal(max_loss_pct) after the request's.
+ * Robust goals (robust.h): with loads (or a trace's speeds) every point
+ * of the search is run at each, its figures folded to its worst load; a
+ * point that loses more than the request's max_loss_pct at any load
+ * never meets the goals.  The load overrides come last: --load sets every
+ * [traffic] section's rate, scaled so that they add up to the load and
+ * keep their shares (a trace or closed-loop source is refused); --speeds
+ * sets traffic.trace-speed.
  *
  * Who does what: src/cli/tune_args.c reads the command line into a struct
  * tune_request (tune_request.h) and refuses every wrong word; tune_run()
@@ -69,16 +67,11 @@ struct tune_result {
 					  * policies on a scenario without a socket */
 	char port[SCN_NAME_LEN];         /* the receiving port (the first traffic's) */
 	int port_ix;                     /* its index among the scenario's NICs */
-	double peak_pps;                 /* the highest load point (a trace: its mean rate
-					  * at the highest speed), frames/s; NaN: unknown */
-	struct goal goals[TUNE_MAX_GOALS + 1]; /* st.goals: the request's, then
-					  * tune_loss_goal() of its max_loss_pct */
+	double peak_pps;                 /* the highest rate offered at any load point,
+					  * frames/s (a trace: its mean rate at the fastest
+					  * speed; 0: unknown, a closed loop), for tune_traps() */
 	struct tune_ctx *ctx;            /* private: the scenario and its overrides */
 };
-
-/* The goal every search adds after the request's: at most @max_loss_pct %
- * of the frames dropped (TM_DROP_PCT <= limit), text "loss<=0.1%". */
-struct goal tune_loss_goal(double max_loss_pct);
 
 /* Is @target a trace (by its name: .pcap, .pcapng, .cap, .csv)? */
 bool tune_is_trace(const char *target);

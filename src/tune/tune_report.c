@@ -18,7 +18,7 @@
 #include "report/plot_text.h"
 #include "rxlab/live.h"
 #include "scheme/apply.h"
-#include "tune/trap.h"
+#include "tune/robust.h"
 
 /* "rx-usecs=16 rx-frames=4", or "-" for a policy without knobs. */
 static const char *setting_text(const struct tune_point *p, char *buf, size_t len)
@@ -33,7 +33,23 @@ static const char *setting_text(const struct tune_point *p, char *buf, size_t le
 	return buf[0] ? buf : "-";
 }
 
-static struct table *points_table(const char *name, const char *title, bool extra)
+static bool on_front_list(const struct tune_point *p, const struct tune_point *const *front,
+			  size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (front[i] == p)
+			return true;
+	return false;
+}
+
+/* Is the request judged at several loads (or speeds)? */
+static bool robust(const struct tune_request *o)
+{
+	return o->n_loads || o->n_speeds;
+}
+
+static struct table *points_table(const char *name, const char *title, bool extra,
+				  const struct tune_request *o)
 {
 	struct table *t = table_new(name, title);
 
@@ -47,45 +63,22 @@ static struct table *points_table(const char *name, const char *title, bool extr
 	table_add_col(t, "drops", "drops", 0);
 	table_add_col(t, "irqs_per_s", "irq/s", 0);
 	table_add_col(t, "meets_goals", "meets", -1);
+	if (o->n_loads) {
+		table_add_col(t, "worst_load_pps", "worst@pps", 0);
+		table_add_col(t, "max_loss_pct", "maxloss%", 3);
+	} else if (o->n_speeds) {
+		table_add_col(t, "worst_speed", "worst@speed", 3);
+		table_add_col(t, "max_loss_pct", "maxloss%", 3);
+	}
 	if (extra) {
 		table_add_col(t, "on_front", "front", -1);
 		table_add_col(t, "round", "round", -1);
 	}
-	table_add_col(t, "worst_load_pps", "load/s", 0);
-	table_add_col(t, "traps", "traps", -1);
 	return t;
 }
 
-/* The traps of @p (trap.h) into @buf, "" when none or its scenario does
- * not load (it loaded when the point ran). */
-static const char *point_traps(const struct tune_result *res, const struct tune_point *p,
-			       char *buf, size_t len)
-{
-	struct scenario *scn = malloc(sizeof(*scn));
-	char msg[256];
-
-	buf[0] = '\0';
-	if (scn && tune_point_scenario(res, p, scn, msg, sizeof(msg)) == 0) {
-		struct tune_trap_knobs k = tune_trap_knobs_of(scn, res->port_ix);
-
-		tune_traps(&k, res->peak_pps, buf, len);
-	}
-	free(scn);
-	return buf;
-}
-
-/* The last two cells of a row: the load the figures are from, the traps. */
-static void point_tail(struct table *t, const struct tune_result *res,
-		       const struct tune_point *p)
-{
-	char traps[400];
-
-	table_dbl(t, p->m.load_pps);
-	point_traps(res, p, traps, sizeof(traps));
-	table_str(t, traps[0] ? traps : "-");
-}
-
-static void point_row(struct table *t, const struct tune_state *st, const struct tune_point *p)
+static void point_row(struct table *t, const struct tune_state *st, const struct tune_point *p,
+		      const struct tune_request *o)
 {
 	char set[160];
 
@@ -100,6 +93,22 @@ static void point_row(struct table *t, const struct tune_state *st, const struct
 	table_dbl(t, p->m.v[TM_DROPS]);
 	table_dbl(t, p->m.v[TM_IRQS]);
 	table_bool(t, tune_meets(st, p));
+	if (robust(o)) {
+		table_dbl(t, p->m.load_pps);
+		table_dbl(t, p->m.max_drop_pct);
+	}
+}
+
+/* " at every load 1000..200000 frames/s (5 points)" or "" (one load). */
+static void loads_text(const struct tune_request *o, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (o->n_loads)
+		snprintf(buf, len, " at every load %.0f..%.0f frames/s (%zu points)", o->loads[0],
+			 o->loads[o->n_loads - 1], o->n_loads);
+	else if (o->n_speeds)
+		snprintf(buf, len, " at every trace-speed %s..%s (%zu points)", o->speeds[0],
+			 o->speeds[o->n_speeds - 1], o->n_speeds);
 }
 
 /* "p99<=50us, drops<=0" and, with @objective, "; minimize cpu". */
@@ -109,134 +118,162 @@ static void goals_text(const struct tune_request *o, bool objective, char *buf, 
 
 	for (size_t i = 0; i < o->n_goals && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", o->goal[i].text);
+	if (n < len && robust(o)) {
+		char at[128];
+
+		loads_text(o, at, sizeof(at));
+		n += (size_t)snprintf(buf + n, len - n, "%s", at);
+	}
 	if (objective && n < len)
 		snprintf(buf + n, len - n, "; %s %s", o->maximize ? "maximize" : "minimize",
 			 tune_metric_name(o->objective));
 }
 
-static struct report *tables(const struct tune_result *res, const struct tune_request *o)
+static struct report *tables(const struct tune_state *st, const struct tune_request *o)
 {
-	const struct tune_state *st = &res->st;
 	const struct tune_point *front[512], *best = tune_best(st);
 	size_t n = tune_front(st, front, 512);
 	struct report *rep = report_new();
-	char title[320], goals[256];
+	char title[512], goals[400];
 	struct table *t;
 
 	goals_text(o, true, goals, sizeof(goals));
 	snprintf(title, sizeof(title), "Pareto front, CPU vs p99 latency (%zu of %zu settings "
 		 "tried)", n, st->n_pts);
-	t = points_table("front", title, false);
-	for (size_t i = 0; i < n; i++) {
-		point_row(t, st, front[i]);
-		point_tail(t, res, front[i]);
-	}
+	t = points_table("front", title, false, o);
+	for (size_t i = 0; i < n; i++)
+		point_row(t, st, front[i], o);
 	report_add(rep, t);
 	if (!best)
 		snprintf(title, sizeof(title), "No setting was evaluated (%s)", goals);
 	else
 		snprintf(title, sizeof(title), "%s (%s)", tune_meets(st, best) ? "Best setting"
 			 : "No setting meets the goals; the closest", goals);
-	t = points_table("best", title, false);
-	if (best) {
-		point_row(t, st, best);
-		point_tail(t, res, best);
-	}
+	t = points_table("best", title, false, o);
+	if (best)
+		point_row(t, st, best, o);
 	report_add(rep, t);
 	return rep;
 }
 
 struct report *tune_report_tables(const struct tune_result *res, const struct tune_request *req)
 {
-	return tables(res, req);
+	return tables(&res->st, req);
 }
 
-/* "at every load of 1000..200000 frames/s (5 points)" or "". */
-static void loads_text(const struct tune_request *o, char *buf, size_t len)
+/* " (worst at 200000 frames/s)" for a point judged at several loads. */
+static void worst_text(const struct tune_request *o, const struct tune_point *p, char *buf,
+		       size_t len)
 {
 	buf[0] = '\0';
-	if (o->n_speeds == 1)
-		snprintf(buf, len, " at trace-speed %s", o->speeds[0]);
+	if (o->n_loads)
+		snprintf(buf, len, " (its worst load: %.0f frames/s)", p->m.load_pps);
 	else if (o->n_speeds)
-		snprintf(buf, len, " at every trace-speed of %s..%s (%zu points)", o->speeds[0],
-			 o->speeds[o->n_speeds - 1], o->n_speeds);
-	else if (o->n_loads == 1)
-		snprintf(buf, len, " at %.0f frames/s", o->loads[0]);
-	else if (o->n_loads)
-		snprintf(buf, len, " at every load of %.0f..%.0f frames/s (%zu points)",
-			 o->loads[0], o->loads[o->n_loads - 1], o->n_loads);
+		snprintf(buf, len, " (its worst trace-speed: %g)", p->m.load_pps);
 }
 
-/* Settings that meet every goal of the request but lose too many frames. */
-static size_t lossy_count(const struct tune_state *st, const struct tune_request *o)
+/* The implied loss goal, said when it is in force: with several loads
+ * always, with one when it refused a setting that meets the --goals. */
+static void loss_lines(FILE *f, const struct tune_state *st, const struct tune_request *o)
 {
-	size_t n = 0;
+	size_t refused = 0;
 
 	for (size_t i = 0; i < st->n_pts; i++) {
 		const struct tune_point *p = &st->pts[i];
-		bool user = true;
+		bool goals = true;
 
-		for (size_t g = 0; g < o->n_goals; g++)
-			user &= goal_met(&o->goal[g], &p->m);
-		n += user && p->m.v[TM_DROP_PCT] > o->max_loss_pct;
+		for (size_t g = 0; g < st->n_goals; g++)
+			goals &= goal_met(&st->goals[g], &p->m);
+		refused += goals && !tune_loss_ok(st, p);
 	}
-	return n;
+	if (robust(o)) {
+		fprintf(f, "a setting meets the goals only if it meets them and loses at most %g%% of "
+			"the frames (--max-loss) at every load: ", st->max_loss_pct);
+		for (size_t i = 0; i < (o->n_loads ? o->n_loads : o->n_speeds); i++) {
+			if (o->n_loads)
+				fprintf(f, "%s%.0f", i ? ", " : "", o->loads[i]);
+			else
+				fprintf(f, "%s%s", i ? ", " : "", o->speeds[i]);
+		}
+		fprintf(f, "%s; its figures are those of its worst load (the largest summed "
+			"relative miss; among equals the highest)\n", o->n_loads ? " frames/s" :
+			" (trace-speeds)");
+	}
+	if (refused)
+		fprintf(f, "%zu setting%s that meet%s the goals lose%s more than %g%% of the frames "
+			"(--max-loss) and %s not counted as meeting them\n", refused,
+			refused == 1 ? "" : "s", refused == 1 ? "s" : "", refused == 1 ? "s" : "",
+			st->max_loss_pct, refused == 1 ? "is" : "are");
 }
 
-static void verdict_best(FILE *f, const struct tune_state *st, const struct tune_request *o,
-			 const struct tune_point *best, const char *goals, const char *loads)
+static void verdict(FILE *f, const struct tune_state *st, const struct tune_request *o)
 {
-	char set[160];
-
-	if (tune_meets(st, best)) {
-		fprintf(f, "best: %s %s meets %s, losing at most %g%% of the frames%s, with %s "
-			"%.1f %s (%s", tune_policy(best->pol)->name,
-			setting_text(best, set, sizeof(set)), goals, o->max_loss_pct, loads,
-			tune_metric_name(o->objective), tune_objective(st, best),
-			tune_metric_unit(o->objective), o->maximize ? "maximized" : "minimized");
-		if (best->m.obj_set)
-			fprintf(f, " at its %s load, %.0f frames/s", o->maximize ? "poorest"
-				: "dearest", best->m.obj_load_pps);
-		fputc(')', f);
-	} else {
-		fprintf(f, "no setting meets %s, losing at most %g%% of the frames%s; the closest "
-			"is %s %s, missing the goals by %.0f%% (summed relative miss)", goals,
-			o->max_loss_pct, loads, tune_policy(best->pol)->name,
-			setting_text(best, set, sizeof(set)), 100.0 * tune_miss(st, best));
-		if (best->m.v[TM_DROP_PCT] > o->max_loss_pct)
-			fprintf(f, "; it loses %.2f%% of the frames, more than --max-loss %g%%",
-				best->m.v[TM_DROP_PCT], o->max_loss_pct);
-	}
-	if (o->n_loads || o->n_speeds)
-		fprintf(f, "; its worst load is %.0f frames/s, whose figures are shown",
-			best->m.load_pps);
-	fputc('\n', f);
-}
-
-static void verdict(FILE *f, const struct tune_result *res, const struct tune_request *o)
-{
-	const struct tune_state *st = &res->st;
 	const struct tune_point *best = tune_best(st);
-	char goals[256], loads[128], traps[400];
-	size_t lossy = lossy_count(st, o);
+	char set[160], goals[400], worst[96];
 
 	goals_text(o, false, goals, sizeof(goals));
-	loads_text(o, loads, sizeof(loads));
 	fprintf(f, "\nsearched %zu settings (%zu simulations; the full grid has %zu) in %zu "
-		"refinement round%s\n", st->n_pts, st->runs * (o->n_loads + o->n_speeds ? o->n_loads + o->n_speeds : 1),
-		st->grid, st->rounds, st->rounds == 1 ? "" : "s");
-	if (!best) {
+		"refinement round%s\n", st->n_pts, st->runs, st->grid, st->rounds,
+		st->rounds == 1 ? "" : "s");
+	loss_lines(f, st, o);
+	if (best)
+		worst_text(o, best, worst, sizeof(worst));
+	if (!best)
 		fprintf(f, "no setting was evaluated, so there is nothing to recommend\n");
-		return;
+	else if (tune_meets(st, best))
+		fprintf(f, "best: %s %s meets %s with %s %.1f %s (%s)%s\n",
+			tune_policy(best->pol)->name, setting_text(best, set, sizeof(set)), goals,
+			tune_metric_name(o->objective), best->m.v[o->objective],
+			tune_metric_unit(o->objective), o->maximize ? "maximized" : "minimized", worst);
+	else
+		fprintf(f, "no setting meets %s; the closest is %s %s, missing the goals by %.0f%% "
+			"(summed relative miss)%s\n", goals, tune_policy(best->pol)->name,
+			setting_text(best, set, sizeof(set)), 100.0 * tune_miss(st, best), worst);
+	if (best && !tune_loss_ok(st, best))
+		fprintf(f, "it loses %.3g%% of the frames%s, more than --max-loss %g%%\n",
+			best->m.max_drop_pct, robust(o) ? " at its worst load" : "", st->max_loss_pct);
+}
+
+/* The traps of point @p (tune_traps()) into @buf; 0 when it has none. */
+static unsigned point_traps(const struct tune_result *res, const struct tune_point *p,
+			    char *buf, size_t len)
+{
+	struct scenario *scn = malloc(sizeof(*scn));
+	char msg[1024];
+	unsigned traps = 0;
+
+	buf[0] = '\0';
+	if (scn && tune_point_scenario(res, p, scn, msg, sizeof(msg)) == 0)
+		traps = tune_traps(scn, res->port_ix, res->peak_pps, buf, len);
+	free(scn);
+	return traps;
+}
+
+/* The settings of the front and the best that are known traps, with the
+ * reason, and a warning when the best is one. */
+static void trap_lines(FILE *f, const struct tune_result *res)
+{
+	const struct tune_point *front[512], *best = tune_best(&res->st);
+	size_t n = tune_front(&res->st, front, 512);
+	char why[1024], set[160];
+	bool head = false;
+
+	if (best && point_traps(res, best, why, sizeof(why)))
+		fprintf(f, "warning: the %s setting is a known trap: %s\n",
+			tune_meets(&res->st, best) ? "best" : "closest", why);
+	for (size_t i = 0; i <= n; i++) {
+		const struct tune_point *p = i < n ? front[i] : best;
+
+		if (!p || (i == n && on_front_list(best, front, n)) || !point_traps(res, p, why,
+										   sizeof(why)))
+			continue;
+		if (!head)
+			fprintf(f, "traps among the settings shown (flagged even when they meet the "
+				"goals; peak %.0f frames/s into %s):\n", res->peak_pps, res->port);
+		head = true;
+		fprintf(f, "  %s %s: %s\n", tune_policy(p->pol)->name, setting_text(p, set,
+										  sizeof(set)), why);
 	}
-	verdict_best(f, st, o, best, goals, loads);
-	if (lossy)
-		fprintf(f, "%zu setting%s met %s but lost more than %g%% of the frames (--max-loss): "
-			"not counted as meeting\n", lossy, lossy == 1 ? "" : "s", goals,
-			o->max_loss_pct);
-	if (point_traps(res, best, traps, sizeof(traps))[0])
-		fprintf(f, "warning: the %s is a known trap: %s\n",
-			tune_meets(st, best) ? "best setting" : "closest setting", traps);
 }
 
 /* The commands that apply the best point to @iface (NULL: the port), as
@@ -268,13 +305,14 @@ static int print_commands(FILE *f, const struct tune_result *res, const char *if
 int tune_report_print(FILE *f, const struct tune_result *res, const struct tune_request *req,
 		      enum out_format fmt, char *err, size_t errlen)
 {
-	struct report *rep = tables(res, req);
+	struct report *rep = tables(&res->st, req);
 
 	report_print(rep, f, fmt);
 	report_free(rep);
 	if (fmt != OUT_TABLE)
 		return 0;
-	verdict(f, res, req);
+	verdict(f, &res->st, req);
+	trap_lines(f, res);
 	fprintf(f, "\nto apply it on Linux:\n");
 	return print_commands(f, res, req->iface, NULL, err, errlen);
 }
@@ -333,27 +371,17 @@ static int out_close_all(struct outfile **of, char *err, size_t errlen)
 	return 0;
 }
 
-static bool on_front(const struct tune_point *p, const struct tune_point *const *front, size_t n)
+static void write_points(FILE *f, const struct tune_state *st, const struct tune_request *o)
 {
-	for (size_t i = 0; i < n; i++)
-		if (front[i] == p)
-			return true;
-	return false;
-}
-
-static void write_points(FILE *f, const struct tune_result *res)
-{
-	const struct tune_state *st = &res->st;
 	const struct tune_point *front[512];
 	size_t n = tune_front(st, front, 512);
 	struct report *rep = report_new();
-	struct table *t = points_table("points", NULL, true);
+	struct table *t = points_table("points", NULL, true, o);
 
 	for (size_t i = 0; i < st->n_pts; i++) {
-		point_row(t, st, &st->pts[i]);
-		table_bool(t, on_front(&st->pts[i], front, n));
+		point_row(t, st, &st->pts[i], o);
+		table_bool(t, on_front_list(&st->pts[i], front, n));
 		table_u64(t, st->pts[i].round);
-		point_tail(t, res, &st->pts[i]);
 	}
 	report_add(rep, t);
 	report_print(rep, f, OUT_CSV);
@@ -449,7 +477,7 @@ int tune_report_write(const char *dir, const struct tune_result *res,
 		return snprintf(err, errlen, "--out %s: cannot create: %s", dir, strerror(errno)), -1;
 	if (out_open_all(dir, of, err, errlen))
 		return -1;
-	write_points(outfile_fp(of[OUT_POINTS]), res);
+	write_points(outfile_fp(of[OUT_POINTS]), &res->st, req);
 	blocks = write_dat(outfile_fp(of[OUT_DAT]), &res->st, names);
 	write_gp(outfile_fp(of[OUT_GP]), req, names, blocks);
 	if (print_commands(outfile_fp(of[OUT_APPLY]), res, req->iface, req->target, err, errlen)) {

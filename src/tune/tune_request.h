@@ -15,6 +15,7 @@
 #define TUNE_MAX_POLICIES 16
 #define TUNE_MAX_USER_SETS 256
 #define TUNE_MAX_LOADS 16
+#define TUNE_DEFAULT_MAX_LOSS_PCT 0.1
 
 struct tune_request {
 	const char *target;              /* scenario (file or built-in name) or trace
@@ -33,21 +34,20 @@ struct tune_request {
 	const char *user_sets[TUNE_MAX_USER_SETS]; /* scenario overrides, "KEY=VALUE" */
 	size_t n_user_sets;
 	size_t jobs;                     /* processes that run a batch, 1..SWEEP_MAX_JOBS */
-	/* --load: every point is judged at each of these offered rates (the
-	 * rate of the scenario's one traffic source; a scenario only, not a
-	 * trace); it meets only if it meets every goal at every load */
+	/* robust goals (docs/tune.md): a setting meets the goals only if it
+	 * meets them, and loses at most max_loss_pct of the frames, at every
+	 * load point (tune/robust.h) */
 	double loads[TUNE_MAX_LOADS]; /* offered rates, frames/s, ascending; n_loads 0: the scenario's own rate */
 	size_t n_loads;
 	double max_loss_pct; /* --max-loss, % of frames; default 0.1 */
-	/* --speeds: with a trace only, instead of --load: the trace is played
-	 * at each of these trace-speeds (numbers 0.001..1000 as written,
-	 * ascending), each a load point as above */
-	const char *speeds[TUNE_MAX_LOADS];
+	const char *speeds[TUNE_MAX_LOADS]; /* with a trace only: trace-speeds as written
+					  * (each as --speed takes it), ascending;
+					  * n_speeds 0: the one of --speed */
 	size_t n_speeds;
 };
 
 /* Defaults: every policy, minimise cpu, @jobs processes, no goal yet,
- * the scenario's own load, max_loss_pct 0.1. */
+ * the scenario's own load, max_loss_pct TUNE_DEFAULT_MAX_LOSS_PCT. */
 void tune_request_init(struct tune_request *r, size_t jobs);
 
 #endif

@@ -12,26 +12,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tune/robust.h"
+
 bool tune_meets(const struct tune_state *st, const struct tune_point *p)
 {
+	if (!tune_loss_ok(st, p))
+		return false;
 	for (size_t i = 0; i < st->n_goals; i++)
 		if (!goal_met(&st->goals[i], &p->m))
 			return false;
 	return true;
 }
 
-double tune_miss(const struct tune_state *st, const struct tune_point *p)
+bool tune_loss_ok(const struct tune_state *st, const struct tune_point *p)
 {
-	double miss = 0.0;
-
-	for (size_t i = 0; i < st->n_goals; i++)
-		miss += goal_miss(&st->goals[i], &p->m);
-	return miss;
+	return p->m.max_drop_pct <= st->max_loss_pct;
 }
 
-double tune_objective(const struct tune_state *st, const struct tune_point *p)
+double tune_miss(const struct tune_state *st, const struct tune_point *p)
 {
-	return p->m.obj_set ? p->m.obj : p->m.v[st->objective];
+	return tune_total_miss(st->goals, st->n_goals, st->max_loss_pct, &p->m);
 }
 
 /* -1, 0, 1 for a < b, with NaN last. */
@@ -57,7 +57,7 @@ static int rank_cmp(const struct tune_state *st, const struct tune_point *a,
 		    const struct tune_point *b)
 {
 	bool ma = tune_meets(st, a), mb = tune_meets(st, b);
-	double oa = tune_objective(st, a), ob = tune_objective(st, b);
+	double oa = a->m.v[st->objective], ob = b->m.v[st->objective];
 	int c;
 
 	if (ma != mb)
@@ -196,7 +196,7 @@ static int run_batch(struct tune_state *st, const struct tune_batch *b, uint32_t
 	}
 	if (eval(ctx, b, out, err, errlen) == 0) {
 		rc = 0;
-		st->runs += n;
+		st->runs += n * (st->n_loads ? st->n_loads : 1);
 		for (size_t i = 0; i < n && rc == 0; i++) {
 			batch_point(b, i, ix);
 			rc = add_point(st, b->pol, ix, &out[i], round);

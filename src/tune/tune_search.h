@@ -14,9 +14,13 @@
  *      meet the goals (or, when none does, the closest ones), the
  *      neighbouring levels (a 3x3 block) that are not yet evaluated;
  *      it stops when a round adds no point.
+ * A point is a setting at every load of the request: the evaluator runs
+ * it at each and folds the figures (tune/robust.h), so the search is the
+ * same with one load or sixteen.
+ *
  * The best point is the first in this order: points that meet every goal
- * before the others; among those that meet them, the objective
- * (tune_objective(): lower, or higher for throughput), then p99, then CPU; among those that miss, the
+ * before the others; among those that meet them, the objective (lower, or
+ * higher for throughput), then p99, then CPU; among those that miss, the
  * summed relative miss (goal_miss()), then the objective; last, the
  * policy's index and the levels, so ties resolve the same way every time.
  *
@@ -75,10 +79,13 @@ struct tune_state {
 	size_t n_goals;
 	enum tune_metric objective;
 	bool maximize;
+	double max_loss_pct;             /* implied goal: m.max_drop_pct <= this (%) */
+	size_t n_loads;                  /* loads the evaluator runs each point at (0: one) */
 	/* out */
 	struct tune_point *pts;          /* evaluated points, in evaluation order */
 	size_t n_pts, cap;
-	size_t runs;                     /* simulations run (a batch may repeat a point) */
+	size_t runs;                     /* simulations run (a batch may repeat a point;
+					  * each point runs n_loads times) */
 	size_t grid;                     /* points of the full grid, for comparison */
 	size_t rounds;                   /* refinement rounds run */
 };
@@ -88,17 +95,18 @@ struct tune_state {
 int tune_search(struct tune_state *st, tune_eval_fn eval, void *ctx, char *err, size_t errlen);
 void tune_state_free(struct tune_state *st);
 
-/* Does @p meet every goal? */
+/* Does @p meet every goal, and lose at most st->max_loss_pct % of the
+ * frames at every load (tune_loss_ok())? */
 bool tune_meets(const struct tune_state *st, const struct tune_point *p);
+
+/* Does @p lose at most st->max_loss_pct % of the frames at every load? */
+bool tune_loss_ok(const struct tune_state *st, const struct tune_point *p);
 
 /* The best point (see the order above), NULL before any evaluation. */
 const struct tune_point *tune_best(const struct tune_state *st);
 
-/* The objective of @p: m.obj when m.obj_set (its worst over the loads),
- * else m.v[st->objective]. */
-double tune_objective(const struct tune_state *st, const struct tune_point *p);
-
-/* Summed relative miss of @p over the goals (0 when it meets them). */
+/* Summed relative miss of @p over the goals and the loss goal
+ * (tune_total_miss(); 0 when it meets them). */
 double tune_miss(const struct tune_state *st, const struct tune_point *p);
 
 /* The Pareto front of CPU vs p99 (no other point is at least as good on

@@ -61,14 +61,6 @@ static void check_opts(const struct tune_opts *o)
 	assert(o->req.n_user_sets <= TUNE_MAX_USER_SETS);
 	assert((!o->req.speed && !o->req.base) || tune_is_trace(o->req.target));
 	assert(!o->req.speed || strlen(o->req.speed) <= 16);
-	/* --load, --speeds, --max-loss (issue #21): bounded, ascending, exclusive */
-	assert(o->req.n_loads <= TUNE_MAX_LOADS && o->req.n_speeds <= TUNE_MAX_LOADS);
-	assert(!(o->req.n_loads && o->req.n_speeds));
-	assert(!o->req.n_loads || !tune_is_trace(o->req.target));
-	for (size_t i = 0; i < o->req.n_loads; i++)
-		assert(o->req.loads[i] >= 1.0 && o->req.loads[i] <= 1e9 &&
-		       (i == 0 || o->req.loads[i] > o->req.loads[i - 1]));
-	assert(o->req.max_loss_pct >= 0.0 && o->req.max_loss_pct <= 100.0);
 }
 
 /* Split @buf (NUL-terminated) at newlines into @argv. */

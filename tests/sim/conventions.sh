@@ -56,7 +56,7 @@ rx replay --version | head -1 | grep -qx "rxlab $version" && ok "rxlab replay --
 # ---- --opt=VALUE as --opt VALUE --------------------------------------------------
 # The flags (no value); every other --word of a command's --help takes one.
 flags=" --help --version --progress --no-progress --no-plot --show-coalesce --keys "
-flags+="--allow-host-iface --no-threaded --compare-sim --pcap "
+flags+="--allow-host-iface --no-threaded --compare-sim --pcap --verify "
 # same CMD... OPT: `CMD OPT=@@ --no-such-option` and `CMD OPT @@ --no-such-option`
 same() {
   local opt="${*: -1}" n=$(($# - 1)) a b ra rb

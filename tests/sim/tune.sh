@@ -20,7 +20,7 @@ cons=(tune udp-sink --set traffic.pattern=constant --set traffic.rate=50kpps
       --goal 'irqs<=600' --policies coalesce,dim,itr-dynamic,itr)
 best="$("$rxlab" "${cons[@]}" --format csv --out "$tmp/cons" | awk '/^# best/ {b = 1; next} b && NR > 1 && !/^policy/ && NF {print; exit}')"
 case "$best" in
-  itr,InterruptThrottleRate=500,*,true,*) ok "by construction: $best" ;;
+  itr,InterruptThrottleRate=500,*,true) ok "by construction: $best" ;;
   *) fail "by construction: best is '$best', want itr,InterruptThrottleRate=500,...,true" ;;
 esac
 meets="$(awk -F, 'NR > 1 && $10 == "true"' "$tmp/cons/tune-points.csv" | cut -d, -f1,2)"
@@ -61,7 +61,7 @@ tun="$("$rxlab" tune udp-sink --set traffic.rate=300kpps --goal 'drops<=0.5%' --
 
 # Nothing meets the goal: say so, name the closest, exit 0.
 out="$("$rxlab" tune rr-server --goal 'p99<=1us' --policies dim,busy-poll)"; rc=$?
-if [ $rc -eq 0 ] && echo "$out" | grep -q '^no setting meets p99<=1us, losing at most 0.1% of the frames; the closest is '; then
+if [ $rc -eq 0 ] && echo "$out" | grep -q '^no setting meets p99<=1us; the closest is '; then
   ok "$(echo "$out" | grep '^no setting meets')"
 else
   fail "unreachable goal: exit $rc"; echo "$out" | tail -5

@@ -67,7 +67,7 @@ static void test_goal_errors(void **state)
 
 static void test_goal_judge(void **state)
 {
-	struct tune_metrics m = { .load_pps = 0.0 };
+	struct tune_metrics m = { { 0 }, 0, 0 };
 	struct goal g;
 
 	(void)state;

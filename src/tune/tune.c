@@ -311,16 +311,16 @@ static void honoured_policies(struct tune_result *res, enum nic_driver d)
 	for (size_t p = 0; p < res->st.n_pol; p++) {
 		struct rxl_scheme *own = &res->pol_own[p];
 		bool keep = policy_possible(res->pol[p], d);
-		size_t before_n[RXL_SCHEME_MAX_AXES];
 
 		*own = *res->pol[p];
 		for (size_t k = 0; keep && k < own->n_axes; k++) {
-			before_n[k] = own->axis[k].n;
+			size_t all = own->axis[k].n;
+
 			keep = honoured_levels(&own->axis[k], d) > 0;
-			if (keep && own->axis[k].n < before_n[k] && res->enabled[p])
+			if (keep && own->axis[k].n < all && res->enabled[p])
 				fprintf(stderr, "rxlab: tune: note: driver %s: %s searches %zu of its %zu "
 					"%s levels, those the driver programs as asked (docs/quirks.md)\n",
-					name, own->name, own->axis[k].n, before_n[k], own->axis[k].label);
+					name, own->name, own->axis[k].n, all, own->axis[k].label);
 		}
 		if (!keep && res->enabled[p]) {
 			fprintf(stderr, "rxlab: tune: note: driver %s: %s left out (the driver has no "

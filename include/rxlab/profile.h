@@ -54,6 +54,14 @@ struct profile {
 	                           * another CPU becomes runnable there this long after the
 	                           * wake-up (the IPI of ttwu_queue_wakelist and the target's
 	                           * scheduler getting to it); latency, not CPU time */
+	/* Cold wake-ups (optional, default 0: off). */
+	int64_t cold_wake_ns;     /* cold-wake: CPU time the first work after a long idle
+	                           * period costs beyond a warm one (caches and TLB refilled;
+	                           * on a virtual machine the vCPU resumed after the host ran
+	                           * something else on its core), charged once per idle period
+	                           * of at least cold-after, after the state's exit latency */
+	int64_t cold_after_ns;    /* cold-after: the idle period from which a wake-up is cold
+	                           * (with cold-wake > 0; 0 = every idle period) */
 	/* GRO (optional, default 0). */
 	int64_t gro_pkt_ns;       /* gro-pkt: dev_gro_receive() per segment (hash bucket,
 	                           * flow match, merge); the merged skb then pays the stack

@@ -3,7 +3,7 @@
  * The [cost] keys are one table: INI key, unit kind and field.  Every key
  * of the original table is required: a profile that silently fell back to
  * some default cost would produce plausible-looking, wrong figures.  Keys
- * of mechanisms added later (sched-wake, gro-pkt) are optional and default
+ * of mechanisms added later (sched-wake, gro-pkt, cold-wake, cold-after) are optional and default
  * to 0, which leaves the mechanism's cost out, so that profiles written
  * before them (and by other hosts' live calibrate) still load and mean
  * what they meant.
@@ -68,6 +68,8 @@ static const struct cost_key costs[] = {
 	COST("syscall", UNIT_TIME_NS, syscall_ns),
 	COST_OPT("sched-wake", UNIT_TIME_NS, sched_wake_ns),
 	COST_OPT("gro-pkt", UNIT_TIME_NS, gro_pkt_ns),
+	COST_OPT("cold-wake", UNIT_TIME_NS, cold_wake_ns),
+	COST_OPT("cold-after", UNIT_TIME_NS, cold_after_ns),
 };
 #define N_COSTS (sizeof(costs) / sizeof(costs[0]))
 
@@ -75,7 +77,7 @@ static const char *const cost_names[] = {
 	"irq-entry", "isr", "reg-read", "rx-pkt", "netif-rx", "backlog-pkt", "napi-poll",
 	"softirq-entry", "dma-fixed", "dma-per-byte", "fwd-pkt", "copy-per-byte",
 	"tx-clean-pkt", "skb-alloc", "remote-free", "xmit-locked", "ctx-switch", "idle-exit",
-	"local-deliver", "syscall", "sched-wake", "gro-pkt", NULL,
+	"local-deliver", "syscall", "sched-wake", "gro-pkt", "cold-wake", "cold-after", NULL,
 };
 _Static_assert(sizeof(cost_names) / sizeof(cost_names[0]) == N_COSTS + 1,
                "cost_names[] must list every key of costs[]");

@@ -242,8 +242,10 @@ void idle_init(struct sim *s, struct cpu *c);
  * static inline wrapper that handles the one-state table itself. */
 void idle_enter(struct sim *s, struct cpu *c);
 /* @c is woken (an interrupt, an IPI, a thread made runnable): ends its idle
- * period and returns the exit latency it owes before any work, ns; 0 when
- * it was not idle.  Exactly once per wake-up (a wrapper in cpu.c too). */
+ * period and returns the exit latency it owes before any work, ns, plus
+ * the profile's cold-wake (CPU time) when the period lasted cold-after or
+ * more; 0 when it was not idle.  Exactly once per wake-up (a wrapper in
+ * cpu.c too). */
 int64_t idle_leave(struct sim *s, struct cpu *c);
 /* Count the residency of an idle period still open up to now (snapshots
  * and the end of the run). */

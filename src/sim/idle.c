@@ -44,7 +44,8 @@ void idle_init(struct sim *s, struct cpu *c)
 		s->idle_tab[0] = (struct cpuidle_state){ s->prof->idle_exit_ns, 0 };
 	if (n == 0)
 		n = 1;
-	s->idle_simple = n == 1 && !s->prof->cstates_given && !polling(s);
+	s->idle_simple = n == 1 && !s->prof->cstates_given && !polling(s) &&
+			 s->prof->cold_wake_ns <= 0;
 	cpuidle_init(&c->gov, (enum cpuidle_gov)s->scn->host.idle_gov, (uint8_t)n);
 	c->cstate = -1;
 }
@@ -86,13 +87,24 @@ void idle_settle(struct sim *s, struct cpu *c)
 	c->idle_acct_t = s->eng.now;
 }
 
+/* The profile's cold-wake when @c's idle period (now ending) lasted at
+ * least cold-after, else 0.  A polling idle loop keeps the core running:
+ * never cold. */
+static int64_t cold_wake(const struct sim *s, const struct cpu *c)
+{
+	if (s->prof->cold_wake_ns <= 0 || polling(s))
+		return 0;
+	return s->eng.now - c->idle_begin >= s->prof->cold_after_ns ? s->prof->cold_wake_ns : 0;
+}
+
 int64_t idle_leave(struct sim *s, struct cpu *c)
 {
-	int64_t exit;
+	int64_t exit, cold;
 
 	if (c->cstate < 0)
 		return 0;
 	exit = polling(s) ? 0 : s->idle_tab[c->cstate].exit_ns;
+	cold = cold_wake(s, c);
 	idle_settle(s, c);
 	if (c->gov.n > 1 && !polling(s))
 		cpuidle_reflect(&c->gov, s->idle_tab, s->eng.now - c->idle_begin);
@@ -101,5 +113,5 @@ int64_t idle_leave(struct sim *s, struct cpu *c)
 		c->wake_until = s->eng.now + exit;
 	}
 	c->cstate = -1;
-	return exit;
+	return exit + cold; /* the cold part is CPU time: after wake_until */
 }

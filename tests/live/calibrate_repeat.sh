@@ -21,7 +21,8 @@ out="$TMP/calibrated-$host.ini"
 grep "spread:\|noisy\|WARNING" "$TMP/cal.err"
 python3 - "$out" <<'PY' || fail "spread lines"
 import re, sys
-keys = ["ctx-switch", "syscall", "isr", "rx-pkt+local-deliver", "sched-wake", "cstate-exit"]
+keys = ["ctx-switch", "syscall", "isr", "rx-pkt+local-deliver", "sched-wake", "cstate-exit",
+        "cold-wake", "cold-after"]
 text = open(sys.argv[1]).read()
 for k in keys:
     m = re.search(r"^#   spread: %s ([0-9.]+)us \+-([0-9]+)%% \(2 runs, ([0-9.]+)\.\.([0-9.]+)us\)"

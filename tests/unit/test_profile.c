@@ -176,7 +176,8 @@ static int load_costs(const char *line, const char *tail)
 
 /* Without [cstates] the table is one state, C1, with idle-exit as its exit
  * latency; with it, the states in file order (idle-exit left out), with
- * their power when given; sched-wake and gro-pkt are optional (0). */
+ * their power when given; sched-wake, gro-pkt, cold-wake and cold-after are
+ * optional (0). */
 static void test_cstates(void **state)
 {
 	(void)state;
@@ -187,8 +188,11 @@ static void test_cstates(void **state)
 	assert_int_equal(prof.cstate[0].exit_ns, 7000);
 	assert_int_equal(prof.sched_wake_ns, 0);
 	assert_int_equal(prof.gro_pkt_ns, 0);
+	assert_int_equal(prof.cold_wake_ns, 0);
+	assert_int_equal(prof.cold_after_ns, 0);
 
-	assert_int_equal(load_costs("sched-wake = 3us\n", "[cstates]\nPOLL = 0 0\n"
+	assert_int_equal(load_costs("sched-wake = 3us\ncold-wake = 18us\ncold-after = 52us\n",
+				    "[cstates]\nPOLL = 0 0\n"
 				    "C1E = 4us 4us\nC6 = 170us 600us 1200mW\n"), 0);
 	assert_true(prof.cstates_given);
 	assert_int_equal(prof.n_cstates, 3);
@@ -199,6 +203,8 @@ static void test_cstates(void **state)
 	assert_int_equal(prof.cstate[0].power_mw, 0);
 	assert_int_equal(prof.idle_exit_ns, 0);
 	assert_int_equal(prof.sched_wake_ns, 3000);
+	assert_int_equal(prof.cold_wake_ns, 18000);
+	assert_int_equal(prof.cold_after_ns, 52000);
 
 	/* without [cstates], idle-exit is still required */
 	assert_int_equal(load_costs("", ""), -EINVAL);

@@ -24,6 +24,12 @@
  *     CPU 0 (10 kpps, the thread sleeps between datagrams) gets each
  *     datagram exactly sched-wake later; on CPU 0 (a local wake-up) no
  *     later at all.
+ *   - cold-wake: 2 us of CPU time after each idle period of at least
+ *     cold-after.  At cold-after 5 us (the gaps are about 10 us) every
+ *     interrupt pays it once: each frame 2 us later, the hard-IRQ share up
+ *     and the idle share down by 2 us per interrupt of the window, with or
+ *     without the table (with it, after the 5 us exit, which stays idle);
+ *     at cold-after 50 us no gap is that long: the run without it.
  *   - a NAPI kthread whose wake-up from another CPU is in flight when the
  *     run ends still owns its NAPI (the end-of-run invariant).
  */
@@ -92,6 +98,7 @@ struct run {
  * (POLL, C1 5 us) and a sched-wake. */
 static bool with_table;
 static int64_t with_sched_wake;
+static int64_t with_cold_wake, with_cold_after;
 
 static void give_table(struct profile *p)
 {
@@ -117,8 +124,10 @@ static struct run *run_sets(const char *ini, const char *const *sets, size_t n_s
 	if (with_table)
 		give_table(&x->scn.profile);
 	x->scn.profile.sched_wake_ns = with_sched_wake;
+	x->scn.profile.cold_wake_ns = with_cold_wake;
+	x->scn.profile.cold_after_ns = with_cold_after;
 	with_table = false;
-	with_sched_wake = 0;
+	with_sched_wake = with_cold_wake = with_cold_after = 0;
 	if (sim_init(&x->sim, &x->scn))
 		fail_msg("sim_init(): %s", x->sim.fatal);
 	if (sim_run(&x->sim))
@@ -191,6 +200,51 @@ static void test_max_cstate_and_poll(void **state)
 	run_free(c);
 }
 
+/* Run FWD with cold-wake 2 us after @after ns of idle (and the table). */
+static struct run *run_cold(int64_t after, bool table)
+{
+	with_cold_wake = 2000;
+	with_cold_after = after;
+	with_table = table;
+	return RUN(FWD, "run.seed=1");
+}
+
+static void assert_cold(const struct run *a, const struct run *b, double extra_lat_ns)
+{
+	double per_irq_pct = 100.0 * 2000 * (double)a->r.nic[0].c.rx_irqs / 15e6;
+
+	assert_int_equal(b->r.nic[0].c.rx_irqs, a->r.nic[0].c.rx_irqs);
+	assert_float_equal((b->r.lat_mean_us - a->r.lat_mean_us) * 1e3, extra_lat_ns, 1);
+	assert_float_equal((b->r.lat_max_us - a->r.lat_max_us) * 1e3, extra_lat_ns, 1);
+	assert_float_equal(b->r.cpu[0].pct[ACCT_HARDIRQ] - a->r.cpu[0].pct[ACCT_HARDIRQ],
+			   per_irq_pct, 0.05);
+	assert_float_equal(a->r.cpu[0].pct[ACCT_IDLE] - b->r.cpu[0].pct[ACCT_IDLE], per_irq_pct,
+			   0.05);
+}
+
+static void test_cold_wake(void **state)
+{
+	struct run *a = RUN(FWD, "run.seed=1"), *b = run_cold(5000, false);
+	struct run *c = run_cold(50000, false), *d, *e;
+
+	(void)state;
+	with_table = true;
+	d = RUN(FWD, "run.seed=1");
+	e = run_cold(5000, true);
+	assert_int_equal(a->r.nic[0].c.rx_irqs, 750);
+	assert_cold(a, b, 2000);
+	/* no gap of 50 us: not one cold wake-up */
+	assert_float_equal(c->r.lat_mean_us, a->r.lat_mean_us, 1e-3);
+	assert_float_equal(c->r.cpu[0].pct[ACCT_IDLE], a->r.cpu[0].pct[ACCT_IDLE], 1e-6);
+	/* with the table: after the exit, which is still idle time */
+	assert_cold(d, e, 2000);
+	run_free(a);
+	run_free(b);
+	run_free(c);
+	run_free(d);
+	run_free(e);
+}
+
 static void test_sched_wake_remote_only(void **state)
 {
 	struct run *r0 = RUN(SINK, "apps.sink-cpu=1");
@@ -242,6 +296,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exit_once_per_wakeup),
 		cmocka_unit_test(test_max_cstate_and_poll),
+		cmocka_unit_test(test_cold_wake),
 		cmocka_unit_test(test_sched_wake_remote_only),
 		cmocka_unit_test(test_wake_in_flight_at_end),
 	};

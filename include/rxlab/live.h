@@ -338,7 +338,9 @@ struct rxl_stats {
 	uint64_t cpu_sys_ns;
 	uint64_t vol_ctxsw;           /* voluntary context switches (real sleeps) */
 	uint64_t invol_ctxsw;         /* involuntary (preempted) */
-	/* one-way latency rx_ns - send_ns of payload packets, ns */
+	/* one-way latency of payload packets, ns: the time the loop handed the
+	 * packet to the callback - send_ns (the same as rx_ns - send_ns but
+	 * for the time a mode holds a packet before delivering it) */
 	struct hist latency;
 	/* packets per delivery */
 	struct hist batch;

@@ -22,6 +22,7 @@
 #include "cli/interrupt.h"
 #include "cli/live_args.h"
 #include "cli/opts.h"
+#include "experiment/calib_sim.h"
 #include "experiment/live_sim.h"
 #include "io/outfile.h"
 #include "live/host_iface.h"
@@ -321,7 +322,8 @@ static int live_calibrate_main(int argc, char **argv)
 	}
 	calibrate_name(c.out, name, sizeof(name));
 	o = (struct live_calib_opts){ .dur_ns = (int64_t)c.dur, .repeat = (int)c.repeat,
-				      .iface = c.iface, .tx = c.iface ? &tx : NULL, .name = name };
+				      .iface = c.iface, .tx = c.iface ? &tx : NULL, .name = name,
+				      .sim = calib_sim_busy };
 	/* opened first: a wrong --out fails before a measurement of seconds */
 	if (outfile_open(&of, c.out, msg, sizeof(msg))) {
 		fprintf(stderr, "rxlab live calibrate: %s\n", msg);

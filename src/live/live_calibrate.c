@@ -78,6 +78,11 @@
 #define WAKE_RUNS 5		/* ping-pong runs per idle setting, alternating */
 #define WAKE_POLL_MAX_NS 10000	/* a POLL wake-up median above this: the host had the vCPU off */
 #define WAKE_PASSES 3		/* wake-up passes before calibrate gives up (calib_wake) */
+#define TIMER_RUN_PPS 5000	/* the deferral run: 5 kpps, the NAPI hrtimer every 50 us */
+#define TIMER_RUN_DEFER 100
+#define TIMER_RUN_GRO_NS 50000
+#define PROBE_NS 5000.0		/* sim_fit()'s step in a cost, to find its slope */
+#define SIM_FIT_ROUNDS 3	/* cold-wake, then irq-entry, this many times */
 
 /* One side's samples: CPU ns, wake-ups and packets per run. */
 struct side {
@@ -91,7 +96,12 @@ struct calib {
 	double idle_before[CALIB_RUNS];	/* receiver core idle before each run, % (idle_check.h) */
 	struct side thr, napi;		/* receive thread, NAPI kthread */
 	double idle_exit_ns;		/* per wake-up, what neither thread accounts for */
-	double cold_ns, cold_after_ns;	/* cold-wake and cold-after (cold_wake()) */
+	double cold_ns, cold_after_ns;	/* cold-wake and cold-after (cold_wake(), sim_fit()) */
+	bool timer_run;			/* the deferral run was made (not on --iface) */
+	double t_pps, t_core_pct;	/* its received rate and receiver core busy % */
+	double t_napi_wakes;		/* its NAPI kthread wake-ups per second */
+	double irq_entry_ns;		/* per NAPI hrtimer interrupt (sim_fit()), 0 if not fitted */
+	bool sim_fitted;		/* cold-wake and irq-entry came from sim_fit() */
 	struct wake_lat wake_idle[WAKE_RUNS];	/* cross-CPU wake-ups, the CPU allowed to idle */
 	struct wake_lat wake_poll[WAKE_RUNS];	/* the same, /dev/cpu_dma_latency held at 0 */
 	double sched_wake_ns, exit_ns;	/* median poll wake-up; idle minus poll medians */
@@ -101,7 +111,7 @@ struct calib {
 	double residency_ns;		/* its target residency */
 };
 
-static int calib_run(const struct live_calib_opts *o, double rate,
+static int calib_run(const struct live_calib_opts *o, double rate, bool defer,
 		     const volatile sig_atomic_t *stop, struct live_result *r)
 {
 	struct live_job j;
@@ -109,6 +119,11 @@ static int calib_run(const struct live_calib_opts *o, double rate,
 	int rc;
 
 	live_job_default(&j, RXL_MODE_NAPI);
+	if (defer) {
+		j.knobs[0] = (struct live_knob){ KNOB_NAPI_DEFER_HARD_IRQS, TIMER_RUN_DEFER };
+		j.knobs[1] = (struct live_knob){ KNOB_GRO_FLUSH_TIMEOUT, TIMER_RUN_GRO_NS };
+		j.n_knobs = 2;
+	}
 	j.stop = stop;
 	j.iface = o->iface;
 	j.tx_ns = o->iface ? o->tx : NULL;
@@ -314,6 +329,25 @@ static int calib_wake(struct calib *c, const volatile sig_atomic_t *stop)
 	return 0;
 }
 
+/* The deferral run (test bed only: calibrate changes no setting of an
+ * --iface): 5 kpps with napi_defer_hard_irqs 100 and gro_flush_timeout
+ * 50 us, so that the NAPI hrtimer, not the sender, wakes the kthread most
+ * of the time; sim_fit() charges what that costs to irq-entry. */
+static int timer_run(struct calib *c, const struct live_calib_opts *o,
+		     const volatile sig_atomic_t *stop)
+{
+	struct live_result r;
+	int rc = calib_run(o, TIMER_RUN_PPS, true, stop, &r);
+
+	if (rc)
+		return rc;
+	c->timer_run = true;
+	c->t_pps = live_rx_pps(&r);
+	c->t_core_pct = counters_cpu_busy_pct(&r.d_sent, r.rx_cpu);
+	c->t_napi_wakes = r.dur_s > 0 ? (double)r.d.napi_wakeups / r.dur_s : 0;
+	return 0;
+}
+
 /* Run 0 at the maximum, run 1 at 5 kpps, runs 2.. at fractions of run 0. */
 static int calib_measure(struct calib *c, const struct live_calib_opts *o,
 			 const volatile sig_atomic_t *stop)
@@ -325,7 +359,7 @@ static int calib_measure(struct calib *c, const struct live_calib_opts *o,
 	for (int i = 0; i < CALIB_RUNS; i++) {
 		double rate = i == 0 ? 0 : i == 1 ? 5000 : frac[i] * c->pps[0];
 
-		if ((rc = calib_run(o, rate, stop, &r)) != 0)
+		if ((rc = calib_run(o, rate, false, stop, &r)) != 0)
 			return rc;
 		calib_keep(c, i, &r);
 		if (r.rx.packets > 0 && r.d.napi_wakeups > 0 && i == 0 && c->pps[0] < 50000) {
@@ -350,6 +384,8 @@ static int calib_measure(struct calib *c, const struct live_calib_opts *o,
 	fit(&c->napi);
 	c->idle_exit_ns = idle_exit(c, 2);
 	cold_wake(c);
+	if (!o->iface && (rc = timer_run(c, o, stop)) != 0)
+		return rc;
 	return calib_wake(c, stop);
 }
 
@@ -413,21 +449,24 @@ static void wake_comment(FILE *f, const struct calib *c)
 }
 
 /* The fitted costs of one calibration, in ns, the order of cost_key[]. */
-enum { K_CTX, K_SYSCALL, K_ISR, K_KPKT, K_WAKE, K_EXIT, K_COLD, K_AFTER, K_N };
+enum { K_CTX, K_SYSCALL, K_ISR, K_KPKT, K_WAKE, K_EXIT, K_COLD, K_AFTER, K_IRQ, K_N };
 static const char *const cost_key[K_N] = { "ctx-switch", "syscall", "isr",
 					   "rx-pkt+local-deliver", "sched-wake", "cstate-exit",
-					   "cold-wake", "cold-after" };
+					   "cold-wake", "cold-after", "irq-entry" };
 
 static void calib_costs(const struct calib *c, double *k)
 {
 	k[K_CTX] = c->thr.wake_ns;
 	k[K_SYSCALL] = c->thr.pkt_ns;
-	k[K_ISR] = fmax(0, c->napi.wake_ns - c->thr.wake_ns + c->idle_exit_ns);
+	/* a device "interrupt" (the IPI) pays irq-entry + isr: what irq-entry
+	 * takes of the kthread's per-wake-up cost is not paid twice */
+	k[K_ISR] = fmax(0, c->napi.wake_ns - c->thr.wake_ns + c->idle_exit_ns - c->irq_entry_ns);
 	k[K_KPKT] = c->napi.pkt_ns;
 	k[K_WAKE] = c->sched_wake_ns;
 	k[K_EXIT] = c->exit_ns;
 	k[K_COLD] = c->cold_ns;
 	k[K_AFTER] = c->cold_after_ns;
+	k[K_IRQ] = c->irq_entry_ns;
 }
 
 /* Each cost's spread over the @n calibrations @c[]. */
@@ -479,9 +518,13 @@ static int busy_runs(const struct calib *c, int n, double *least)
 	return busy;
 }
 
-static void not_measured(FILE *f, const char *pre, const struct live_calib_opts *o)
+static void not_measured(FILE *f, const char *pre, const struct live_calib_opts *o,
+			 const struct calib *c)
 {
-	if (o->iface)
+	if (!o->iface && c->timer_run && c->sim_fitted)
+		fprintf(f, "%snot measured: reg-read, dma-fixed, dma-per-byte (written 0):\n"
+			"%s  veth has no DMA or registers to measure\n", pre, pre);
+	else if (o->iface)
 		fprintf(f, "%snot measured: irq-entry, reg-read, dma-fixed, dma-per-byte (written 0):\n"
 			"%s  the live engine sees the NAPI poll's and the thread's CPU time, not the\n"
 			"%s  hard IRQ's, the device's DMA or its register accesses on %s\n", pre, pre,
@@ -509,6 +552,16 @@ static void calib_runs_write(FILE *f, const struct calib *c)
 				IDLE_CHECK_MIN_PCT);
 			break;
 		}
+	if (c->timer_run)
+		fprintf(f, "#   deferral run (napi_defer_hard_irqs %d, gro_flush_timeout %d us, %.0f pps):\n"
+			"#     %.0f NAPI kthread wake-ups/s, receiver core busy %.1f%%\n",
+			TIMER_RUN_DEFER, TIMER_RUN_GRO_NS / 1000, c->t_pps, c->t_napi_wakes,
+			c->t_core_pct);
+	if (c->sim_fitted)
+		fprintf(f, "#   fitted through the simulator (live-veth with these costs): cold-wake\n"
+			"#   %.0f ns makes the 5 kpps run %.1f%% busy, irq-entry %.0f ns the deferral\n"
+			"#   run %.1f%% (isr keeps irq-entry + isr of a device interrupt)\n",
+			c->cold_ns, c->core_pct[1], c->irq_entry_ns, c->t_core_pct);
 	wake_comment(f, c);
 }
 
@@ -533,6 +586,24 @@ static void host_line(char *buf, size_t len, const struct live_calib_opts *o)
 		 u.release, date);
 }
 
+/* The profile itself, costs @k (ns, cost_key[] order), after the comments. */
+static void profile_body(FILE *f, const char *name, const char *where, const double *k,
+			 const char *state, double residency_ns)
+{
+	fprintf(f, "[profile]\nname = %s\ndescription = \"%s\"\n\n[cost]\n", name, where);
+	fprintf(f, "irq-entry = %lldns\nisr = %lldns\nreg-read = 0\n", ns(k[K_IRQ]), ns(k[K_ISR]));
+	fprintf(f, "rx-pkt = %lldns\nnetif-rx = 0\nbacklog-pkt = 0\nnapi-poll = 0\n",
+		ns(k[K_KPKT] / 2));
+	fprintf(f, "softirq-entry = 0\ndma-fixed = 0\ndma-per-byte = 0\nfwd-pkt = 0\n"
+		"copy-per-byte = 0\ntx-clean-pkt = 0\n"
+		"skb-alloc = 0\nremote-free = 0\nxmit-locked = 0\n");
+	fprintf(f, "ctx-switch = %lldns\nlocal-deliver = %lldns\nsyscall = %lldns\n"
+		"sched-wake = %lldns\ncold-wake = %lldns\ncold-after = %lldns\n", ns(k[K_CTX]),
+		ns(k[K_KPKT] / 2), ns(k[K_SYSCALL]), ns(k[K_WAKE]), ns(k[K_COLD]), ns(k[K_AFTER]));
+	fprintf(f, "\n[cstates]\nPOLL = 0 0\n%s = %lldns %lldns\n", state, ns(k[K_EXIT]),
+		ns(residency_ns));
+}
+
 static void calib_write(FILE *f, const struct calib *c, const struct live_calib_opts *o,
 			const struct cost_spread *sp)
 {
@@ -550,7 +621,7 @@ static void calib_write(FILE *f, const struct calib *c, const struct live_calib_
 		"# below are the means over the calibrations:\n", o->name, where, o->repeat,
 		o->repeat == 1 ? "" : "s");
 	spread_write(f, "#   ", sp);
-	not_measured(f, "#   ", o);
+	not_measured(f, "#   ", o, &c[0]);
 	for (int r = 0; r < o->repeat; r++) {
 		fprintf(f, "#\n# Calibration %d of %d:\n", r + 1, o->repeat);
 		calib_runs_write(f, &c[r]);
@@ -565,18 +636,78 @@ static void calib_write(FILE *f, const struct calib *c, const struct live_calib_
 		"# idle period from which it is paid, lies between the idle time per wake-up\n"
 		"# at 10%% of the maximum and at 5 kpps (their geometric mean; the boundary is\n"
 		"# not measured).  See docs/live.md.\n\n");
-	fprintf(f, "[profile]\nname = %s\ndescription = \"%s\"\n\n[cost]\n", o->name, where);
-	fprintf(f, "irq-entry = 0\nisr = %lldns\nreg-read = 0\n", ns(k[K_ISR]));
-	fprintf(f, "rx-pkt = %lldns\nnetif-rx = 0\nbacklog-pkt = 0\nnapi-poll = 0\n",
-		ns(k[K_KPKT] / 2));
-	fprintf(f, "softirq-entry = 0\ndma-fixed = 0\ndma-per-byte = 0\nfwd-pkt = 0\n"
-		"copy-per-byte = 0\ntx-clean-pkt = 0\n"
-		"skb-alloc = 0\nremote-free = 0\nxmit-locked = 0\n");
-	fprintf(f, "ctx-switch = %lldns\nlocal-deliver = %lldns\nsyscall = %lldns\n"
-		"sched-wake = %lldns\ncold-wake = %lldns\ncold-after = %lldns\n", ns(k[K_CTX]),
-		ns(k[K_KPKT] / 2), ns(k[K_SYSCALL]), ns(k[K_WAKE]), ns(k[K_COLD]), ns(k[K_AFTER]));
-	fprintf(f, "\n[cstates]\nPOLL = 0 0\n%s = %lldns %lldns\n", c[0].state, ns(k[K_EXIT]),
-		ns(c[0].residency_ns));
+	profile_body(f, o->name, where, k, c[0].state, c[0].residency_ns);
+}
+
+
+/* Simulated busy % of the receiver core with @c's costs at @rate_pps
+ * (napi_defer_hard_irqs @defer, gro_flush_timeout @gro_ns); -1 on error. */
+static int sim_busy(const struct calib *c, const struct live_calib_opts *o, double rate_pps,
+		    uint32_t defer, int64_t gro_ns, double *busy)
+{
+	double k[K_N];
+	char *text = NULL, err[512];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int rc;
+
+	if (!f)
+		return fprintf(stderr, "rxlab live calibrate: out of memory\n"), -1;
+	calib_costs(c, k);
+	profile_body(f, "calibrate-draft", "the draft of this calibration", k, c->state,
+		     c->residency_ns);
+	if (fclose(f) != 0 || !text)
+		return free(text), fprintf(stderr, "rxlab live calibrate: out of memory\n"), -1;
+	rc = o->sim(text, rate_pps, defer, gro_ns, busy, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "rxlab live calibrate: simulating the draft profile: %s\n", err);
+	free(text);
+	return rc;
+}
+
+/* The value of the cost at @v that makes the simulated busy share @want:
+ * the simulator at @v = 0 and at PROBE_NS gives the slope (the busy share
+ * is close to linear in one cost at a fixed load); 0..1 ms. */
+static int solve(struct calib *c, const struct live_calib_opts *o, double *v, double rate,
+		 uint32_t defer, int64_t gro_ns, double want)
+{
+	double b0, b1, slope;
+
+	*v = 0;
+	if (sim_busy(c, o, rate, defer, gro_ns, &b0))
+		return -1;
+	*v = PROBE_NS;
+	if (sim_busy(c, o, rate, defer, gro_ns, &b1))
+		return -1;
+	slope = (b1 - b0) / PROBE_NS;
+	*v = slope > 0 && want > b0 ? fmin((want - b0) / slope, 1e6) : 0;
+	return 0;
+}
+
+/* Fit cold-wake and irq-entry through the simulator (o->sim): cold-wake so
+ * that the simulated 5 kpps run is as busy as the measured one (its
+ * wake-ups come after long idle periods; no hrtimer runs there, and a
+ * device interrupt pays irq-entry + isr, which calib_costs() keeps
+ * constant), then irq-entry so that the deferral run is (its kthread is
+ * woken by the NAPI hrtimer, whose interrupt pays irq-entry).  Replaces
+ * cold_wake()'s residual; 0, or -1 (message on stderr). */
+static int sim_fit(struct calib *c, const struct live_calib_opts *o)
+{
+	c->irq_entry_ns = 0;
+	/* irq-entry beyond the kthread's per-wake-up cost raises a device
+	 * interrupt's cost too (isr cannot go below 0): so cold-wake again
+	 * with it, and irq-entry with that; SIM_FIT_ROUNDS rounds */
+	for (int i = 0; i < SIM_FIT_ROUNDS; i++) {
+		if (solve(c, o, &c->cold_ns, c->pps[1], 0, 0, c->core_pct[1]))
+			return -1;
+		if (!c->timer_run)
+			break;
+		if (solve(c, o, &c->irq_entry_ns, c->t_pps, TIMER_RUN_DEFER, TIMER_RUN_GRO_NS,
+			  c->t_core_pct))
+			return -1;
+	}
+	c->sim_fitted = true;
+	return 0;
 }
 
 /* Before the first run: is the machine idle enough to measure? */
@@ -601,7 +732,7 @@ static void calib_report(const struct calib *c, const struct live_calib_opts *o,
 	int busy = busy_runs(c, o->repeat, &least);
 
 	spread_write(stderr, "rxlab live calibrate: ", sp);
-	not_measured(stderr, "rxlab live calibrate: ", o);
+	not_measured(stderr, "rxlab live calibrate: ", o, &c[0]);
 	if (busy)
 		fprintf(stderr, "rxlab live calibrate: WARNING: %d of %d runs found the receiver core "
 			"under %.0f%% idle (least %.1f%%): other load on the CPUs; rerun on an idle "
@@ -633,6 +764,8 @@ int live_calibrate(FILE *f, const struct live_calib_opts *o, const volatile sig_
 		if (o->repeat > 1)
 			fprintf(stderr, "rxlab live calibrate: calibration %d of %d\n", r + 1, o->repeat);
 		rc = calib_measure(&c[r], o, stop);
+		if (rc == 0 && o->sim && sim_fit(&c[r], o))
+			rc = 1;
 	}
 	if (rc == 0) {
 		calib_spread(c, o->repeat, sp);

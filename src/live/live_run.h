@@ -118,6 +118,14 @@ double live_rx_path_cpu_pct(const struct live_result *r);
 #define LIVE_CALIB_MAX_REPEAT 20
 #define LIVE_CALIB_NOISY_PCT 15.0	/* a cost whose runs spread more (RSD %) is flagged */
 
+/* The simulated receiver core busy % of the test bed's napi run with the
+ * profile @profile_text at @rate_pps, napi_defer_hard_irqs @defer and
+ * gro_flush_timeout @gro_ns (ns); 0, or -1 with @err.  Calibrate fits
+ * cold-wake and irq-entry through it (experiment/calib_sim.h gives one:
+ * the simulator sits above this layer's library). */
+typedef int (*live_calib_sim_fn)(const char *profile_text, double rate_pps, uint32_t defer,
+				 int64_t gro_ns, double *busy_pct, char *err, size_t errlen);
+
 struct live_calib_opts {
 	int64_t dur_ns;			/* sending time of each run */
 	int repeat;			/* calibrations, 1..LIVE_CALIB_MAX_REPEAT */
@@ -126,6 +134,8 @@ struct live_calib_opts {
 					 * the host's own connection) */
 	const struct live_tx_ns *tx;	/* with @iface: where the sender sends from */
 	const char *name;		/* the profile's [profile] name */
+	live_calib_sim_fn sim;		/* NULL: cold-wake from the residual alone, irq-entry
+					 * not measured */
 };
 
 /* @o->repeat calibrations, each five runs of @o->dur_ns, the fit of their

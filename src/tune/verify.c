@@ -161,6 +161,11 @@ int verify_map(const struct rxl_scheme *sc, const struct tune_point *p, struct v
 	return -1;
 }
 
+bool verify_cpu_compared(enum rxl_mode mode)
+{
+	return mode != RXL_MODE_COALESCE && mode != RXL_MODE_DIM && mode != RXL_MODE_ITR;
+}
+
 double verify_ratio(double measured, double predicted)
 {
 	if (isnan(measured) || isnan(predicted))

@@ -86,6 +86,13 @@ size_t verify_pick(const struct tune_state *st, const struct tune_point **out, s
 int verify_map(const struct rxl_scheme *sc, const struct tune_point *p, struct verify_live *out,
 	       char *why, size_t whylen);
 
+/* Whether the live run of @mode measures the CPU the simulated setting
+ * predicts: false for coalesce, dim and itr, which the engine moderates
+ * in userspace after the kernel received every packet (its CPU is the
+ * emulation's, not the device's); true for the kernel's own mechanisms
+ * (NAPI deferral, IRQ suspension, busy polling). */
+bool verify_cpu_compared(enum rxl_mode mode);
+
 /* measured / predicted; NaN when either is NaN or predicted is not > 0
  * (with both 0: 1, they agree). */
 double verify_ratio(double measured, double predicted);

@@ -12,14 +12,12 @@
 # What is asserted, and what is not: the structure, the ratio row being
 # measured/predicted of the printed figures, packets arriving (measured
 # throughput at least half the offered 5 kpps, which the sender paces and
-# the test controls), and the verdicts.  Measured p99 and CPU within the
-# printed tolerance are printed, not asserted: on this 2-core veth test bed
-# the live figures differ from the simulated ones by more than any
-# tolerance the test could defend (seen: CPU 3-30x the prediction for
-# coalesce, itr and busy-poll, whose live modes spin or wake per timer in
-# userspace; defer 95% CPU where 3% was predicted; dim p99 within 1.4x
-# but CPU 4-5x), the known divergences of docs/live.md "Prediction against
-# reality".  Nothing here is timed.
+# the test controls), and the verdicts (coalesce and dim, which the engine
+# moderates in userspace, judged on p99 alone, with the line that says
+# why).  Agreement itself is asserted by tune_verify_agree.sh, with a
+# profile calibrated first: here the built-in veth-host profile of another
+# session's machine state is used, and its figures need not agree.
+# Nothing here is timed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need_netns
@@ -68,8 +66,13 @@ for k in range(2):
         want_r = meas[key] / pred[key]
         # the printed figures are rounded: compare to their precision
         assert math.isclose(ratio[key], want_r, rel_tol=0.05, abs_tol=0.006), (key, ratio, want_r)
-    agrees = all(1 / 3 <= ratio[key] <= 3 for key in ("p99_us", "cpu_pct"))
-    assert (ratio["verdict"] == "agrees") == agrees, ratio["verdict"]
+    a99 = 1 / 3 <= ratio["p99_us"] <= 3
+    if pred["policy"] in ("coalesce", "dim", "itr", "itr-dynamic"):
+        # moderated in userspace by the engine: compared on p99 alone
+        assert ratio["verdict"] == ("p99 agrees" if a99 else "p99 differs"), ratio["verdict"]
+    else:
+        agrees = a99 and 1 / 3 <= ratio["cpu_pct"] <= 3
+        assert (ratio["verdict"] == "agrees") == agrees, ratio["verdict"]
     assert meas["verdict"] in ("meets", "misses")
     print("ratio measured/predicted: p99 %.2f cpu %.2f -> %s" %
           (ratio["p99_us"], ratio["cpu_pct"], ratio["verdict"]))
@@ -86,6 +89,8 @@ check "$n == 2" "both measured rows of p99<=1us say misses ($n)"
 grep -qF 'agrees: measured/predicted of p99 and cpu within [0.50, 2.00] (--verify-tolerance 2.00)' \
 	"$TMP/no.out" || fail "no tolerance line"
 echo "ok: the tolerance is printed"
+grep -qF 'p99 agrees: coalesce, dim and itr are compared on p99 alone' "$TMP/no.out" ||
+	fail "no line saying why coalesce and dim are compared on p99 alone"
 n=$(grep -cE '^(best|runner-up): .* misses the goals on real packets \(measured\)$' "$TMP/no.out" || true)
 check "$n == 2" "both verdict lines say misses ($n)"
 

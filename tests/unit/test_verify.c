@@ -189,6 +189,18 @@ static void test_ratio_and_tolerance(void **state)
 	assert_false(verify_agrees(NAN, 2.0));
 }
 
+/* CPU is compared only where the live run has the kernel's mechanism. */
+static void test_cpu_compared(void **state)
+{
+	(void)state;
+	assert_false(verify_cpu_compared(RXL_MODE_COALESCE));
+	assert_false(verify_cpu_compared(RXL_MODE_DIM));
+	assert_false(verify_cpu_compared(RXL_MODE_ITR));
+	assert_true(verify_cpu_compared(RXL_MODE_NAPI));
+	assert_true(verify_cpu_compared(RXL_MODE_IRQ_SUSPEND));
+	assert_true(verify_cpu_compared(RXL_MODE_SO_BUSY_POLL));
+}
+
 /* Judged on the measurement: every goal and the loss limit. */
 static void test_meets_measured(void **state)
 {
@@ -266,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_map_every_level_accepted),
 		cmocka_unit_test(test_map_not_verifiable),
 		cmocka_unit_test(test_ratio_and_tolerance),
+		cmocka_unit_test(test_cpu_compared),
 		cmocka_unit_test(test_meets_measured),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_preflight_trace),

@@ -44,17 +44,29 @@
  *   sched-wake             the median latency of waking a thread on the
  *                          receiver CPU from the sender's with that CPU
  *                          polling (/dev/cpu_dma_latency 0): wake_lat.h
- *   cold-wake, cold-after  what the core's busy time at 5 kpps leaves per
- *                          wake-up beyond the fit and isr (cold_wake()), and
- *                          the idle period from which the simulator pays it
+ *   cold-wake              the CPU time that makes the simulated 5 kpps run
+ *                          (live-veth with these costs, o->sim) as busy as
+ *                          the measured one: its wake-ups end long idle
+ *                          periods (sim_fit(); without o->sim, what the
+ *                          run's busy time leaves per wake-up beyond the fit
+ *                          and isr, cold_wake())
+ *   cold-after             the idle period from which a wake-up is cold:
+ *                          between run 2's and run 1's idle time per wake-up
+ *   irq-entry              the CPU time per NAPI hrtimer interrupt that makes
+ *                          the simulated deferral run (5 kpps,
+ *                          napi_defer_hard_irqs 100, gro_flush_timeout 50 us:
+ *                          the timer wakes the kthread every 50 us) as busy
+ *                          as the measured one; a device interrupt pays
+ *                          irq-entry + isr, so isr gives up what irq-entry
+ *                          takes (sim_fit(); test bed only, 0 on --iface)
  *   [cstates]              POLL = 0 0 and the deepest cpuidle state with the
  *                          exit latency measured as the median wake-up with
  *                          idle allowed minus the POLL median; latency, not
  *                          CPU time, so idle-exit is left out (the loader
  *                          refuses both)
  *   others                 0, and said so ("not measured"): veth has no
- *                          registers, DMA or hard IRQ; on --iface the engine
- *                          sees the NAPI poll's CPU time, not theirs
+ *                          registers or DMA; on --iface the engine sees the
+ *                          NAPI poll's CPU time, not theirs or the hard IRQ's
  * The numbers move with the machine's load; the profile keeps the raw
  * figures as comments.
  */

@@ -16,10 +16,14 @@
 
 size_t tune_cpu_list_text(const uint16_t *cpu, size_t n, char *buf, size_t len)
 {
-	size_t need = 0;
+	size_t need = 0, same = 1;
 
 	if (len)
 		buf[0] = '\0';
+	while (same < n && cpu[same] == cpu[0])
+		same++;
+	if (n > 1 && same == n)
+		n = 1;	/* one CPU for every queue: irq-affinity takes it alone */
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		char item[16];

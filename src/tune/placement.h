@@ -76,7 +76,8 @@ bool tune_placement_threaded(const struct scenario *scn, int port_ix,
 			     const struct tune_placement *base, struct tune_placement *out);
 
 /* @n CPUs @cpu in queue order as a CPU list: runs of consecutive
- * ascending CPUs as "A-B", joined by ','.  Written into @buf (@len bytes,
+ * ascending CPUs as "A-B", joined by ','; the same CPU @n times as that
+ * CPU alone (as irq-affinity reads one CPU: every queue).  Written into @buf (@len bytes,
  * always terminated); the length it needs, as snprintf() returns it. */
 size_t tune_cpu_list_text(const uint16_t *cpu, size_t n, char *buf, size_t len);
 

@@ -191,7 +191,7 @@ static int set_placement(struct tune_opts *o, const char *v)
 			return 0;
 		}
 	return usage_error("--placement takes auto (on when the port has several queues), on "
-			   "or off, not", v);
+			   "or off, not", *v ? v : "an empty word");
 }
 
 /* An option with a value @v. */

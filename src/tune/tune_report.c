@@ -315,6 +315,15 @@ static void place_verdict(FILE *f, const struct tune_result *res, const struct t
 		fprintf(f, "placement: none meets %s; the closest is %s (%s), missing the goals by "
 			"%.0f%% (summed relative miss)%s\n", goals, c->name, where,
 			100.0 * tune_miss(&res->st, p), worst);
+	if (!c->n_sets)
+		return;
+	fputs("placement: the search ran with the scenario's own placement; to search again "
+	      "with this one, add", f);
+	for (size_t i = 0; i < c->n_sets; i++) {
+		fputs(" --set ", f);
+		sh_quote(f, c->set[i]);
+	}
+	fputc('\n', f);
 }
 
 /* The traps of point @p (tune_traps()) into @buf; 0 when it has none. */

@@ -69,6 +69,18 @@ grep -q '^placement: tried 5 IRQ / NAPI-thread placements with that setting (4 s
   "$tmp/k1" && ok "4 simulations (as-configured is the best point itself)" \
   || fail "placement runs: $(grep 'placement: tried' "$tmp/k1")"
 
+grep -q "^placement: the search ran with the scenario's own placement; to search again with this one, add --set nic.eth0.irq-affinity=0-3,12-15\$" "$tmp/k1" \
+  && ok "the hint to search again under apart" || fail "no search-again hint"
+# ... and that search keeps apart (as-configured now) and needs less CPU.
+"$rxlab" "${k[@]}" --set nic.eth0.irq-affinity=0-3,12-15 > "$tmp/k3" 2>/dev/null || fail "again exit $?"
+grep -q '^placement: as-configured (IRQs on CPUs 0-3,12-15) meets' "$tmp/k3" \
+  && ok "searched again under apart: as-configured kept" \
+  || fail "again: $(grep '^placement:' "$tmp/k3")"
+again="$(sed -n 's/^best: .* with cpu \([0-9.]*\) % .*/\1/p' "$tmp/k3")"
+first="$(sed -n 's/^placement: apart .* with cpu \([0-9.]*\) % .*/\1/p' "$tmp/k1")"
+awk -v a="$again" -v b="$first" 'BEGIN { exit !(a != "" && a <= b) }' \
+  && ok "searched again: cpu $again <= $first" || fail "again: cpu '$again', first '$first'"
+
 # tune's figures are what `rxlab run` gives for the same overrides, and
 # the same rule (meets p99<=500us and loses <= 0.1%, then least CPU) picks
 # the same candidate from them.

@@ -602,7 +602,7 @@ static int eval_places(struct tune_result *res, const struct tune_point *best,
 	int rc = at && n_sets ? 0 : -1;
 
 	if (rc)
-		snprintf(err, errlen, at ? "too many or too long overrides" : "out of memory");
+		snprintf(err, errlen, "%s", at ? "too many or too long overrides" : "out of memory");
 	snprintf(vary.key, sizeof(vary.key), "nic.%s.irq-affinity", c->nic);
 	for (size_t i = 0; i < k; i++)
 		snprintf(vals[i], sizeof(vals[i]), "%s", cand[i].affinity);

@@ -140,7 +140,10 @@ assert len(c) == 1 and c[0]["placement"] == "apart" and c[0]["irq_cpus"] == "0-3
 
 # Robust loads: a candidate meets only if it meets at every load; 4
 # candidates run at 2 loads.
-"$rxlab" "${k[@]}" --load 1Mpps,2Mpps > "$tmp/kl" 2>/dev/null || fail "--load exit $?"
+"$rxlab" "${k[@]}" --load 1Mpps,2Mpps --jobs 2 > "$tmp/kl" 2>/dev/null || fail "--load exit $?"
+"$rxlab" "${k[@]}" --load 1Mpps,2Mpps --jobs 1 > "$tmp/kl1" 2>/dev/null || fail "--load exit $?"
+cmp -s "$tmp/kl" "$tmp/kl1" && ok "--load: --jobs 1 and --jobs 2, the same bytes" \
+  || fail "--load: --jobs 1 and 2 differ"
 grep -q '^placement: apart (IRQs on CPUs 0-3,12-15) meets p99<=500us at every load 1000000..2000000 frames/s (2 points) with cpu .*(its worst load: 2000000 frames/s)$' "$tmp/kl" \
   && ok "--load: apart meets at every load" || { fail "--load verdict"; grep placement: "$tmp/kl"; }
 grep -q '(8 simulations;' "$tmp/kl" && ok "--load: 4 candidates x 2 loads = 8 simulations" \

@@ -204,12 +204,14 @@ size_t tune_placements(const struct scenario *scn, int port_ix, struct tune_plac
 	if (n->combined < 2)
 		return 0;
 	configured(scn, n, &out[k++]);
-	if (k < cap && spread(scn, n, &c) && !seen(out, k, &c))
-		out[k++] = c;
-	if (k < cap && with_app(&scn->apps, n, &c) && !seen(out, k, &c))
-		out[k++] = c;
-	if (k < cap && apart(scn, n, &c) && !seen(out, k, &c))
-		out[k++] = c;
+	for (enum tune_place_kind kind = PLACE_SPREAD; kind <= PLACE_APART && k < cap; kind++) {
+		bool ok = kind == PLACE_SPREAD ? spread(scn, n, &c)
+			: kind == PLACE_WITH_APP ? with_app(&scn->apps, n, &c) : apart(scn, n, &c);
+
+		c.threaded = out[0].threaded;	/* they move the vectors only */
+		if (ok && !seen(out, k, &c))
+			out[k++] = c;
+	}
 	return k;
 }
 

@@ -21,6 +21,8 @@
  *   threaded       the same vectors, each NAPI in a kthread pinned to its
  *                  queue's IRQ CPU, when no queue of the port is threaded
  *                  and the vectors do not float (irq-cpu = float).
+ * spread, with-app and apart move the vectors only: a port that is
+ * threaded stays so (its kthreads follow the IRQ with threaded-cpus = irq).
  * A port with one queue (combined = 1) has no candidate at all.
  */
 #ifndef RXLAB_TUNE_PLACEMENT_H

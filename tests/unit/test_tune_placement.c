@@ -166,10 +166,14 @@ static void test_threaded(void **state)
 	assert_true(tune_placement_threaded(&scn, 0, &pl[0], &t));
 	assert_int_equal(t.n_sets, 2);
 	assert_string_equal(t.set[0], "nic.eth0.threaded=on");
-	/* a port that is threaded already has no such candidate */
-	candidates("memcached", on, 1);
+	/* a port that is threaded already has no such candidate, and the
+	 * others move its vectors but stay threaded */
+	assert_int_equal(candidates("memcached", on, 1), 2);
 	assert_true(pl[0].threaded);
 	assert_false(tune_placement_threaded(&scn, 0, &pl[0], &t));
+	assert_string_equal(pl[1].name, "with-app");
+	assert_true(pl[1].threaded);
+	assert_int_equal(pl[1].n_sets, 1);
 }
 
 /* One queue: no placement stage. */

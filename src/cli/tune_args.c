@@ -180,6 +180,20 @@ static int verify_opt(struct tune_opts *o, const char *a, const char *v)
 	return 0;
 }
 
+/* --placement auto | on | off (tune_request.h). */
+static int set_placement(struct tune_opts *o, const char *v)
+{
+	static const char *const words[] = { "auto", "on", "off" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(v, words[i])) {
+			o->req.placement = (enum tune_placement_mode)i;
+			return 0;
+		}
+	return usage_error("--placement takes auto (on when the port has several queues), on "
+			   "or off, not", *v ? v : "an empty word");
+}
+
 /* An option with a value @v. */
 static int opt_value(struct tune_opts *o, const char *a, const char *v)
 {
@@ -206,6 +220,8 @@ static int opt_value(struct tune_opts *o, const char *a, const char *v)
 		return set_seed(o, v);
 	if (!strcmp(a, "--iface"))
 		return set_iface(o, v);
+	if (!strcmp(a, "--placement"))
+		return set_placement(o, v);
 	if (!strcmp(a, "--table") || !strcmp(a, "--out-dir"))
 		return table_opt(o, a, v);
 	if (!strcmp(a, "--out"))
@@ -250,7 +266,7 @@ static const struct cli_opt tune_opts_table[] = {
 	{ "--table", true }, { "--out-dir", true }, { "--load", true }, { "--load-points", true },
 	{ "--speeds", true }, { "--max-loss", true }, { "--verify", false },
 	{ "--verify-duration", true }, { "--verify-tolerance", true },
-	{ "--allow-host-iface", false }, { NULL, false },
+	{ "--allow-host-iface", false }, { "--placement", true }, { NULL, false },
 };
 
 struct tune_args {

@@ -447,6 +447,22 @@ static int eval_load(struct tune_ctx *c, const char **sets, size_t n_sets, struc
 	return rc;
 }
 
+/* The figures @at of @total points at every load (at[i * n + li]) into
+ * @out, one per point, folded over the loads (robust.h). */
+static void fold(const struct tune_ctx *c, const struct tune_metrics *at, size_t total,
+		 struct tune_metrics *out)
+{
+	size_t n = c->n_loads ? c->n_loads : 1;
+
+	for (size_t i = 0; i < total; i++) {
+		if (c->n_loads)
+			tune_fold_loads(c->req->goal, c->req->n_goals, c->req->max_loss_pct,
+					&at[i * n], c->load, n, &out[i]);
+		else
+			out[i] = at[i];
+	}
+}
+
 /* Every point of batch @b at every load, folded into @out (robust.h). */
 static int eval_batch(void *vctx, const struct tune_batch *b, struct tune_metrics *out,
 		      char *err, size_t errlen)
@@ -463,15 +479,59 @@ static int eval_batch(void *vctx, const struct tune_batch *b, struct tune_metric
 
 	for (size_t li = 0; rc == 0 && li < n; li++)
 		rc = eval_load(c, sets, n_sets, vary, pol->n_axes, total, li, at, err, errlen);
-	for (size_t i = 0; rc == 0 && i < total; i++) {
-		if (c->n_loads)
-			tune_fold_loads(c->req->goal, c->req->n_goals, c->req->max_loss_pct,
-					&at[i * n], c->load, n, &out[i]);
-		else
-			out[i] = at[i];
-	}
+	if (rc == 0)
+		fold(c, at, total, out);
 	free(at);
 	c->n_buf = mark;
+	return rc;
+}
+
+/* The room for the overrides of one point, its placement and a load. */
+#define POINT_SETS (TUNE_MAX_SETS + RXL_SCHEME_MAX_SETS + TUNE_MAX_AXES + TUNE_PLACE_SETS + \
+		    SCN_MAX_TRAFFIC)
+
+/* The overrides of point @p (the shared ones, its policy's, its levels)
+ * into @sets (room for POINT_SETS); the strings it makes live in @c
+ * until the caller resets c->n_buf.  How many, or 0 (c->full) when a
+ * level's override does not fit. */
+static size_t point_sets(struct tune_ctx *c, const struct tune_state *st,
+			 const struct tune_point *p, const char **sets)
+{
+	const struct rxl_scheme *pol = st->pol[p->pol];
+	size_t n = policy_sets(c, pol, sets);
+
+	for (size_t k = 0; k < pol->n_axes; k++) {
+		const char *key = port_key(c, pol->axis[k].key);
+
+		sets[n] = key ? ctx_add(c, "%s=%s", key, pol->axis[k].level[p->ix[k]]) : NULL;
+		if (!sets[n++])
+			return 0;
+	}
+	return n;
+}
+
+/* Load the scenario of point @p, with @extra (n_extra overrides) after
+ * its own, into @scn. */
+static int load_point(const struct tune_result *res, const struct tune_point *p,
+		      const char *const *extra, size_t n_extra, struct scenario *scn, char *err,
+		      size_t errlen)
+{
+	struct tune_ctx *c = res->ctx;
+	const char *sets[POINT_SETS];
+	size_t mark = c->n_buf, n = point_sets(c, &res->st, p, sets);
+	char msg[1024];
+	int rc = -1;
+
+	for (size_t i = 0; n && i < n_extra; i++)
+		sets[n++] = extra[i];
+	if (n)
+		rc = scenario_load(scn, c->scenario, sets, n, msg, sizeof(msg));
+	else
+		snprintf(msg, sizeof(msg), "tune: too many or too long overrides");
+	c->n_buf = mark;
+	c->full = false;
+	if (rc)
+		snprintf(err, errlen, "%s", msg);
 	return rc;
 }
 
@@ -479,23 +539,19 @@ static int eval_batch(void *vctx, const struct tune_batch *b, struct tune_metric
 int tune_point_scenario(const struct tune_result *res, const struct tune_point *p,
 			struct scenario *scn, char *err, size_t errlen)
 {
-	struct tune_ctx *c = res->ctx;
-	const struct rxl_scheme *pol = res->st.pol[p->pol];
-	const char *sets[TUNE_MAX_SETS + RXL_SCHEME_MAX_SETS + TUNE_MAX_AXES];
-	size_t mark = c->n_buf, n = policy_sets(c, pol, sets);
-	char msg[1024];
-	int rc;
+	return load_point(res, p, NULL, 0, scn, err, errlen);
+}
 
-	for (size_t k = 0; k < pol->n_axes; k++) {
-		const char *key = port_key(c, pol->axis[k].key);
+int tune_chosen_scenario(const struct tune_result *res, struct scenario *scn, char *err,
+			 size_t errlen)
+{
+	const struct tune_place_result *pl = &res->place;
+	const struct tune_placement *ch = pl->n ? &pl->cand[pl->chosen] : NULL;
+	const char *extra[TUNE_PLACE_SETS];
 
-		sets[n++] = ctx_add(c, "%s=%s", key, pol->axis[k].level[p->ix[k]]);
-	}
-	rc = scenario_load(scn, c->scenario, sets, n, msg, sizeof(msg));
-	c->n_buf = mark;
-	if (rc)
-		snprintf(err, errlen, "%s", msg);
-	return rc;
+	for (size_t i = 0; ch && i < ch->n_sets; i++)
+		extra[i] = ch->set[i];
+	return load_point(res, tune_best(&res->st), extra, ch ? ch->n_sets : 0, scn, err, errlen);
 }
 
 /* ---- the search ---- */
@@ -525,6 +581,121 @@ static enum tune_status search(struct tune_result *res, const struct tune_reques
 	return TUNE_OK;
 }
 
+/* ---- the placement stage (placement.h) ---- */
+
+/* Run candidates @cand[0..k) of @pl with the best point @best, at every
+ * load, their folded figures into pl->pt.  They differ in their
+ * irq-affinity alone (the value a sweep varies); their other overrides
+ * are cand[0]'s.  One with no irq-affinity (as-configured threaded) runs
+ * alone. */
+static int eval_places(struct tune_result *res, const struct tune_point *best,
+		       struct tune_placement *cand, size_t k, struct tune_point *out, char *err,
+		       size_t errlen)
+{
+	struct tune_ctx *c = res->ctx;
+	const char *sets[POINT_SETS];
+	char vals[TUNE_MAX_PLACEMENTS][48];
+	struct vary vary = { .n = k, .val = vals, .hidden = true };
+	size_t mark = c->n_buf, n_sets = point_sets(c, &res->st, best, sets);
+	size_t n_vary = cand[0].affinity[0] ? 1 : 0, n = c->n_loads ? c->n_loads : 1;
+	struct tune_metrics *at = calloc(k * n, sizeof(*at)), m[TUNE_MAX_PLACEMENTS];
+	int rc = at && n_sets ? 0 : -1;
+
+	if (rc)
+		snprintf(err, errlen, "%s", at ? "too many or too long overrides" : "out of memory");
+	snprintf(vary.key, sizeof(vary.key), "nic.%s.irq-affinity", c->nic);
+	for (size_t i = 0; i < k; i++)
+		snprintf(vals[i], sizeof(vals[i]), "%s", cand[i].affinity);
+	for (size_t i = 0; i < cand[0].n_sets; i++)
+		if (strncmp(cand[0].set[i], vary.key, strlen(vary.key)) || !n_vary)
+			sets[n_sets++] = cand[0].set[i];
+	for (size_t li = 0; rc == 0 && li < n; li++)
+		rc = eval_load(c, sets, n_sets, &vary, n_vary, k, li, at, err, errlen);
+	if (rc == 0)
+		fold(c, at, k, m);
+	for (size_t i = 0; rc == 0 && i < k; i++) {
+		out[i] = *best;
+		out[i].m = m[i];
+	}
+	res->place.runs += rc == 0 ? k * n : 0;
+	free(at);
+	c->n_buf = mark;
+	c->full = false;
+	return rc;
+}
+
+/* The best of pl->pt[0..pl->n) by the search's order (tune_best()). */
+static size_t place_best(const struct tune_result *res)
+{
+	struct tune_state st = res->st;
+
+	st.pts = (struct tune_point *)res->place.pt;
+	st.n_pts = res->place.n;
+	return (size_t)(tune_best(&st) - st.pts);
+}
+
+/* Does the request want the stage for a port of @combined queues? */
+static bool placement_wanted(const struct tune_request *r, const char *port, uint32_t combined)
+{
+	if (r->placement == TUNE_PLACEMENT_OFF)
+		return false;
+	if (combined > 1)
+		return true;
+	if (r->placement == TUNE_PLACEMENT_ON)
+		fprintf(stderr, "rxlab: tune: note: --placement on: port %s has one queue "
+			"(combined = 1), so there is no IRQ placement to choose\n", port);
+	return false;
+}
+
+/* The candidates of the best point's scenario, as-configured with the
+ * best point's own figures; 0 when the stage does not run. */
+static int place_candidates(struct tune_result *res, const struct tune_request *r,
+			    struct scenario *scn, char *err, size_t errlen)
+{
+	struct tune_place_result *pl = &res->place;
+	const struct tune_point *best = tune_best(&res->st);
+
+	if (tune_point_scenario(res, best, scn, err, errlen))
+		return -1;
+	if (res->port_ix < 0 ||
+	    !placement_wanted(r, res->port, scn->nic[res->port_ix].combined))
+		return 0;
+	pl->n = tune_placements(scn, res->port_ix, pl->cand, TUNE_MAX_PLACEMENTS - 1);
+	if (pl->n)
+		pl->pt[0] = *best;
+	return 0;
+}
+
+static enum tune_status placement_stage(struct tune_result *res, const struct tune_request *r,
+					char *err, size_t errlen)
+{
+	struct tune_place_result *pl = &res->place;
+	struct scenario *scn = malloc(sizeof(*scn));
+	const struct tune_point *best = tune_best(&res->st);
+	char msg[1024];
+	int rc = scn ? place_candidates(res, r, scn, msg, sizeof(msg))
+		     : (snprintf(msg, sizeof(msg), "out of memory"), -1);
+
+	if (rc == 0 && pl->n > 1)
+		rc = eval_places(res, best, &pl->cand[1], pl->n - 1, &pl->pt[1], msg, sizeof(msg));
+	if (rc == 0 && pl->n) {
+		pl->chosen = place_best(res);
+		if (tune_placement_threaded(scn, res->port_ix, &pl->cand[pl->chosen],
+					    &pl->cand[pl->n])) {
+			rc = eval_places(res, best, &pl->cand[pl->n], 1, &pl->pt[pl->n], msg,
+					 sizeof(msg));
+			pl->n += rc == 0;
+			pl->chosen = place_best(res);
+		}
+	}
+	free(scn);
+	if (rc == 0)
+		return TUNE_OK;
+	pl->n = 0;
+	snprintf(err, errlen, "tune: placement: %s", msg);
+	return strstr(msg, "model error") ? TUNE_FAILED : TUNE_BAD_INPUT;
+}
+
 enum tune_status tune_run(const struct tune_request *req, struct tune_result *res,
 			  const volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
@@ -536,7 +707,9 @@ enum tune_status tune_run(const struct tune_request *req, struct tune_result *re
 		return snprintf(err, errlen, "out of memory"), TUNE_FAILED;
 	res->ctx->stop = stop;
 	s = prepare(res->ctx, req, res, err, errlen);
-	return s == TUNE_OK ? search(res, req, err, errlen) : s;
+	if (s == TUNE_OK)
+		s = search(res, req, err, errlen);
+	return s == TUNE_OK ? placement_stage(res, req, err, errlen) : s;
 }
 
 void tune_result_free(struct tune_result *res)

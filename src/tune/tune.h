@@ -7,7 +7,7 @@
  *              [--set KEY=VALUE ...] [--seed N] [--speed X] [--base SCENARIO]
  *              [--jobs N] [--format table|csv|json]
  *              [--load A..B [--load-points N] | --load A,B,...] [--speeds X,Y,...]
- *              [--max-loss P]
+ *              [--max-loss P] [--placement auto|on|off]
  *
  * Robust goals (robust.h): with loads (or a trace's speeds) every point
  * of the search is run at each, its figures folded to its worst load; a
@@ -16,6 +16,13 @@
  * [traffic] section's rate, scaled so that they add up to the load and
  * keep their shares (a trace or closed-loop source is refused); --speeds
  * sets traffic.trace-speed.
+ *
+ * Placement (tune/placement.h, docs/tune.md "Placement"): after the
+ * search, on a port with several queues (unless --placement off), the
+ * best point is run again with each IRQ / NAPI-thread placement of the
+ * scenario, at every load, folded as the search folds; the best of them
+ * by the search's own order (tune_search.h) is the one the commands
+ * apply.  "as-configured" is the best point itself (no run).
  *
  * Who does what: src/cli/tune_args.c reads the command line into a struct
  * tune_request (tune_request.h) and refuses every wrong word; tune_run()
@@ -46,6 +53,7 @@
 #include <stddef.h>
 
 #include "rxlab/scenario.h"
+#include "tune/placement.h"
 #include "tune/tune_request.h"
 #include "tune/tune_search.h"
 
@@ -58,6 +66,16 @@ enum tune_status {
 };
 
 struct tune_ctx;
+
+/* What the placement stage found (n 0: it did not run). */
+struct tune_place_result {
+	size_t n;                        /* candidates evaluated, as-configured first */
+	struct tune_placement cand[TUNE_MAX_PLACEMENTS];
+	struct tune_point pt[TUNE_MAX_PLACEMENTS]; /* the best point's policy and levels,
+					  * with candidate i's figures (folded over the loads) */
+	size_t chosen;                   /* index of the best (tune_best()'s order) */
+	size_t runs;                     /* simulations the stage ran */
+};
 
 /* What a search found.  Not to be copied: st points into it. */
 struct tune_result {
@@ -73,6 +91,7 @@ struct tune_result {
 	double peak_pps;                 /* the highest rate offered at any load point,
 					  * frames/s (a trace: its mean rate at the fastest
 					  * speed; 0: unknown, a closed loop), for tune_traps() */
+	struct tune_place_result place;  /* the placement stage */
 	struct tune_ctx *ctx;            /* private: the scenario and its overrides */
 };
 
@@ -94,6 +113,12 @@ enum tune_status tune_run(const struct tune_request *req, struct tune_result *re
  * @scn.  0, or -1 with a message in @err. */
 int tune_point_scenario(const struct tune_result *res, const struct tune_point *p,
 			struct scenario *scn, char *err, size_t errlen);
+
+/* The scenario the commands apply: the best point (tune_best()) with the
+ * chosen placement's overrides when the placement stage ran, into @scn.
+ * 0, or -1 with a message in @err. */
+int tune_chosen_scenario(const struct tune_result *res, struct scenario *scn, char *err,
+			 size_t errlen);
 
 /* Free @res's points and overrides, and the trace cache its loads filled. */
 void tune_result_free(struct tune_result *res);

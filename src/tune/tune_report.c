@@ -49,13 +49,9 @@ static bool robust(const struct tune_request *o)
 	return o->n_loads || o->n_speeds;
 }
 
-static struct table *points_table(const char *name, const char *title, bool extra,
-				  const struct tune_request *o)
+/* The figures' columns of a table of points, from cpu% to the worst load. */
+static void metric_cols(struct table *t, const struct tune_request *o)
 {
-	struct table *t = table_new(name, title);
-
-	table_add_col(t, "policy", "policy", -1);
-	table_add_col(t, "setting", "setting", -1);
 	table_add_col(t, "cpu_pct", "cpu%", 1);
 	table_add_col(t, "lat_p50_us", "p50us", 1);
 	table_add_col(t, "lat_p99_us", "p99us", 1);
@@ -71,12 +67,25 @@ static struct table *points_table(const char *name, const char *title, bool extr
 		table_add_col(t, "worst_speed", "worst@speed", 3);
 		table_add_col(t, "max_loss_pct", "maxloss%", 3);
 	}
+}
+
+static struct table *points_table(const char *name, const char *title, bool extra,
+				  const struct tune_request *o)
+{
+	struct table *t = table_new(name, title);
+
+	table_add_col(t, "policy", "policy", -1);
+	table_add_col(t, "setting", "setting", -1);
+	metric_cols(t, o);
 	if (extra) {
 		table_add_col(t, "on_front", "front", -1);
 		table_add_col(t, "round", "round", -1);
 	}
 	return t;
 }
+
+static void metric_vals(struct table *t, const struct tune_state *st, const struct tune_point *p,
+			const struct tune_request *o);
 
 static void point_row(struct table *t, const struct tune_state *st, const struct tune_point *p,
 		      const struct tune_request *o)
@@ -86,6 +95,13 @@ static void point_row(struct table *t, const struct tune_state *st, const struct
 	table_row(t);
 	table_str(t, tune_policy(p->pol)->name);
 	table_str(t, setting_text(st, p, set, sizeof(set)));
+	metric_vals(t, st, p, o);
+}
+
+/* The values of metric_cols() for point @p. */
+static void metric_vals(struct table *t, const struct tune_state *st, const struct tune_point *p,
+			const struct tune_request *o)
+{
 	table_dbl(t, p->m.v[TM_CPU]);
 	table_dbl(t, p->m.v[TM_P50]);
 	table_dbl(t, p->m.v[TM_P99]);
@@ -130,8 +146,46 @@ static void goals_text(const struct tune_request *o, bool objective, char *buf, 
 			 tune_metric_name(o->objective));
 }
 
-static struct report *tables(const struct tune_state *st, const struct tune_request *o)
+/* "IRQs on CPUs 8-15" and, threaded, "; NAPI kthreads pinned to them". */
+static void place_text(const struct tune_placement *pl, char *buf, size_t len)
 {
+	snprintf(buf, len, "IRQs on CPUs %s%s", pl->cpus, pl->threaded ? "; NAPI kthreads "
+		 "pinned to them" : "");
+}
+
+/* The placement stage's table (placement.h): one row per candidate. */
+static struct table *place_table(const struct tune_result *res, const struct tune_request *o)
+{
+	const struct tune_place_result *pl = &res->place;
+	const struct tune_point *best = tune_best(&res->st);
+	char title[700], goals[400], set[160];
+	struct table *t;
+
+	goals_text(o, true, goals, sizeof(goals));
+	snprintf(title, sizeof(title), "IRQ / NAPI-thread placement with %s %s (%s)",
+		 tune_policy(best->pol)->name, setting_text(&res->st, best, set, sizeof(set)), goals);
+	t = table_new("placement", title);
+	table_add_col(t, "placement", "placement", -1);
+	table_add_col(t, "irq_cpus", "irq-cpus", -1);
+	table_add_col(t, "napi", "napi", -1);
+	metric_cols(t, o);
+	table_add_col(t, "chosen", "chosen", -1);
+	table_add_col(t, "reason", "reason", -1);
+	for (size_t i = 0; i < pl->n; i++) {
+		table_row(t);
+		table_str(t, pl->cand[i].name);
+		table_str(t, pl->cand[i].cpus);
+		table_str(t, pl->cand[i].threaded ? "threaded" : "softirq");
+		metric_vals(t, &res->st, &pl->pt[i], o);
+		table_bool(t, i == pl->chosen);
+		table_str(t, pl->cand[i].reason);
+	}
+	return t;
+}
+
+static struct report *tables(const struct tune_result *res, const struct tune_request *o)
+{
+	const struct tune_state *st = &res->st;
 	const struct tune_point *front[512], *best = tune_best(st);
 	size_t n = tune_front(st, front, 512);
 	struct report *rep = report_new();
@@ -154,12 +208,14 @@ static struct report *tables(const struct tune_state *st, const struct tune_requ
 	if (best)
 		point_row(t, st, best, o);
 	report_add(rep, t);
+	if (best && res->place.n)
+		report_add(rep, place_table(res, o));
 	return rep;
 }
 
 struct report *tune_report_tables(const struct tune_result *res, const struct tune_request *req)
 {
-	return tables(&res->st, req);
+	return tables(res, req);
 }
 
 /* " (worst at 200000 frames/s)" for a point judged at several loads. */
@@ -235,6 +291,41 @@ static void verdict(FILE *f, const struct tune_state *st, const struct tune_requ
 			best->m.max_drop_pct, robust(o) ? " at its worst load" : "", st->max_loss_pct);
 }
 
+/* The verdict of the placement stage, when it ran. */
+static void place_verdict(FILE *f, const struct tune_result *res, const struct tune_request *o)
+{
+	const struct tune_place_result *pl = &res->place;
+	const struct tune_point *p = &pl->pt[pl->chosen];
+	const struct tune_placement *c = &pl->cand[pl->chosen];
+	char goals[400], where[160], worst[96];
+
+	if (!pl->n)
+		return;
+	goals_text(o, false, goals, sizeof(goals));
+	place_text(c, where, sizeof(where));
+	worst_text(o, p, worst, sizeof(worst));
+	fprintf(f, "placement: tried %zu IRQ / NAPI-thread placement%s with that setting (%zu "
+		"simulation%s; --placement off leaves it out)\n", pl->n, pl->n == 1 ? "" : "s",
+		pl->runs, pl->runs == 1 ? "" : "s");
+	if (tune_meets(&res->st, p))
+		fprintf(f, "placement: %s (%s) meets %s with %s %.1f %s (%s)%s\n", c->name, where,
+			goals, tune_metric_name(o->objective), p->m.v[o->objective],
+			tune_metric_unit(o->objective), o->maximize ? "maximized" : "minimized", worst);
+	else
+		fprintf(f, "placement: none meets %s; the closest is %s (%s), missing the goals by "
+			"%.0f%% (summed relative miss)%s\n", goals, c->name, where,
+			100.0 * tune_miss(&res->st, p), worst);
+	if (!c->n_sets)
+		return;
+	fputs("placement: the search ran with the scenario's own placement; to search again "
+	      "with this one, add", f);
+	for (size_t i = 0; i < c->n_sets; i++) {
+		fputs(" --set ", f);
+		sh_quote(f, c->set[i]);
+	}
+	fputc('\n', f);
+}
+
 /* The traps of point @p (tune_traps()) into @buf; 0 when it has none. */
 static unsigned point_traps(const struct tune_result *res, const struct tune_point *p,
 			    char *buf, size_t len)
@@ -277,13 +368,13 @@ static void trap_lines(FILE *f, const struct tune_result *res)
 	}
 }
 
-/* The commands that apply the best point to @iface (NULL: the port), as
- * a script (after its first lines, naming @target) when @target is not
- * NULL. */
+/* The commands that apply the best point, with the chosen placement
+ * when the placement stage ran (tune_chosen_scenario()), to @iface
+ * (NULL: the port), as a script (after its first lines, naming @target)
+ * when @target is not NULL. */
 static int print_commands(FILE *f, const struct tune_result *res, const char *iface,
 			  const char *target, char *err, size_t errlen)
 {
-	const struct tune_point *best = tune_best(&res->st);
 	struct scenario *scn = malloc(sizeof(*scn));
 	const char *name = iface ? iface : res->port;
 	char msg[400];
@@ -291,7 +382,7 @@ static int print_commands(FILE *f, const struct tune_result *res, const char *if
 
 	if (!scn)
 		return snprintf(err, errlen, "out of memory"), -1;
-	rc = tune_point_scenario(res, best, scn, err, errlen);
+	rc = tune_chosen_scenario(res, scn, err, errlen);
 	if (rc == 0 && target)
 		tune_apply_script_head(f, target);
 	if (rc == 0 && tune_apply_print(f, scn, res->port_ix, name)) {
@@ -306,13 +397,14 @@ static int print_commands(FILE *f, const struct tune_result *res, const char *if
 int tune_report_print(FILE *f, const struct tune_result *res, const struct tune_request *req,
 		      enum out_format fmt, char *err, size_t errlen)
 {
-	struct report *rep = tables(&res->st, req);
+	struct report *rep = tables(res, req);
 
 	report_print(rep, f, fmt);
 	report_free(rep);
 	if (fmt != OUT_TABLE)
 		return 0;
 	verdict(f, &res->st, req);
+	place_verdict(f, res, req);
 	trap_lines(f, res);
 	fprintf(f, "\nto apply it on Linux:\n");
 	return print_commands(f, res, req->iface, NULL, err, errlen);

@@ -17,6 +17,14 @@
 #define TUNE_MAX_LOADS 16
 #define TUNE_DEFAULT_MAX_LOSS_PCT 0.1
 
+/* --placement (docs/tune.md "Placement"): the IRQ / NAPI-thread placement
+ * stage after the search (tune/placement.h). */
+enum tune_placement_mode {
+	TUNE_PLACEMENT_AUTO,             /* default: on when the port has combined > 1 */
+	TUNE_PLACEMENT_ON,               /* the same, and a note when the port has one queue */
+	TUNE_PLACEMENT_OFF,              /* never */
+};
+
 struct tune_request {
 	const char *target;              /* scenario (file or built-in name) or trace
 					  * (tune_is_trace()) */
@@ -44,10 +52,12 @@ struct tune_request {
 					  * (each as --speed takes it), ascending;
 					  * n_speeds 0: the one of --speed */
 	size_t n_speeds;
+	enum tune_placement_mode placement; /* --placement auto | on | off */
 };
 
 /* Defaults: every policy, minimise cpu, @jobs processes, no goal yet,
- * the scenario's own load, max_loss_pct TUNE_DEFAULT_MAX_LOSS_PCT. */
+ * the scenario's own load, max_loss_pct TUNE_DEFAULT_MAX_LOSS_PCT,
+ * placement TUNE_PLACEMENT_AUTO. */
 void tune_request_init(struct tune_request *r, size_t jobs);
 
 #endif

@@ -44,7 +44,7 @@ rc=$?
 	|| fail "virtio-net rx-usecs 8: exit $rc, $(cat "$tmp/v.err")"
 
 "$rxlab" tune memcached --goal 'p99<=1ms' --policies dim --jobs 1 --out "$tmp/mc" \
-	--set 'nic.eth0.irq-affinity=15,14,13,12,11,10,9,8' >/dev/null 2>"$tmp/err" \
+	--set 'nic.eth0.irq-affinity=15,14,13,12,11,10,9,8' --placement off >/dev/null 2>"$tmp/err" \
 	|| fail "tune memcached exit $?: $(cat "$tmp/err")"
 apply="$tmp/mc/apply.sh"
 sh -n "$apply" && ok "apply.sh parses" || fail "apply.sh does not parse"

@@ -51,7 +51,9 @@
  *                          run's busy time leaves per wake-up beyond the fit
  *                          and isr, cold_wake())
  *   cold-after             the idle period from which a wake-up is cold:
- *                          between run 2's and run 1's idle time per wake-up
+ *                          the geometric mean of run 2's idle time per
+ *                          wake-up and the deferral run's (run 1's without
+ *                          it)
  *   irq-entry              the CPU time per NAPI hrtimer interrupt that makes
  *                          the simulated deferral run (5 kpps,
  *                          napi_defer_hard_irqs 100, gro_flush_timeout 50 us:
@@ -705,6 +707,16 @@ static int solve(struct calib *c, const struct live_calib_opts *o, double *v, do
  * cold_wake()'s residual; 0, or -1 (message on stderr). */
 static int sim_fit(struct calib *c, const struct live_calib_opts *o)
 {
+	double warm = idle_per_wake(c, 2);
+	double t_idle = c->t_napi_wakes > 0 ? 1e9 * (1 - c->t_core_pct / 100) / c->t_napi_wakes : 0;
+
+	/* The deferral run's wake-ups end idle periods of about 50 us, and
+	 * they cost the core as much as the 5 kpps run's (about 20 us more
+	 * than run 2's, whose idle periods are a few us): so cold-after lies
+	 * between run 2 and the deferral run, not between run 2 and run 1,
+	 * and what the timer path costs beyond a cold wake-up is irq-entry. */
+	if (c->timer_run && warm > 0 && warm < t_idle)
+		c->cold_after_ns = sqrt(warm * t_idle);
 	c->irq_entry_ns = 0;
 	/* irq-entry beyond the kthread's per-wake-up cost raises a device
 	 * interrupt's cost too (isr cannot go below 0): so cold-wake again

@@ -41,10 +41,30 @@ struct cost_fit cost_fit(const double *cpu, const double *wakes, const double *p
 	return f;
 }
 
+/* The median of @v[0..n), 1 <= n <= COST_SPREAD_MAX (insertion sort of
+ * a copy). */
+static double median(const double *v, int n)
+{
+	double w[COST_SPREAD_MAX];
+
+	for (int i = 0; i < n; i++) {
+		int j = i;
+
+		for (; j > 0 && w[j - 1] > v[i]; j--)
+			w[j] = w[j - 1];
+		w[j] = v[i];
+	}
+	return n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
+}
+
 struct cost_spread cost_spread(const double *v, int n)
 {
-	struct cost_spread s = { 0, v[0], v[0], 0, n };
+	struct cost_spread s = { 0, 0, v[0], v[0], 0, n };
 	double ss = 0;
+
+	if (n > COST_SPREAD_MAX)
+		n = s.n = COST_SPREAD_MAX;
+	s.median = median(v, n);
 
 	for (int i = 0; i < n; i++) {
 		s.mean += v[i] / n;

@@ -25,14 +25,17 @@ struct cost_fit cost_fit(const double *cpu, const double *wakes, const double *p
 			 int fast, int slow);
 
 /* The spread of one cost over repeated calibrations (live calibrate
- * --repeat): mean, least and greatest value and the relative standard
- * deviation in % of the mean (sample standard deviation, n - 1; 0 for
- * one value or a mean of 0). */
+ * --repeat): median (the mean of the middle two for an even count), mean,
+ * least and greatest value and the relative standard deviation in % of
+ * the mean (sample standard deviation, n - 1; 0 for one value or a mean
+ * of 0). */
 struct cost_spread {
-	double mean, min, max;	/* the values' unit (ns) */
+	double median, mean, min, max;	/* the values' unit (ns) */
 	double rsd_pct;		/* 100 * stddev / mean */
 	int n;
 };
+
+#define COST_SPREAD_MAX 64	/* values cost_spread() looks at (more: the first 64) */
 
 /* The spread of @v[0..n), @n >= 1. */
 struct cost_spread cost_spread(const double *v, int n);

@@ -4,7 +4,7 @@
  * (profiles/NAME.ini format, profile_load.h).
  *
  * The calibration below is repeated (--repeat, default 3): the profile
- * takes each cost's mean, and its spread (min..max, relative standard
+ * takes each cost's median, and its spread (min..max, relative standard
  * deviation) is written beside it and printed; a cost spreading more than
  * LIVE_CALIB_NOISY_PCT is flagged NOISY, and a receiver core found busy
  * (idle_check.h) before the first run or any run is warned about.
@@ -508,7 +508,7 @@ static int spread_write(FILE *f, const char *pre, const struct cost_spread *sp)
 
 		noisy += bad;
 		fprintf(f, "%sspread: %s %.2fus +-%.0f%% (%d run%s, %.2f..%.2fus)%s\n", pre,
-			cost_key[i], sp[i].mean / 1e3, sp[i].rsd_pct, sp[i].n, sp[i].n == 1 ? "" : "s",
+			cost_key[i], sp[i].median / 1e3, sp[i].rsd_pct, sp[i].n, sp[i].n == 1 ? "" : "s",
 			sp[i].min / 1e3, sp[i].max / 1e3, bad ? "  NOISY" : "");
 	}
 	if (noisy)
@@ -625,14 +625,15 @@ static void calib_write(FILE *f, const struct calib *c, const struct live_calib_
 	char where[128];
 
 	for (int i = 0; i < K_N; i++)
-		k[i] = sp[i].mean;
+		k[i] = sp[i].median;
 	host_line(where, sizeof(where), o);
 	fprintf(f, "# %s - %s, measured by `rxlab live calibrate`.\n"
 		"#\n"
 		"# %d calibration%s; each: napi mode at the sender's maximum, at 5 kpps and\n"
 		"# at 10, 30 and 60%% of the maximum; cpu = a * wake-ups + b * packets\n"
 		"# fitted over the runs (least squares; see live_calibrate.c).  The costs\n"
-		"# below are the means over the calibrations:\n", o->name, where, o->repeat,
+		"# below are the medians over the calibrations (one spoilt by other work\n"
+		"# moves a mean, not a median of three):\n", o->name, where, o->repeat,
 		o->repeat == 1 ? "" : "s");
 	spread_write(f, "#   ", sp);
 	not_measured(f, "#   ", o, &c[0]);

@@ -79,12 +79,19 @@ static void test_spread(void **state)
 	(void)state;
 	assert_int_equal(s.n, 3);
 	assert_true(fabs(s.mean - 6500) < 1e-9);
+	assert_true(s.median == 6500);
+	/* the median: one value far out moves the mean, not the median */
+	const double out[] = { 7000, 166000, 6000 };
+	struct cost_spread o3 = cost_spread(out, 3);
+	assert_true(o3.median == 7000 && o3.mean > 50000);
+	const double even[] = { 9, 1, 5, 3 };
+	assert_true(cost_spread(even, 4).median == 4);
 	assert_true(s.min == 6000 && s.max == 7000);
 	/* sample stddev 500 (n - 1), 500 / 6500 = 7.69% */
 	assert_true(fabs(s.rsd_pct - 100.0 * 500 / 6500) < 1e-9);
 	/* one run: no spread; a mean of 0: no relative spread */
 	struct cost_spread one = cost_spread(v, 1);
-	assert_true(one.mean == 6000 && one.rsd_pct == 0);
+	assert_true(one.mean == 6000 && one.median == 6000 && one.rsd_pct == 0);
 	const double z[] = { 0, 0 };
 	assert_true(cost_spread(z, 2).rsd_pct == 0);
 }

@@ -17,9 +17,14 @@
  * queue that takes frames, hottest first (its share of the port's frames,
  * ties by queue number), and for it each knob in the policy's axis order,
  * tries the levels within TUNE_PQ_WINDOW of the queue's current one (the
- * other queues and knobs as they are); the best of those that keep
- * every goal (tune_pq_better()) replaces the current value.  A round that
- * changes nothing ends the stage.
+ * other queues and knobs as they are) that add no known trap
+ * (tune_traps(), robust.h: a frame threshold without a timer, a deferral
+ * the ring cannot hold at the peak rate) to the current setting; the best
+ * of those that keep every goal (tune_pq_better()) replaces the current
+ * value.  Later rounds visit only the queues whose value changed in the
+ * round before (a queue that kept its value was tried with the hotter
+ * queues' final values already, and the colder queues' later changes
+ * only use up slack); a round that changes nothing ends the stage.
  *
  * Hottest first: the hot queue's frames weigh most in the port's figures,
  * so its move is the largest; made first, it is not crowded out by the
@@ -72,6 +77,8 @@ struct tune_perqueue {
 	struct tune_point start;         /* the setting entering the stage (the search's
 					  * best with the chosen placement) */
 	struct tune_point end;           /* the same with the per-queue values */
+	unsigned traps;                  /* the current setting's tune_traps() mask */
+	size_t trapped;                  /* candidate levels left out as known traps */
 	size_t rounds;                   /* rounds run */
 	size_t moves;                    /* changes kept */
 	size_t runs;                     /* simulations, the one that measured the shares

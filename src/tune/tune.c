@@ -863,8 +863,53 @@ static size_t pq_pick(const struct tune_result *res, const struct tune_point *cu
 	return which[tune_best(&st) - pts];
 }
 
-/* One step: queue @q, knob @a, the levels around its current one; the
- * best that is worth it replaces it (and @cur's figures). */
+/* The known traps (tune_traps(), robust.h) of the stage's current
+ * setting with knob @a of queue @q at level @lv; every bit when the
+ * scenario does not load. */
+static unsigned pq_traps(struct tune_result *res, size_t a, uint32_t q, uint8_t lv)
+{
+	struct tune_perqueue *pq = &res->pq;
+	struct scenario *scn = malloc(sizeof(*scn));
+	const char *extra[TUNE_PLACE_SETS + TUNE_MAX_AXES];
+	uint8_t keep = pq->ix[a][q];
+	char set[TUNE_PQ_SET_LEN], why[1024], msg[1024];
+	unsigned traps = ~0u;
+	size_t n;
+
+	memcpy(set, pq->set[a], sizeof(set));
+	pq->ix[a][q] = lv;
+	n = place_sets(res, extra);
+	if (scn && pq_write_set(res, a) == 0) {
+		n += pq_lists(pq, SIZE_MAX, extra + n);
+		if (load_point(res, tune_best(&res->st), extra, n, scn, msg, sizeof(msg)) == 0)
+			traps = tune_traps(scn, res->port_ix, res->peak_pps, why, sizeof(why));
+	}
+	pq->ix[a][q] = keep;
+	memcpy(pq->set[a], set, sizeof(set));
+	free(scn);
+	return traps;
+}
+
+/* The levels @lv[0..k) that add no known trap to the current setting
+ * (pq->traps), in their order; how many (pq->trapped counts the others). */
+static size_t pq_untrapped(struct tune_result *res, size_t a, uint32_t q, uint8_t *lv,
+			   size_t k)
+{
+	struct tune_perqueue *pq = &res->pq;
+	size_t n = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		if (pq_traps(res, a, q, lv[i]) & ~pq->traps)
+			pq->trapped++;
+		else
+			lv[n++] = lv[i];
+	}
+	return n;
+}
+
+/* One step: queue @q, knob @a, the levels around its current one that
+ * add no known trap; the best that is worth it replaces it (and @cur's
+ * figures). */
 static int pq_step(struct tune_result *res, size_t a, uint32_t q, struct tune_point *cur,
 		   char *err, size_t errlen)
 {
@@ -873,6 +918,7 @@ static int pq_step(struct tune_result *res, size_t a, uint32_t q, struct tune_po
 	struct tune_metrics m[2 * TUNE_PQ_WINDOW];
 	size_t k = tune_pq_window(pq->ix[a][q], pq_axis(res, a)->n, lv), pick;
 
+	k = pq_untrapped(res, a, q, lv, k);
 	if (k == 0)
 		return 0;
 	if (pq_eval(res, a, q, lv, k, m, err, errlen))
@@ -886,28 +932,42 @@ static int pq_step(struct tune_result *res, size_t a, uint32_t q, struct tune_po
 	pq->after[q] = m[pick];
 	cur->m = m[pick];
 	pq->ix[a][q] = lv[pick];
+	pq->traps = pq_traps(res, a, q, lv[pick]);
 	pq->moves++;
 	return pq_write_set(res, a) ? (snprintf(err, errlen, "a per-queue list is too long"), -1)
 				    : 0;
 }
 
-/* The rounds of the descent (perqueue.h), from pq->start. */
+/* The rounds of the descent (perqueue.h), from pq->start: the first over
+ * every queue that takes frames, each later one over the queues whose
+ * value changed in the round before it. */
 static int pq_descend(struct tune_result *res, char *err, size_t errlen)
 {
 	struct tune_perqueue *pq = &res->pq;
 	const uint8_t *ix0 = tune_best(&res->st)->ix;
 	struct tune_point cur = pq->start;
+	bool visit[SCN_MAX_QUEUES], moved[SCN_MAX_QUEUES];
 
+	memset(visit, 1, sizeof(visit));
 	for (size_t r = 0; r < TUNE_PQ_ROUNDS; r++) {
 		size_t moves = pq->moves;
 
 		pq->rounds++;
-		for (size_t i = 0; i < pq->n_order; i++)
-			for (size_t a = 0; a < pq->n_axes; a++)
-				if (pq_step(res, a, pq->order[i], &cur, err, errlen))
+		memset(moved, 0, sizeof(moved));
+		for (size_t i = 0; i < pq->n_order; i++) {
+			uint32_t q = pq->order[i];
+
+			for (size_t a = 0; visit[q] && a < pq->n_axes; a++) {
+				size_t before = pq->moves;
+
+				if (pq_step(res, a, q, &cur, err, errlen))
 					return -1;
+				moved[q] |= pq->moves != before;
+			}
+		}
 		if (pq->moves == moves)
 			break;
+		memcpy(visit, moved, sizeof(visit));
 	}
 	pq->end = cur;
 	for (uint32_t q = 0; q < pq->combined; q++) {
@@ -958,6 +1018,7 @@ static int pq_init(struct tune_result *res, uint32_t combined, char *err, size_t
 		if (pq_write_set(res, a))
 			return snprintf(err, errlen, "a per-queue list is too long"), -1;
 	}
+	pq->traps = pq->n_axes ? pq_traps(res, 0, 0, pq->ix[0][0]) : 0;
 	return 0;
 }
 

@@ -407,11 +407,16 @@ static void pq_verdict(FILE *f, const struct tune_result *res, const struct tune
 		return;
 	for (uint32_t q = 0; q < pq->combined; q++)
 		changed += pq->changed[q];
-	fprintf(f, "per-queue: refined %zu of %u queues (hottest first) in %zu round%s, %zu "
-		"simulation%s (1 measured the shares; --per-queue off leaves it out); a change is "
-		"kept when every goal holds and %s improves by more than %g%%\n", pq->n_order,
-		pq->combined, pq->rounds, pq->rounds == 1 ? "" : "s", pq->runs,
-		pq->runs == 1 ? "" : "s", tune_metric_name(o->objective), 100.0 * TUNE_PQ_MARGIN);
+	fprintf(f, "per-queue: tried each knob's neighbouring levels on the %zu of %u queues "
+		"that take frames, hottest first, in %zu round%s (%zu simulations, one to measure "
+		"the shares; --per-queue off leaves it out); a change is kept when every goal "
+		"holds and %s improves by more than %g%%\n", pq->n_order, pq->combined, pq->rounds,
+		pq->rounds == 1 ? "" : "s", pq->runs, tune_metric_name(o->objective),
+		100.0 * TUNE_PQ_MARGIN);
+	if (pq->trapped)
+		fprintf(f, "per-queue: %zu candidate value%s left out as known traps (a frame "
+			"threshold without a timer, a deferral the ring cannot hold)\n", pq->trapped,
+			pq->trapped == 1 ? "" : "s");
 	if (!changed) {
 		fprintf(f, "per-queue: no per-queue value is worth it: every queue keeps the "
 			"search's value\n");

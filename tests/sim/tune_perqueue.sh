@@ -188,4 +188,13 @@ bad="$(grep -c '|rx_usecs=0|rx_frames=[2-9]' "$tmp/cpq")"
   && ok "coalesce: no queue takes rx-frames > 1 without a timer" \
   || fail "coalesce: $bad trap rows; $(grep '^per-queue' "$tmp/c")"
 
+# 16 queues: a list longer than a sweep value (47 bytes) runs one
+# candidate at a time; the stage still runs, one row per queue.
+"$rxlab" tune memcached --set nic.eth0.combined=16 --set nic.eth0.irq-affinity=spread \
+  --set traffic.rate=200kpps --set 'nic.eth0.indir=weight 8 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1' \
+  --goal 'p99<=200us' --policies defer --placement off --format csv > "$tmp/q16" 2>/dev/null \
+  || fail "16 queues: exit $?"
+[ "$(rows "$tmp/q16" per_queue | wc -l)" = 16 ] && ok "16 queues: the stage runs, 16 rows" \
+  || fail "16 queues: $(rows "$tmp/q16" per_queue | wc -l) rows"
+
 [ "$fails" = 0 ] && echo "all ok" || { echo "$fails failed"; exit 1; }

@@ -4,7 +4,11 @@
  * scenario once (the port, whether a socket receives) and refuses a search
  * with nothing to search; eval_batch() hands one batch of the search to
  * sweep_run(); tune_point_scenario() rebuilds a point's scenario for its
- * commands.  Reporting is tune_report.c's.
+ * commands.  After the search, placement_stage() runs the best point with
+ * each placement (placement.h), then perqueue_stage() measures the
+ * queues' shares and runs the per-queue descent (perqueue.h: pq_step()
+ * for one queue and knob, pq_eval() for its candidates).  Reporting is
+ * tune_report.c's.
  */
 #include "tune/tune.h"
 

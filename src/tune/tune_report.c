@@ -433,6 +433,13 @@ static void pq_verdict(FILE *f, const struct tune_result *res, const struct tune
 		fprintf(f, "per-queue: queue %u (%.1f%% of the frames): %s\n", q,
 			100.0 * pq->share[q], vals);
 	}
+	fputs("per-queue: the commands below apply them; to simulate them with rxlab run "
+	      "(the best setting's overrides, then these), add", f);
+	for (size_t a = 0; a < pq->n_axes; a++) {
+		fputs(" --set ", f);
+		sh_quote(f, pq->set[a]);
+	}
+	fputc('\n', f);
 }
 
 /* The traps of point @p (tune_traps()) into @buf; 0 when it has none. */

@@ -107,6 +107,9 @@ want="$(sed -n 's/.*own: cpu \([0-9.]*\) -> \([0-9.]*\) %, p99 \([0-9.]*\) -> \(
   || fail "rxlab run '$r_cpu $r_p99', tune '$want' ($line)"
 awk -v a="$r_cpu" -v b="$bc" -v p="$r_p99" 'BEGIN { exit !(a < 0.99 * b && p <= 200) }' \
   && ok "per-queue: cpu $bc -> $r_cpu, p99 $r_p99 <= 200" || fail "no gain: $bc -> $r_cpu, p99 $r_p99"
+printed="$(sed -n 's/^per-queue: the commands below apply them; .*, add //p' "$tmp/k1")"
+[ "$printed" = "--set 'nic.eth0.napi_defer_hard_irqs=$dl' --set 'nic.eth0.gro_flush_timeout=$gl'" ] \
+  && ok "the verdict prints the lists as --set words" || fail "printed lists: '$printed'"
 grep -q '^per-queue: tried each knob.s neighbouring levels on the 8 of 8 queues' "$tmp/k1" \
   && ok "verdict: the simulations counted" || fail "no per-queue count line"
 

@@ -194,6 +194,20 @@ static int set_placement(struct tune_opts *o, const char *v)
 			   "or off, not", *v ? v : "an empty word");
 }
 
+/* --per-queue auto | on | off (tune_request.h). */
+static int set_per_queue(struct tune_opts *o, const char *v)
+{
+	static const char *const words[] = { "auto", "on", "off" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(v, words[i])) {
+			o->req.per_queue = (enum tune_per_queue_mode)i;
+			return 0;
+		}
+	return usage_error("--per-queue takes auto (on when the port's queues carry unequal "
+			   "load), on or off, not", *v ? v : "an empty word");
+}
+
 /* An option with a value @v. */
 static int opt_value(struct tune_opts *o, const char *a, const char *v)
 {
@@ -222,6 +236,8 @@ static int opt_value(struct tune_opts *o, const char *a, const char *v)
 		return set_iface(o, v);
 	if (!strcmp(a, "--placement"))
 		return set_placement(o, v);
+	if (!strcmp(a, "--per-queue"))
+		return set_per_queue(o, v);
 	if (!strcmp(a, "--table") || !strcmp(a, "--out-dir"))
 		return table_opt(o, a, v);
 	if (!strcmp(a, "--out"))
@@ -266,7 +282,8 @@ static const struct cli_opt tune_opts_table[] = {
 	{ "--table", true }, { "--out-dir", true }, { "--load", true }, { "--load-points", true },
 	{ "--speeds", true }, { "--max-loss", true }, { "--verify", false },
 	{ "--verify-duration", true }, { "--verify-tolerance", true },
-	{ "--allow-host-iface", false }, { "--placement", true }, { NULL, false },
+	{ "--allow-host-iface", false }, { "--placement", true },
+	{ "--per-queue", true }, { NULL, false },
 };
 
 struct tune_args {

@@ -36,7 +36,7 @@ void tune_opts_init(struct tune_opts *o, size_t jobs);
  * rxl_ifname_check(), no scenario or no goal; --speed or --base with a
  * scenario, a --speed that is not a number 0.001..1000; a bad --load,
  * --load-points, --speeds or --max-loss (cli/tune_load_args.h); a
- * --placement that is not auto, on or off. */
+ * --placement or a --per-queue that is not auto, on or off. */
 int tune_opts_parse(struct tune_opts *o, int argc, char **argv);
 
 #endif

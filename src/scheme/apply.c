@@ -126,11 +126,25 @@ static void sysfs_line(FILE *f, const char *iface, const char *file, uint64_t v)
 	fputc('\n', f);
 }
 
+/* Do the queues' NAPI deferral settings differ (per-queue lists)? */
+static bool napi_per_queue(const struct scn_nic *n)
+{
+	for (uint32_t q = 1; q < n->combined; q++)
+		if (n->napi[q].defer_hard_irqs != n->napi[0].defer_hard_irqs ||
+		    n->napi[q].gro_flush_timeout_ns != n->napi[0].gro_flush_timeout_ns ||
+		    n->napi[q].irq_suspend_timeout_ns != n->napi[0].irq_suspend_timeout_ns)
+			return true;
+	return false;
+}
+
 static void napi_lines(FILE *f, const struct scn_nic *n, const char *iface)
 {
 	static const char ynl[] = "#   tools/net/ynl/pyynl/cli.py --spec "
 				  "Documentation/netlink/specs/netdev.yaml";
 
+	if (napi_per_queue(n))
+		fputs("# queue 0's values for every queue; the per-queue blocks below give each "
+		      "queue its own\n", f);
 	sysfs_line(f, iface, "napi_defer_hard_irqs", n->napi_defer_hard_irqs);
 	sysfs_line(f, iface, "gro_flush_timeout", (uint64_t)n->gro_flush_timeout_ns);
 	fprintf(f, "# the same per NAPI instance over netlink (Linux 6.13+; irq-suspend-timeout "

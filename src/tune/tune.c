@@ -4,11 +4,16 @@
  * scenario once (the port, whether a socket receives) and refuses a search
  * with nothing to search; eval_batch() hands one batch of the search to
  * sweep_run(); tune_point_scenario() rebuilds a point's scenario for its
- * commands.  Reporting is tune_report.c's.
+ * commands.  After the search, placement_stage() runs the best point with
+ * each placement (placement.h), then perqueue_stage() measures the
+ * queues' shares and runs the per-queue descent (perqueue.h: pq_step()
+ * for one queue and knob, pq_eval() for its candidates).  Reporting is
+ * tune_report.c's.
  */
 #include "tune/tune.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +28,7 @@
 #include "report/table.h"
 #include "rxlab/live.h"
 #include "rxlab/scheme.h"
+#include "rxlab/sim.h"
 #include "tune/robust.h"
 
 #define TUNE_MAX_SETS 320
@@ -486,9 +492,10 @@ static int eval_batch(void *vctx, const struct tune_batch *b, struct tune_metric
 	return rc;
 }
 
-/* The room for the overrides of one point, its placement and a load. */
+/* The room for the overrides of one point, its placement, its per-queue
+ * lists (and a candidate's) and a load. */
 #define POINT_SETS (TUNE_MAX_SETS + RXL_SCHEME_MAX_SETS + TUNE_MAX_AXES + TUNE_PLACE_SETS + \
-		    SCN_MAX_TRAFFIC)
+		    TUNE_MAX_AXES + 1 + SCN_MAX_TRAFFIC)
 
 /* The overrides of point @p (the shared ones, its policy's, its levels)
  * into @sets (room for POINT_SETS); the strings it makes live in @c
@@ -542,16 +549,39 @@ int tune_point_scenario(const struct tune_result *res, const struct tune_point *
 	return load_point(res, p, NULL, 0, scn, err, errlen);
 }
 
-int tune_chosen_scenario(const struct tune_result *res, struct scenario *scn, char *err,
-			 size_t errlen)
+/* The overrides of the chosen placement, when the placement stage ran,
+ * into @out (room for TUNE_PLACE_SETS): how many. */
+static size_t place_sets(const struct tune_result *res, const char **out)
 {
 	const struct tune_place_result *pl = &res->place;
 	const struct tune_placement *ch = pl->n ? &pl->cand[pl->chosen] : NULL;
-	const char *extra[TUNE_PLACE_SETS];
 
 	for (size_t i = 0; ch && i < ch->n_sets; i++)
-		extra[i] = ch->set[i];
-	return load_point(res, tune_best(&res->st), extra, ch ? ch->n_sets : 0, scn, err, errlen);
+		out[i] = ch->set[i];
+	return ch ? ch->n_sets : 0;
+}
+
+/* The per-queue lists of the stage's knobs but @skip (SIZE_MAX: none)
+ * into @out (room for TUNE_MAX_AXES): how many. */
+static size_t pq_lists(const struct tune_perqueue *pq, size_t skip, const char **out)
+{
+	size_t n = 0;
+
+	for (size_t a = 0; a < pq->n_axes; a++)
+		if (a != skip && pq->set[a][0])
+			out[n++] = pq->set[a];
+	return n;
+}
+
+int tune_chosen_scenario(const struct tune_result *res, struct scenario *scn, char *err,
+			 size_t errlen)
+{
+	const char *extra[TUNE_PLACE_SETS + TUNE_MAX_AXES];
+	size_t n = place_sets(res, extra);
+
+	if (res->pq.ran)
+		n += pq_lists(&res->pq, SIZE_MAX, extra + n);
+	return load_point(res, tune_best(&res->st), extra, n, scn, err, errlen);
 }
 
 /* ---- the search ---- */
@@ -696,6 +726,354 @@ static enum tune_status placement_stage(struct tune_result *res, const struct tu
 	return strstr(msg, "model error") ? TUNE_FAILED : TUNE_BAD_INPUT;
 }
 
+/* ---- the per-queue stage (perqueue.h) ---- */
+
+/* The overrides of the stage's current setting: the best point, the
+ * chosen placement, the per-queue lists but knob @skip's (SIZE_MAX:
+ * all), into @sets (room for POINT_SETS); 0 when they do not fit. */
+static size_t pq_sets(struct tune_result *res, size_t skip, const char **sets)
+{
+	size_t n = point_sets(res->ctx, &res->st, tune_best(&res->st), sets);
+
+	if (!n)
+		return 0;
+	n += place_sets(res, sets + n);
+	return n + pq_lists(&res->pq, skip, sets + n);
+}
+
+/* The axis of knob @a of the stage (the best policy's, as searched). */
+static const struct rxl_scheme_axis *pq_axis(const struct tune_result *res, size_t a)
+{
+	return &res->st.pol[tune_best(&res->st)->pol]->axis[res->pq.axis[a]];
+}
+
+/* pq->set[a] from pq->ix[a]: "nic.PORT.KEY=V0 V1 ...".  0, or -1 when it
+ * does not fit. */
+static int pq_write_set(struct tune_result *res, size_t a)
+{
+	struct tune_perqueue *pq = &res->pq;
+	char key[96], list[TUNE_PQ_SET_LEN];
+	size_t need = tune_pq_list_text(pq_axis(res, a), pq->ix[a], pq->combined, list,
+					sizeof(list));
+
+	if (need >= sizeof(list) || rxl_scheme_key(key, sizeof(key), pq_axis(res, a)->key,
+						     res->port))
+		return -1;
+	return snprintf(pq->set[a], sizeof(pq->set[a]), "%s=%s", key, list) <
+	       (int)sizeof(pq->set[a]) ? 0 : -1;
+}
+
+/* Run the current setting once at the peak load (the scenario's own
+ * without loads) and read each queue's share of the port's frames. */
+static int pq_measure(struct tune_result *res, char *err, size_t errlen)
+{
+	struct tune_ctx *c = res->ctx;
+	struct tune_perqueue *pq = &res->pq;
+	const char *sets[POINT_SETS];
+	uint64_t frames[SCN_MAX_QUEUES] = { 0 };
+	size_t mark = c->n_buf, n = pq_sets(res, SIZE_MAX, sets);
+	struct results r;
+	int rc = n ? 0 : (snprintf(err, errlen, "too many or too long overrides"), -1);
+
+	memset(&r, 0, sizeof(r));
+	for (size_t k = 0; rc == 0 && c->n_loads && k < c->n_load_sets; k++)
+		sets[n++] = c->load_set[c->n_loads - 1][k];
+	if (rc == 0)
+		rc = run_one(&r, c->scenario, sets, n, c->stop, err, errlen);
+	if (rc == 0 && c->stop && *c->stop)
+		rc = (snprintf(err, errlen, "interrupted"), -1);
+	for (uint16_t i = 0; rc == 0 && i < r.n_queues; i++)
+		if (r.queue[i].port == res->port_ix && r.queue[i].qid < pq->combined)
+			frames[r.queue[i].qid] = r.queue[i].c.entered;
+	if (rc == 0) {
+		tune_pq_shares(frames, pq->combined, pq->share);
+		pq->runs++;
+	}
+	results_free(&r);
+	c->n_buf = mark;
+	c->full = false;
+	return rc;
+}
+
+/* Run queue @q's candidate levels @lv[0..k) of knob @a (every other value
+ * as it is now) at every load, their folded figures into @out.  The lists
+ * are one sweep's values when each fits a sweep value; else one run each. */
+static int pq_eval(struct tune_result *res, size_t a, uint32_t q, const uint8_t *lv,
+		   size_t k, struct tune_metrics *out, char *err, size_t errlen)
+{
+	struct tune_ctx *c = res->ctx;
+	struct tune_perqueue *pq = &res->pq;
+	const char *sets[POINT_SETS];
+	char vals[2 * TUNE_PQ_WINDOW][48], list[2 * TUNE_PQ_WINDOW][TUNE_PQ_SET_LEN];
+	struct vary vary = { .n = k, .val = vals, .hidden = true };
+	uint8_t ix[SCN_MAX_QUEUES];
+	size_t mark = c->n_buf, n_sets = pq_sets(res, a, sets), n = c->n_loads ? c->n_loads : 1;
+	struct tune_metrics *at = calloc(k * n, sizeof(*at));
+	bool fits = true;
+	int rc = at && n_sets ? 0 : -1;
+
+	if (rc)
+		snprintf(err, errlen, "%s", at ? "too many or too long overrides" : "out of memory");
+	if (rxl_scheme_key(vary.key, sizeof(vary.key), pq_axis(res, a)->key, res->port))
+		rc = (snprintf(err, errlen, "the port's name is too long"), -1);
+	memcpy(ix, pq->ix[a], sizeof(ix));
+	for (size_t i = 0; i < k; i++) {
+		size_t len;
+
+		ix[q] = lv[i];
+		fits &= tune_pq_list_text(pq_axis(res, a), ix, pq->combined, list[i],
+					  sizeof(list[i])) < sizeof(vals[i]);
+		len = strnlen(list[i], sizeof(vals[i]) - 1);	/* used only when it fits */
+		memcpy(vals[i], list[i], len);
+		vals[i][len] = '\0';
+	}
+	for (size_t li = 0; rc == 0 && fits && li < n; li++)
+		rc = eval_load(c, sets, n_sets, &vary, 1, k, li, at, err, errlen);
+	for (size_t i = 0; rc == 0 && !fits && i < k; i++) {
+		sets[n_sets] = ctx_add(c, "%s=%s", vary.key, list[i]);
+		for (size_t li = 0; rc == 0 && li < n; li++)
+			rc = sets[n_sets] ? eval_load(c, sets, n_sets + 1, NULL, 0, 1, li, at + i * n,
+						      err, errlen)
+					  : (snprintf(err, errlen, "too many overrides"), -1);
+	}
+	if (rc == 0)
+		fold(c, at, k, out);
+	pq->runs += rc == 0 ? k * n : 0;
+	free(at);
+	c->n_buf = mark;
+	c->full = false;
+	return rc;
+}
+
+/* The best of the candidates @m[0..k) that tune_pq_better() keeps over
+ * @cur, by the search's order (a tie keeps the earlier); k when none. */
+static size_t pq_pick(const struct tune_result *res, const struct tune_point *cur,
+		      const struct tune_metrics *m, size_t k)
+{
+	struct tune_point pts[2 * TUNE_PQ_WINDOW];
+	size_t which[2 * TUNE_PQ_WINDOW], n = 0;
+	struct tune_state st = res->st;
+
+	for (size_t i = 0; i < k; i++)
+		if (tune_pq_better(&res->st, &cur->m, &m[i], TUNE_PQ_MARGIN)) {
+			pts[n] = *cur;
+			pts[n].m = m[i];
+			which[n++] = i;
+		}
+	if (!n)
+		return k;
+	st.pts = pts;
+	st.n_pts = n;
+	return which[tune_best(&st) - pts];
+}
+
+/* The known traps (tune_traps(), robust.h) of the stage's current
+ * setting with knob @a of queue @q at level @lv; every bit when the
+ * scenario does not load. */
+static unsigned pq_traps(struct tune_result *res, size_t a, uint32_t q, uint8_t lv)
+{
+	struct tune_perqueue *pq = &res->pq;
+	struct scenario *scn = malloc(sizeof(*scn));
+	const char *extra[TUNE_PLACE_SETS + TUNE_MAX_AXES];
+	uint8_t keep = pq->ix[a][q];
+	char set[TUNE_PQ_SET_LEN], why[1024], msg[1024];
+	unsigned traps = ~0u;
+	size_t n;
+
+	memcpy(set, pq->set[a], sizeof(set));
+	pq->ix[a][q] = lv;
+	n = place_sets(res, extra);
+	if (scn && pq_write_set(res, a) == 0) {
+		n += pq_lists(pq, SIZE_MAX, extra + n);
+		if (load_point(res, tune_best(&res->st), extra, n, scn, msg, sizeof(msg)) == 0)
+			traps = tune_traps(scn, res->port_ix, res->peak_pps, why, sizeof(why));
+	}
+	pq->ix[a][q] = keep;
+	memcpy(pq->set[a], set, sizeof(set));
+	free(scn);
+	return traps;
+}
+
+/* The levels @lv[0..k) that add no known trap to the current setting
+ * (pq->traps), in their order; how many (pq->trapped counts the others). */
+static size_t pq_untrapped(struct tune_result *res, size_t a, uint32_t q, uint8_t *lv,
+			   size_t k)
+{
+	struct tune_perqueue *pq = &res->pq;
+	size_t n = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		if (pq_traps(res, a, q, lv[i]) & ~pq->traps)
+			pq->trapped++;
+		else
+			lv[n++] = lv[i];
+	}
+	return n;
+}
+
+/* One step: queue @q, knob @a, the levels around its current one that
+ * add no known trap; the best that is worth it replaces it (and @cur's
+ * figures). */
+static int pq_step(struct tune_result *res, size_t a, uint32_t q, struct tune_point *cur,
+		   char *err, size_t errlen)
+{
+	struct tune_perqueue *pq = &res->pq;
+	uint8_t lv[2 * TUNE_PQ_WINDOW];
+	struct tune_metrics m[2 * TUNE_PQ_WINDOW];
+	size_t k = tune_pq_window(pq->ix[a][q], pq_axis(res, a)->n, lv), pick;
+
+	k = pq_untrapped(res, a, q, lv, k);
+	if (k == 0)
+		return 0;
+	if (pq_eval(res, a, q, lv, k, m, err, errlen))
+		return -1;
+	pick = pq_pick(res, cur, m, k);
+	if (pick == k)
+		return 0;
+	if (!pq->changed[q])
+		pq->before[q] = cur->m;
+	pq->changed[q] = true;
+	pq->after[q] = m[pick];
+	cur->m = m[pick];
+	pq->ix[a][q] = lv[pick];
+	pq->traps = pq_traps(res, a, q, lv[pick]);
+	pq->moves++;
+	return pq_write_set(res, a) ? (snprintf(err, errlen, "a per-queue list is too long"), -1)
+				    : 0;
+}
+
+/* The rounds of the descent (perqueue.h), from pq->start: the first over
+ * every queue that takes frames, each later one over the queues whose
+ * value changed in the round before it. */
+static int pq_descend(struct tune_result *res, char *err, size_t errlen)
+{
+	struct tune_perqueue *pq = &res->pq;
+	const uint8_t *ix0 = tune_best(&res->st)->ix;
+	struct tune_point cur = pq->start;
+	bool visit[SCN_MAX_QUEUES], moved[SCN_MAX_QUEUES];
+
+	memset(visit, 1, sizeof(visit));
+	for (size_t r = 0; r < TUNE_PQ_ROUNDS; r++) {
+		size_t moves = pq->moves;
+
+		pq->rounds++;
+		memset(moved, 0, sizeof(moved));
+		for (size_t i = 0; i < pq->n_order; i++) {
+			uint32_t q = pq->order[i];
+
+			for (size_t a = 0; visit[q] && a < pq->n_axes; a++) {
+				size_t before = pq->moves;
+
+				if (pq_step(res, a, q, &cur, err, errlen))
+					return -1;
+				moved[q] |= pq->moves != before;
+			}
+		}
+		if (pq->moves == moves)
+			break;
+		memcpy(visit, moved, sizeof(visit));
+	}
+	pq->end = cur;
+	for (uint32_t q = 0; q < pq->combined; q++) {
+		bool differs = false;
+
+		for (size_t a = 0; a < pq->n_axes; a++)
+			differs |= pq->ix[a][q] != ix0[pq->axis[a]];
+		pq->changed[q] = differs;	/* a queue moved away and back is unchanged */
+	}
+	return 0;
+}
+
+/* The setting entering the stage: the best point with the chosen placement. */
+static struct tune_point pq_start(const struct tune_result *res)
+{
+	return res->place.n ? res->place.pt[res->place.chosen] : *tune_best(&res->st);
+}
+
+/* Can the stage run on a port of @combined queues with @n_axes per-queue
+ * knobs?  With --per-queue on, a note when it cannot. */
+static bool pq_possible(const struct tune_result *res, const struct tune_request *r,
+			uint32_t combined, size_t n_axes)
+{
+	struct tune_point start = pq_start(res);
+	const char *why = combined < 2 ? "has one queue (combined = 1)"
+			: n_axes == 0 ? "is tuned with a policy that has no per-queue knob "
+					"(napi_defer_hard_irqs, gro_flush_timeout, irq-suspend-timeout, "
+					"or rx-usecs / rx-frames on a driver with ethtool --per-queue)"
+			: !tune_meets(&res->st, &start) ? "has no setting that meets the goals to refine"
+			: NULL;
+
+	if (why && r->per_queue == TUNE_PER_QUEUE_ON)
+		fprintf(stderr, "rxlab: tune: note: --per-queue on: port %s %s, so there are no "
+			"per-queue values to choose\n", res->port, why);
+	return why == NULL;
+}
+
+/* Set up pq for the best point: its knobs, their uniform lists, the start. */
+static int pq_init(struct tune_result *res, uint32_t combined, char *err, size_t errlen)
+{
+	struct tune_perqueue *pq = &res->pq;
+	const struct tune_point *best = tune_best(&res->st);
+
+	pq->combined = combined;
+	pq->start = pq_start(res);
+	for (size_t a = 0; a < pq->n_axes; a++) {
+		memset(pq->ix[a], best->ix[pq->axis[a]], sizeof(pq->ix[a]));
+		if (pq_write_set(res, a))
+			return snprintf(err, errlen, "a per-queue list is too long"), -1;
+	}
+	pq->traps = pq->n_axes ? pq_traps(res, 0, 0, pq->ix[0][0]) : 0;
+	return 0;
+}
+
+/* The port's queues and per-queue knobs; 0 or -1 with a message. */
+static int pq_port(struct tune_result *res, uint32_t *combined, char *err, size_t errlen)
+{
+	struct scenario *scn = malloc(sizeof(*scn));
+	bool coal;
+	int rc = scn ? tune_chosen_scenario(res, scn, err, errlen)
+		     : (snprintf(err, errlen, "out of memory"), -1);
+
+	if (rc == 0 && res->port_ix >= 0) {
+		*combined = scn->nic[res->port_ix].combined;
+		coal = quirk_driver(scn->nic[res->port_ix].driver)->per_queue;
+		res->pq.n_axes = tune_pq_axes(res->st.pol[tune_best(&res->st)->pol], coal,
+					      res->pq.axis);
+	}
+	free(scn);
+	return rc;
+}
+
+static enum tune_status perqueue_stage(struct tune_result *res, const struct tune_request *r,
+				       char *err, size_t errlen)
+{
+	struct tune_perqueue *pq = &res->pq;
+	uint32_t combined = 1;
+	char msg[1024];
+	int rc;
+
+	if (r->per_queue == TUNE_PER_QUEUE_OFF)
+		return TUNE_OK;
+	rc = pq_port(res, &combined, msg, sizeof(msg));
+	if (rc == 0 && !pq_possible(res, r, combined, pq->n_axes))
+		return memset(pq, 0, sizeof(*pq)), TUNE_OK;
+	if (rc == 0)
+		rc = pq_init(res, combined, msg, sizeof(msg));
+	if (rc == 0)
+		rc = pq_measure(res, msg, sizeof(msg));
+	if (rc == 0 && r->per_queue == TUNE_PER_QUEUE_AUTO && !tune_pq_unequal(pq->share, combined))
+		return memset(pq, 0, sizeof(*pq)), TUNE_OK;
+	if (rc == 0) {
+		pq->n_order = tune_pq_order(pq->share, combined, pq->order);
+		rc = pq_descend(res, msg, sizeof(msg));
+	}
+	if (rc == 0)
+		return pq->ran = true, TUNE_OK;
+	memset(pq, 0, sizeof(*pq));
+	snprintf(err, errlen, "tune: per-queue: %s", msg);
+	return strstr(msg, "model error") ? TUNE_FAILED : TUNE_BAD_INPUT;
+}
+
 enum tune_status tune_run(const struct tune_request *req, struct tune_result *res,
 			  const volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
@@ -709,7 +1087,9 @@ enum tune_status tune_run(const struct tune_request *req, struct tune_result *re
 	s = prepare(res->ctx, req, res, err, errlen);
 	if (s == TUNE_OK)
 		s = search(res, req, err, errlen);
-	return s == TUNE_OK ? placement_stage(res, req, err, errlen) : s;
+	if (s == TUNE_OK)
+		s = placement_stage(res, req, err, errlen);
+	return s == TUNE_OK ? perqueue_stage(res, req, err, errlen) : s;
 }
 
 void tune_result_free(struct tune_result *res)

@@ -7,7 +7,7 @@
  *              [--set KEY=VALUE ...] [--seed N] [--speed X] [--base SCENARIO]
  *              [--jobs N] [--format table|csv|json]
  *              [--load A..B [--load-points N] | --load A,B,...] [--speeds X,Y,...]
- *              [--max-loss P] [--placement auto|on|off]
+ *              [--max-loss P] [--placement auto|on|off] [--per-queue auto|on|off]
  *
  * Robust goals (robust.h): with loads (or a trace's speeds) every point
  * of the search is run at each, its figures folded to its worst load; a
@@ -23,6 +23,14 @@
  * scenario, at every load, folded as the search folds; the best of them
  * by the search's own order (tune_search.h) is the one the commands
  * apply.  "as-configured" is the best point itself (no run).
+ *
+ * Per-queue values (tune/perqueue.h, docs/tune.md "Per-queue values"):
+ * then, on such a port whose queues carry unequal load (one run of the
+ * best point with the chosen placement at the peak load measures each
+ * queue's share of the frames), unless --per-queue off, the best policy's
+ * per-queue knobs are refined queue by queue, hottest first, each change
+ * kept only when every goal still holds at every load and the objective
+ * improves by more than TUNE_PQ_MARGIN; the commands apply the lists.
  *
  * Who does what: src/cli/tune_args.c reads the command line into a struct
  * tune_request (tune_request.h) and refuses every wrong word; tune_run()
@@ -53,6 +61,7 @@
 #include <stddef.h>
 
 #include "rxlab/scenario.h"
+#include "tune/perqueue.h"
 #include "tune/placement.h"
 #include "tune/tune_request.h"
 #include "tune/tune_search.h"
@@ -92,6 +101,7 @@ struct tune_result {
 					  * frames/s (a trace: its mean rate at the fastest
 					  * speed; 0: unknown, a closed loop), for tune_traps() */
 	struct tune_place_result place;  /* the placement stage */
+	struct tune_perqueue pq;         /* the per-queue stage (pq.ran false: it did not run) */
 	struct tune_ctx *ctx;            /* private: the scenario and its overrides */
 };
 
@@ -115,7 +125,8 @@ int tune_point_scenario(const struct tune_result *res, const struct tune_point *
 			struct scenario *scn, char *err, size_t errlen);
 
 /* The scenario the commands apply: the best point (tune_best()) with the
- * chosen placement's overrides when the placement stage ran, into @scn.
+ * chosen placement's overrides when the placement stage ran and the
+ * per-queue lists (res->pq.set) when the per-queue stage ran, into @scn.
  * 0, or -1 with a message in @err. */
 int tune_chosen_scenario(const struct tune_result *res, struct scenario *scn, char *err,
 			 size_t errlen);

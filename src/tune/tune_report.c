@@ -183,6 +183,73 @@ static struct table *place_table(const struct tune_result *res, const struct tun
 	return t;
 }
 
+/* Column key of a per-queue knob: its label with '-' as '_' ("rx_usecs"). */
+static void pq_col_key(const char *label, char *buf, size_t len)
+{
+	size_t i = 0;
+
+	for (; label[i] && i + 1 < len; i++)
+		buf[i] = label[i] == '-' ? '_' : label[i];
+	buf[i] = '\0';
+}
+
+/* "queue 0: gro_flush_timeout=100us" of queue @q's values into @buf. */
+static void pq_values_text(const struct tune_result *res, uint32_t q, char *buf, size_t len)
+{
+	const struct tune_perqueue *pq = &res->pq;
+	const struct rxl_scheme *pol = res->st.pol[tune_best(&res->st)->pol];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t a = 0; a < pq->n_axes && n < len; a++) {
+		const struct rxl_scheme_axis *ax = &pol->axis[pq->axis[a]];
+
+		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", a ? " " : "", ax->label,
+				      ax->level[pq->ix[a][q]]);
+	}
+}
+
+/* The per-queue stage's table (perqueue.h): one row per queue. */
+static struct table *pq_table(const struct tune_result *res, const struct tune_request *o)
+{
+	const struct tune_perqueue *pq = &res->pq;
+	const struct tune_point *best = tune_best(&res->st);
+	const struct rxl_scheme *pol = res->st.pol[best->pol];
+	char title[700], goals[400], set[160], key[64];
+	struct table *t;
+
+	goals_text(o, true, goals, sizeof(goals));
+	snprintf(title, sizeof(title), "Per-queue values from %s %s (%s)", tune_policy(best->pol)->name,
+		 setting_text(&res->st, best, set, sizeof(set)), goals);
+	t = table_new("per_queue", title);
+	table_add_col(t, "queue", "queue", 0);
+	table_add_col(t, "share_pct", "share%", 1);
+	for (size_t a = 0; a < pq->n_axes; a++) {
+		pq_col_key(pol->axis[pq->axis[a]].label, key, sizeof(key));
+		table_add_col(t, key, pol->axis[pq->axis[a]].label, -1);
+	}
+	table_add_col(t, "changed", "changed", -1);
+	table_add_col(t, "before_cpu_pct", "cpu%-before", 1);
+	table_add_col(t, "after_cpu_pct", "cpu%-after", 1);
+	table_add_col(t, "before_lat_p99_us", "p99us-before", 1);
+	table_add_col(t, "after_lat_p99_us", "p99us-after", 1);
+	for (uint32_t q = 0; q < pq->combined; q++) {
+		bool ch = pq->changed[q];
+
+		table_row(t);
+		table_u64(t, q);
+		table_dbl(t, 100.0 * pq->share[q]);
+		for (size_t a = 0; a < pq->n_axes; a++)
+			table_str(t, pol->axis[pq->axis[a]].level[pq->ix[a][q]]);
+		table_bool(t, ch);
+		table_dbl(t, ch ? pq->before[q].v[TM_CPU] : NAN);
+		table_dbl(t, ch ? pq->after[q].v[TM_CPU] : NAN);
+		table_dbl(t, ch ? pq->before[q].v[TM_P99] : NAN);
+		table_dbl(t, ch ? pq->after[q].v[TM_P99] : NAN);
+	}
+	return t;
+}
+
 static struct report *tables(const struct tune_result *res, const struct tune_request *o)
 {
 	const struct tune_state *st = &res->st;
@@ -210,6 +277,8 @@ static struct report *tables(const struct tune_result *res, const struct tune_re
 	report_add(rep, t);
 	if (best && res->place.n)
 		report_add(rep, place_table(res, o));
+	if (best && res->pq.ran)
+		report_add(rep, pq_table(res, o));
 	return rep;
 }
 
@@ -326,6 +395,53 @@ static void place_verdict(FILE *f, const struct tune_result *res, const struct t
 	fputc('\n', f);
 }
 
+/* The verdict of the per-queue stage, when it ran. */
+static void pq_verdict(FILE *f, const struct tune_result *res, const struct tune_request *o)
+{
+	const struct tune_perqueue *pq = &res->pq;
+	const struct tune_metrics *a = &pq->start.m, *b = &pq->end.m;
+	size_t changed = 0;
+	char vals[300];
+
+	if (!pq->ran)
+		return;
+	for (uint32_t q = 0; q < pq->combined; q++)
+		changed += pq->changed[q];
+	fprintf(f, "per-queue: tried each knob's neighbouring levels on the %zu of %u queues "
+		"that take frames, hottest first, in %zu round%s (%zu simulations, one to measure "
+		"the shares; --per-queue off leaves it out); a change is kept when every goal "
+		"holds and %s improves by more than %g%%\n", pq->n_order, pq->combined, pq->rounds,
+		pq->rounds == 1 ? "" : "s", pq->runs, tune_metric_name(o->objective),
+		100.0 * TUNE_PQ_MARGIN);
+	if (pq->trapped)
+		fprintf(f, "per-queue: %zu candidate value%s left out as known traps (a frame "
+			"threshold without a timer, a deferral the ring cannot hold)\n", pq->trapped,
+			pq->trapped == 1 ? "" : "s");
+	if (!changed) {
+		fprintf(f, "per-queue: no per-queue value is worth it: every queue keeps the "
+			"search's value\n");
+		return;
+	}
+	fprintf(f, "per-queue: %zu queue%s take%s values of %s own: %s %.1f -> %.1f %s, p99 "
+		"%.1f -> %.1f us\n", changed, changed == 1 ? "" : "s", changed == 1 ? "s" : "",
+		changed == 1 ? "its" : "their", tune_metric_name(o->objective), a->v[o->objective],
+		b->v[o->objective], tune_metric_unit(o->objective), a->v[TM_P99], b->v[TM_P99]);
+	for (uint32_t q = 0; q < pq->combined; q++) {
+		if (!pq->changed[q])
+			continue;
+		pq_values_text(res, q, vals, sizeof(vals));
+		fprintf(f, "per-queue: queue %u (%.1f%% of the frames): %s\n", q,
+			100.0 * pq->share[q], vals);
+	}
+	fputs("per-queue: the commands below apply them; to simulate them with rxlab run "
+	      "(the best setting's overrides, then these), add", f);
+	for (size_t a = 0; a < pq->n_axes; a++) {
+		fputs(" --set ", f);
+		sh_quote(f, pq->set[a]);
+	}
+	fputc('\n', f);
+}
+
 /* The traps of point @p (tune_traps()) into @buf; 0 when it has none. */
 static unsigned point_traps(const struct tune_result *res, const struct tune_point *p,
 			    char *buf, size_t len)
@@ -405,6 +521,7 @@ int tune_report_print(FILE *f, const struct tune_result *res, const struct tune_
 		return 0;
 	verdict(f, &res->st, req);
 	place_verdict(f, res, req);
+	pq_verdict(f, res, req);
 	trap_lines(f, res);
 	fprintf(f, "\nto apply it on Linux:\n");
 	return print_commands(f, res, req->iface, NULL, err, errlen);

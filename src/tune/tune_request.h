@@ -25,6 +25,16 @@ enum tune_placement_mode {
 	TUNE_PLACEMENT_OFF,              /* never */
 };
 
+/* --per-queue (docs/tune.md "Per-queue values"): the per-queue stage after
+ * the placement stage (tune/perqueue.h). */
+enum tune_per_queue_mode {
+	TUNE_PER_QUEUE_AUTO,             /* default: on when the port has combined > 1, the best
+					  * policy a per-queue knob, and the queues unequal load */
+	TUNE_PER_QUEUE_ON,               /* the same without the unequal load, and a note
+					  * when the stage cannot run */
+	TUNE_PER_QUEUE_OFF,              /* never */
+};
+
 struct tune_request {
 	const char *target;              /* scenario (file or built-in name) or trace
 					  * (tune_is_trace()) */
@@ -53,11 +63,12 @@ struct tune_request {
 					  * n_speeds 0: the one of --speed */
 	size_t n_speeds;
 	enum tune_placement_mode placement; /* --placement auto | on | off */
+	enum tune_per_queue_mode per_queue; /* --per-queue auto | on | off */
 };
 
 /* Defaults: every policy, minimise cpu, @jobs processes, no goal yet,
  * the scenario's own load, max_loss_pct TUNE_DEFAULT_MAX_LOSS_PCT,
- * placement TUNE_PLACEMENT_AUTO. */
+ * placement TUNE_PLACEMENT_AUTO, per_queue TUNE_PER_QUEUE_AUTO. */
 void tune_request_init(struct tune_request *r, size_t jobs);
 
 #endif

@@ -43,48 +43,61 @@ HOT bool before(const struct event *a, const struct event *b)
 	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
-HOT void place(struct engine *e, size_t i, const struct event *x)
+/* The heap and pos[] through restrict pointers: the compiler may then
+ * keep both in registers across the moves, which it cannot do through
+ * @e (a store to an event could, for all it knows, change e->heap). */
+struct view {
+	struct event *restrict h;
+	uint32_t *restrict pos;
+};
+
+HOT struct view view_of(struct engine *e)
 {
-	e->heap[i] = *x;
-	e->pos[x->key] = (uint32_t)i;
+	return (struct view){ e->heap, e->pos };
+}
+
+HOT void place(struct view v, size_t i, const struct event *x)
+{
+	v.h[i] = *x;
+	v.pos[x->key] = (uint32_t)i;
 }
 
 /* Put @x into the hole at @i, moving parents down while @x is before
  * them. */
 HOT void up_from(struct engine *e, size_t i, const struct event *x)
 {
-	struct event *h = e->heap;
+	struct view v = view_of(e);
 
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
 
-		if (!before(x, &h[p]))
+		if (!before(x, &v.h[p]))
 			break;
-		place(e, i, &h[p]);
+		place(v, i, &v.h[p]);
 		i = p;
 	}
-	place(e, i, x);
+	place(v, i, x);
 }
 
 /* Put @x into the hole at @i of a heap of @n slots, moving the least
  * child up while it is before @x. */
 HOT void down_from(struct engine *e, size_t i, const struct event *x, size_t n)
 {
-	struct event *h = e->heap;
+	struct view v = view_of(e);
 
 	for (;;) {
 		size_t c = 2 * i + 1;
 
 		if (c >= n)
 			break;
-		if (c + 1 < n && before(&h[c + 1], &h[c]))
+		if (c + 1 < n && before(&v.h[c + 1], &v.h[c]))
 			c++;
-		if (!before(&h[c], x))
+		if (!before(&v.h[c], x))
 			break;
-		place(e, i, &h[c]);
+		place(v, i, &v.h[c]);
 		i = c;
 	}
-	place(e, i, x);
+	place(v, i, x);
 }
 
 /* The root hole that engine_pop() leaves (engine.h) is filled by the next
@@ -150,6 +163,20 @@ int engine_push(struct engine *e, int64_t t, uint16_t kind, uint16_t obj, uint32
 					.gen = gen });
 }
 
+/* A keyed push whose key has an event pending, or a push of the slow
+ * path: out of line, so that the common push keeps its registers. */
+__attribute__((noinline)) static int push_key_slow(struct engine *e, const struct event *x)
+{
+	if (e->lazy) {
+		e->last[x->key] = x->seq;
+		return push(e, x);
+	}
+	settle(e);
+	e->cancelled++;
+	fill(e, e->pos[x->key], x);
+	return 0;
+}
+
 int engine_push_key(struct engine *e, int64_t t, uint16_t kind, uint16_t obj, uint32_t gen,
 		    uint32_t key)
 {
@@ -160,14 +187,8 @@ int engine_push_key(struct engine *e, int64_t t, uint16_t kind, uint16_t obj, ui
 	if (t < e->now)
 		return -1;
 	e->seq++;
-	if (e->lazy)
-		e->last[key] = x.seq;
-	else if (key && e->pos[key] != ENGINE_NOWHERE) {
-		settle(e);
-		e->cancelled++;
-		fill(e, e->pos[key], &x);
-		return 0;
-	}
+	if (e->lazy || (key && e->pos[key] != ENGINE_NOWHERE))
+		return push_key_slow(e, &x);
 	return push(e, &x);
 }
 

@@ -192,6 +192,11 @@ int engine_push_key(struct engine *e, int64_t t, uint16_t kind, uint16_t obj, ui
 	return push(e, &x);
 }
 
+void engine_settle(struct engine *e)
+{
+	settle(e);
+}
+
 void engine_cancel(struct engine *e, uint32_t key)
 {
 	size_t i;
@@ -212,20 +217,4 @@ void engine_cancel(struct engine *e, uint32_t key)
 
 		fill(e, i, &x);
 	}
-}
-
-int engine_pop(struct engine *e, int64_t limit, struct event *ev)
-{
-	settle(e);
-	if (e->n == 0 || e->heap[0].t > limit)
-		return -1;
-	*ev = e->heap[0];
-	e->pos[ev->key] = ENGINE_NOWHERE;
-	e->n--;
-	e->hole = true;
-	if (e->lazy && ev->key)
-		e->stale += e->last[ev->key] != ev->seq;
-	e->now = ev->t;
-	e->handled++;
-	return 0;
 }

@@ -80,22 +80,25 @@ HOT void up_from(struct engine *e, size_t i, const struct event *x)
 }
 
 /* Put @x into the hole at @i of a heap of @n slots, moving the least
- * child up while it is before @x. */
+ * child up while it is before @x.  The loop runs while both children
+ * exist; a lone left child (the last slot) is looked at once after it. */
 HOT void down_from(struct engine *e, size_t i, const struct event *x, size_t n)
 {
 	struct view v = view_of(e);
+	size_t c;
 
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && before(&v.h[c + 1], &v.h[c]))
-			c++;
-		if (!before(&v.h[c], x))
-			break;
+	while ((c = 2 * i + 2) < n) {
+		c -= before(&v.h[c - 1], &v.h[c]);
+		if (!before(&v.h[c], x)) {
+			place(v, i, x);
+			return;
+		}
 		place(v, i, &v.h[c]);
 		i = c;
+	}
+	if (c == n && before(&v.h[c - 1], x)) {
+		place(v, i, &v.h[c - 1]);
+		i = c - 1;
 	}
 	place(v, i, x);
 }

@@ -1147,11 +1147,6 @@ void sched_sleep(struct sim *s, struct cpu *c)
 	sched_pick(s, c);
 }
 
-void thread_chunk(struct sim *s, struct cpu *c, enum thread_chunk what, int64_t dur)
-{
-	cpu_run(s, c, LVL_THREAD, (uint8_t)what, dur > 0 ? dur : 1);
-}
-
 bool sched_thread_continue(struct sim *s, struct cpu *c, bool has_work)
 {
 	if (!has_work) {
@@ -1181,7 +1176,7 @@ __attribute__((noinline)) static bool other_due(struct sim *s, struct cpu *c)
 /* sched_need_resched() under o1: a fair thread's slice or round robin is
  * due (c->o1_due), else only a wake-up (c->resched) takes the CPU; a
  * SCHED_FIFO or idle-priority thread as under cfs. */
-__attribute__((noinline)) static bool o1_need_resched(struct sim *s, struct cpu *c)
+static inline bool o1_need_resched(struct sim *s, struct cpu *c)
 {
 	if (c->cur >= 0 && o1_fair(s, &s->thr[c->cur]))
 		return s->eng.now >= c->o1_due;

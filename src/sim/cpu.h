@@ -319,7 +319,10 @@ bool sched_thread_continue(struct sim *s, struct cpu *c, bool has_work);
 /* The running thread of @c blocks (no longer runnable); the scheduler picks. */
 void sched_sleep(struct sim *s, struct cpu *c);
 /* The running thread of @c starts a chunk of @dur ns (at least 1) doing @what. */
-void thread_chunk(struct sim *s, struct cpu *c, enum thread_chunk what, int64_t dur);
+static inline void thread_chunk(struct sim *s, struct cpu *c, enum thread_chunk what, int64_t dur)
+{
+	cpu_run(s, c, LVL_THREAD, (uint8_t)what, dur > 0 ? dur : 1);
+}
 /* Thread level has nothing running: pick the next thread (or go idle). */
 void sched_pick(struct sim *s, struct cpu *c);
 /* EV_BALANCE: @c's periodic balancing while idle. */

@@ -37,7 +37,7 @@ struct event {
 };
 
 #define ENGINE_NOWHERE UINT32_MAX /* pos[] of a key with nothing pending */
-#define ENGINE_KEYS 4096          /* keys 1 .. ENGINE_KEYS - 1 (event.c uses 2561) */
+#define ENGINE_KEYS 4096          /* keys 1 .. ENGINE_KEYS - 1 (sim.h uses SIM_KEY_N - 1) */
 
 struct engine {
 	int64_t now;      /* time of the event being handled; never decreases */

@@ -86,7 +86,8 @@ static enum acct thread_bucket(const struct sim *s, const struct cpu *c)
 	return s->thr[c->cur].ops->run_acct;
 }
 
-void cpu_account(struct sim *s, struct cpu *c)
+/* cpu_account(), inline where every event calls it (cpu_done()). */
+static inline __attribute__((always_inline)) void account_inline(struct sim *s, struct cpu *c)
 {
 	int64_t dt = s->eng.now - c->acct_t;
 	int top;
@@ -122,6 +123,11 @@ void cpu_account(struct sim *s, struct cpu *c)
 	default:
 		c->acct[ACCT_IDLE] += (uint64_t)dt;
 	}
+}
+
+void cpu_account(struct sim *s, struct cpu *c)
+{
+	account_inline(s, c);
 }
 
 /* cpu_account() for the callers in this file, with its most common case
@@ -1225,7 +1231,7 @@ void cpu_done(struct sim *s, struct cpu *c, uint32_t gen)
 
 	if (gen != c->gen)
 		return;
-	cpu_account(s, c);
+	account_inline(s, c);
 	top = cpu_top(c);
 	if (top >= 0) {
 		c->lvl[top].remaining = 0;

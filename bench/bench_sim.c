@@ -36,15 +36,18 @@
  *
  * Memory.  bench_sim is linked with --wrap for malloc, calloc, realloc and
  * free (bench/CMakeLists.txt), so every allocation the simulator makes is
- * counted here, and with --wrap=engine_pop so that the event loop tells us
- * the simulated time: rxl_sim_run() is a single call, and engine_pop() is the
- * one call inside it into another file that carries "now".  That probe is the
- * only thing here below the public API: it reads the popped event's time
- * (sim/engine.h), which no public header has reason to show.  Allocations are split
- * at the steady-state mark (10% of the simulated duration): "setup" before
- * it (scenario, host, first growth of the event heap), "steady" from the
- * first event at or after it until the event loop ends (results are
- * collected after that and are not counted).  The event heap grows by
+ * counted here, and with --wrap=engine_init, engine_free and
+ * results_collect so that an allocation can be placed in simulated time:
+ * rxl_sim_run() is a single call, and the event loop's engine_pop() is
+ * inline (sim/engine.h), so the wrapped engine_init() keeps a pointer to
+ * the run's engine, whose "now" each allocation reads, engine_free() drops
+ * it, and results_collect() says the event loop has ended.  Those probes
+ * are the only things here below the public API (sim/engine.h,
+ * sim/results.h), which no public header has reason to show.  Allocations
+ * are split at the steady-state mark (10% of the simulated duration):
+ * "setup" before it (scenario, host, first growth of the event heap),
+ * "steady" from the first event at or after it until the event loop ends
+ * (results are collected after that and are not counted).  The event heap grows by
  * doubling, so a run in steady state shows 0.  Allocations glibc makes
  * internally (stdio buffers, strdup) are not seen; the simulator makes none
  * of those in its loop.  heap_peak is the high-water mark of live bytes
@@ -73,13 +76,16 @@
 
 #include "rxlab/sim.h"
 #include "sim/engine.h"
+#include "sim/results.h"
 
 /* ---- allocation accounting (see the top of the file) ---- */
 
 enum alloc_phase { AP_SETUP, AP_STEADY, AP_DONE, AP_N };
 
 static struct {
-	enum alloc_phase phase;
+	enum alloc_phase phase; /* AP_SETUP until the mark (phase()), AP_DONE once the
+	                         * results are being collected */
+	const struct engine *eng; /* the run's engine, from engine_init to engine_free */
 	int64_t mark_ns;       /* steady state begins at this simulated time */
 	uint64_t calls[AP_N];  /* malloc + calloc + realloc calls per phase */
 	size_t live_bytes;     /* usable bytes currently allocated */
@@ -92,16 +98,30 @@ void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t size);
 void *__real_realloc(void *p, size_t n);
 void __real_free(void *p);
-int __real_engine_pop(struct engine *e, int64_t limit, struct event *ev);
+int __real_engine_init(struct engine *e, size_t cap);
+void __real_engine_free(struct engine *e);
+int __real_results_collect(struct results *r, const struct sim *s);
 void *__wrap_malloc(size_t n);
 void *__wrap_calloc(size_t n, size_t size);
 void *__wrap_realloc(void *p, size_t n);
 void __wrap_free(void *p);
-int __wrap_engine_pop(struct engine *e, int64_t limit, struct event *ev);
+int __wrap_engine_init(struct engine *e, size_t cap);
+void __wrap_engine_free(struct engine *e);
+int __wrap_results_collect(struct results *r, const struct sim *s);
+
+/* The phase of an allocation made now: steady from the first event at or
+ * after the mark (engine_pop() sets now to the popped event's time before
+ * the event is handled), until the results are collected. */
+static enum alloc_phase phase(void)
+{
+	if (ac.phase == AP_SETUP && ac.eng && ac.eng->now >= ac.mark_ns)
+		ac.phase = AP_STEADY;
+	return ac.phase;
+}
 
 static void *counted(void *p)
 {
-	ac.calls[ac.phase]++;
+	ac.calls[phase()]++;
 	if (p) {
 		ac.live_bytes += malloc_usable_size(p);
 		if (ac.live_bytes > ac.peak_bytes)
@@ -137,16 +157,23 @@ void __wrap_free(void *p)
 	__real_free(p);
 }
 
-/* One compare per event on top of the pop: well under 1% of an event. */
-int __wrap_engine_pop(struct engine *e, int64_t limit, struct event *ev)
+int __wrap_engine_init(struct engine *e, size_t cap)
 {
-	int rc = __real_engine_pop(e, limit, ev);
+	ac.eng = e; /* before the allocations it makes: now = 0, setup */
+	return __real_engine_init(e, cap);
+}
 
-	if (rc)
-		ac.phase = AP_DONE;
-	else if (ac.phase == AP_SETUP && ev->t >= ac.mark_ns)
-		ac.phase = AP_STEADY;
-	return rc;
+void __wrap_engine_free(struct engine *e)
+{
+	if (ac.eng == e)
+		ac.eng = NULL;
+	__real_engine_free(e);
+}
+
+int __wrap_results_collect(struct results *r, const struct sim *s)
+{
+	ac.phase = AP_DONE;
+	return __real_results_collect(r, s);
 }
 
 static void alloc_reset(int64_t mark_ns)

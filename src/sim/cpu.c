@@ -79,14 +79,6 @@ void cpu_free(struct cpu *c)
 	free(c->repoll.id);
 }
 
-int cpu_top(const struct cpu *c)
-{
-	for (int l = LVL_HARDIRQ; l >= LVL_THREAD; l--)
-		if (c->lvl[l].active)
-			return l;
-	return -1;
-}
-
 static enum acct thread_bucket(const struct sim *s, const struct cpu *c)
 {
 	if (c->lvl[LVL_THREAD].what != TCH_RUN || c->cur < 0)
@@ -94,13 +86,14 @@ static enum acct thread_bucket(const struct sim *s, const struct cpu *c)
 	return s->thr[c->cur].ops->run_acct;
 }
 
-void cpu_account(struct sim *s, struct cpu *c)
+/* cpu_account(), inline where every event calls it (cpu_done()). */
+static inline __attribute__((always_inline)) void account_inline(struct sim *s, struct cpu *c)
 {
 	int64_t dt = s->eng.now - c->acct_t;
 	int top;
 
 	if (dt <= 0)
-		return; /* half the calls: a chunk ends and the next starts at once */
+		return;
 	top = cpu_top(c);
 	if (c->wake_until > c->acct_t) { /* still leaving an idle state: idle */
 		int64_t e = (c->wake_until < s->eng.now ? c->wake_until : s->eng.now) - c->acct_t;
@@ -132,6 +125,20 @@ void cpu_account(struct sim *s, struct cpu *c)
 	}
 }
 
+void cpu_account(struct sim *s, struct cpu *c)
+{
+	account_inline(s, c);
+}
+
+/* cpu_account() for the callers in this file, with its most common case
+ * (half the calls: a chunk ends and the next starts at once, nothing to
+ * charge) answered without the call. */
+static inline void account(struct sim *s, struct cpu *c)
+{
+	if (s->eng.now > c->acct_t)
+		cpu_account(s, c);
+}
+
 static void arm(struct sim *s, struct cpu *c, struct chunk *k)
 {
 	k->started = s->eng.now;
@@ -144,7 +151,7 @@ void cpu_run(struct sim *s, struct cpu *c, enum level lvl, uint16_t what, int64_
 {
 	struct chunk *k = &c->lvl[lvl];
 
-	cpu_account(s, c);
+	account(s, c);
 	k->active = true;
 	k->what = what;
 	k->remaining = dur > 0 ? dur : 0;
@@ -156,7 +163,7 @@ void cpu_push(struct sim *s, struct cpu *c, enum level lvl)
 {
 	int top = cpu_top(c);
 
-	cpu_account(s, c);
+	account(s, c);
 	if (top >= 0 && c->lvl[top].running) {
 		struct chunk *k = &c->lvl[top];
 
@@ -174,7 +181,7 @@ void cpu_push(struct sim *s, struct cpu *c, enum level lvl)
 
 void cpu_end(struct sim *s, struct cpu *c, enum level lvl)
 {
-	cpu_account(s, c);
+	account(s, c);
 	c->lvl[lvl].active = false;
 	c->lvl[lvl].running = false;
 	c->gen++;
@@ -189,7 +196,7 @@ static void preempt_thread(struct sim *s, struct cpu *c)
 	struct chunk *k = &c->lvl[LVL_THREAD];
 	bool running = k->running;
 
-	cpu_account(s, c);
+	account(s, c);
 	if (k->active && c->cur >= 0 && k->what != TCH_SWITCH && k->what != TCH_NONE) {
 		struct thread *t = &s->thr[c->cur];
 		int64_t left = k->remaining;
@@ -1146,11 +1153,6 @@ void sched_sleep(struct sim *s, struct cpu *c)
 	sched_pick(s, c);
 }
 
-void thread_chunk(struct sim *s, struct cpu *c, enum thread_chunk what, int64_t dur)
-{
-	cpu_run(s, c, LVL_THREAD, (uint8_t)what, dur > 0 ? dur : 1);
-}
-
 bool sched_thread_continue(struct sim *s, struct cpu *c, bool has_work)
 {
 	if (!has_work) {
@@ -1180,7 +1182,7 @@ __attribute__((noinline)) static bool other_due(struct sim *s, struct cpu *c)
 /* sched_need_resched() under o1: a fair thread's slice or round robin is
  * due (c->o1_due), else only a wake-up (c->resched) takes the CPU; a
  * SCHED_FIFO or idle-priority thread as under cfs. */
-__attribute__((noinline)) static bool o1_need_resched(struct sim *s, struct cpu *c)
+static inline bool o1_need_resched(struct sim *s, struct cpu *c)
 {
 	if (c->cur >= 0 && o1_fair(s, &s->thr[c->cur]))
 		return s->eng.now >= c->o1_due;
@@ -1229,7 +1231,7 @@ void cpu_done(struct sim *s, struct cpu *c, uint32_t gen)
 
 	if (gen != c->gen)
 		return;
-	cpu_account(s, c);
+	account_inline(s, c);
 	top = cpu_top(c);
 	if (top >= 0) {
 		c->lvl[top].remaining = 0;

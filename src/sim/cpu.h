@@ -265,8 +265,16 @@ void cpu_push(struct sim *s, struct cpu *c, enum level lvl);
 void cpu_end(struct sim *s, struct cpu *c, enum level lvl);
 /* Continue the highest active level, or let the scheduler pick a thread. */
 void cpu_resume(struct sim *s, struct cpu *c);
-/* Highest active level, or -1 when the CPU is idle. */
-int cpu_top(const struct cpu *c);
+/* Highest active level, or -1 when the CPU is idle.  Inline: asked at
+ * every chunk's start and end. */
+static inline int cpu_top(const struct cpu *c)
+{
+	if (c->lvl[LVL_HARDIRQ].active)
+		return LVL_HARDIRQ;
+	if (c->lvl[LVL_SOFTIRQ].active)
+		return LVL_SOFTIRQ;
+	return c->lvl[LVL_THREAD].active ? LVL_THREAD : -1;
+}
 /* A hard IRQ from source @irq (a NIC index, IRQ_TIMER | NIC index, or
  * IRQ_TICK) arrives.  True when it merged into the same IRQ already
  * pending on @c (one pending bit per source, as an interrupt controller
@@ -311,7 +319,10 @@ bool sched_thread_continue(struct sim *s, struct cpu *c, bool has_work);
 /* The running thread of @c blocks (no longer runnable); the scheduler picks. */
 void sched_sleep(struct sim *s, struct cpu *c);
 /* The running thread of @c starts a chunk of @dur ns (at least 1) doing @what. */
-void thread_chunk(struct sim *s, struct cpu *c, enum thread_chunk what, int64_t dur);
+static inline void thread_chunk(struct sim *s, struct cpu *c, enum thread_chunk what, int64_t dur)
+{
+	cpu_run(s, c, LVL_THREAD, (uint8_t)what, dur > 0 ? dur : 1);
+}
 /* Thread level has nothing running: pick the next thread (or go idle). */
 void sched_pick(struct sim *s, struct cpu *c);
 /* EV_BALANCE: @c's periodic balancing while idle. */

@@ -37,7 +37,7 @@ struct event {
 };
 
 #define ENGINE_NOWHERE UINT32_MAX /* pos[] of a key with nothing pending */
-#define ENGINE_KEYS 4096          /* keys 1 .. ENGINE_KEYS - 1 (event.c uses 2561) */
+#define ENGINE_KEYS 4096          /* keys 1 .. ENGINE_KEYS - 1 (sim.h uses SIM_KEY_N - 1) */
 
 struct engine {
 	int64_t now;      /* time of the event being handled; never decreases */
@@ -79,8 +79,28 @@ int engine_push_key(struct engine *e, int64_t t, uint16_t kind, uint16_t obj, ui
 /* Remove the pending event of @key, if any (counted in cancelled). */
 void engine_cancel(struct engine *e, uint32_t key);
 
+/* Fill the root hole that engine_pop() left, when no push filled it
+ * (engine_pop() calls it; engine.c). */
+void engine_settle(struct engine *e);
+
 /* Pop the earliest event into @ev and advance now to its time.  Returns 0,
- * or -1 when nothing is pending or the earliest is later than @limit. */
-int engine_pop(struct engine *e, int64_t limit, struct event *ev);
+ * or -1 when nothing is pending or the earliest is later than @limit.
+ * Inline: the event loop calls it once per event. */
+static inline int engine_pop(struct engine *e, int64_t limit, struct event *ev)
+{
+	if (e->hole)
+		engine_settle(e);
+	if (e->n == 0 || e->heap[0].t > limit)
+		return -1;
+	*ev = e->heap[0];
+	e->pos[ev->key] = ENGINE_NOWHERE;
+	e->n--;
+	e->hole = true;
+	if (e->lazy && ev->key)
+		e->stale += e->last[ev->key] != ev->seq;
+	e->now = ev->t;
+	e->handled++;
+	return 0;
+}
 
 #endif

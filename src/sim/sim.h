@@ -178,8 +178,41 @@ int sim_run(struct sim *s);
 int sim_check_invariants(struct sim *s);
 
 /* ---- event.c ---- */
-/* Schedule an event; a failure is a model bug recorded in s->fatal. */
-void sim_at(struct sim *s, int64_t t, uint16_t kind, uint16_t obj, uint32_t gen);
 void sim_fail(struct sim *s, const char *what, int64_t a, int64_t b);
+
+/* The engine key of an event of @kind for object @obj, 0: unkeyed.  Which
+ * kinds are keyed and why: event.c.  Key ranges: 1 + [cpus | queues (wake)
+ * | queues (NAPI timer) | workers]. */
+#define SIM_KEY_CPU 1u
+#define SIM_KEY_WAKE (SIM_KEY_CPU + SCN_MAX_CPUS)
+#define SIM_KEY_TIMER (SIM_KEY_WAKE + SIM_MAX_QUEUES)
+#define SIM_KEY_EPOLL (SIM_KEY_TIMER + SIM_MAX_QUEUES)
+#define SIM_KEY_N (SIM_KEY_EPOLL + SCN_MAX_WORKERS)
+_Static_assert(SIM_KEY_N <= ENGINE_KEYS, "the engine has a slot for every key");
+
+static inline uint32_t sim_event_key(uint16_t kind, uint16_t obj)
+{
+	switch (kind) {
+	case EV_CPU_DONE:
+		return obj < SCN_MAX_CPUS ? SIM_KEY_CPU + obj : 0;
+	case EV_NIC_WAKE:
+		return obj < SIM_MAX_QUEUES ? SIM_KEY_WAKE + obj : 0;
+	case EV_NAPI_TIMER:
+		return obj < SIM_MAX_QUEUES ? SIM_KEY_TIMER + obj : 0;
+	case EV_EPOLL_TIMEOUT:
+		return obj < SCN_MAX_WORKERS ? SIM_KEY_EPOLL + obj : 0;
+	default:
+		return 0;
+	}
+}
+
+/* Schedule an event at @t (ns, >= now); a failure is a model bug recorded
+ * in s->fatal.  Inline: a thread-heavy run schedules one per chunk, and
+ * with a constant @kind the key is computed at compile time. */
+static inline void sim_at(struct sim *s, int64_t t, uint16_t kind, uint16_t obj, uint32_t gen)
+{
+	if (engine_push_key(&s->eng, t, kind, obj, gen, sim_event_key(kind, obj)))
+		sim_fail(s, "cannot schedule event (time in the past or queue full)", t, kind);
+}
 
 #endif

@@ -54,6 +54,12 @@ struct profile {
 	                           * another CPU becomes runnable there this long after the
 	                           * wake-up (the IPI of ttwu_queue_wakelist and the target's
 	                           * scheduler getting to it); latency, not CPU time */
+	/* The NAPI hrtimer (optional). */
+	int64_t hrtimer_irq_ns;   /* hrtimer-irq: the interrupt of a NAPI hrtimer
+	                           * (gro_flush_timeout, irq-suspend-timeout): its entry and
+	                           * napi_watchdog(), on a virtual machine the timer's
+	                           * programming and delivery too; when the file does not
+	                           * give it, irq-entry (the loader copies it) */
 	/* Cold wake-ups (optional, default 0: off). */
 	int64_t cold_wake_ns;     /* cold-wake: CPU time the first work after a long idle
 	                           * period costs beyond a warm one (caches and TLB refilled;

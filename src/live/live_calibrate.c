@@ -54,21 +54,20 @@
  *                          the geometric mean of run 2's idle time per
  *                          wake-up and the deferral run's (run 1's without
  *                          it)
- *   irq-entry              the CPU time per NAPI hrtimer interrupt that makes
+ *   hrtimer-irq            the CPU time per NAPI hrtimer interrupt that makes
  *                          the simulated deferral run (5 kpps,
  *                          napi_defer_hard_irqs 100, gro_flush_timeout 50 us:
  *                          the timer wakes the kthread every 50 us) as busy
- *                          as the measured one; a device interrupt pays
- *                          irq-entry + isr, so isr gives up what irq-entry
- *                          takes (sim_fit(); test bed only, 0 on --iface)
+ *                          as the measured one (sim_fit(); test bed only, 0
+ *                          on --iface)
  *   [cstates]              POLL = 0 0 and the deepest cpuidle state with the
  *                          exit latency measured as the median wake-up with
  *                          idle allowed minus the POLL median; latency, not
  *                          CPU time, so idle-exit is left out (the loader
  *                          refuses both)
  *   others                 0, and said so ("not measured"): veth has no
- *                          registers or DMA; on --iface the engine sees the
- *                          NAPI poll's CPU time, not theirs or the hard IRQ's
+ *                          device interrupt, registers or DMA; on --iface the
+ *                          engine sees the NAPI poll's CPU time, not theirs
  * The numbers move with the machine's load; the profile keeps the raw
  * figures as comments.
  */
@@ -96,7 +95,6 @@
 #define TIMER_RUN_DEFER 100
 #define TIMER_RUN_GRO_NS 50000
 #define PROBE_NS 5000.0		/* sim_fit()'s step in a cost, to find its slope */
-#define SIM_FIT_ROUNDS 3	/* cold-wake, then irq-entry, this many times */
 
 /* One side's samples: CPU ns, wake-ups and packets per run. */
 struct side {
@@ -114,8 +112,8 @@ struct calib {
 	bool timer_run;			/* the deferral run was made (not on --iface) */
 	double t_pps, t_core_pct;	/* its received rate and receiver core busy % */
 	double t_napi_wakes;		/* its NAPI kthread wake-ups per second */
-	double irq_entry_ns;		/* per NAPI hrtimer interrupt (sim_fit()), 0 if not fitted */
-	bool sim_fitted;		/* cold-wake and irq-entry came from sim_fit() */
+	double hrtimer_ns;		/* per NAPI hrtimer interrupt (sim_fit()), 0 if not fitted */
+	bool sim_fitted;		/* cold-wake and hrtimer-irq came from sim_fit() */
 	struct wake_lat wake_idle[WAKE_RUNS];	/* cross-CPU wake-ups, the CPU allowed to idle */
 	struct wake_lat wake_poll[WAKE_RUNS];	/* the same, /dev/cpu_dma_latency held at 0 */
 	double sched_wake_ns, exit_ns;	/* median poll wake-up; idle minus poll medians */
@@ -346,7 +344,7 @@ static int calib_wake(struct calib *c, const volatile sig_atomic_t *stop)
 /* The deferral run (test bed only: calibrate changes no setting of an
  * --iface): 5 kpps with napi_defer_hard_irqs 100 and gro_flush_timeout
  * 50 us, so that the NAPI hrtimer, not the sender, wakes the kthread most
- * of the time; sim_fit() charges what that costs to irq-entry. */
+ * of the time; sim_fit() charges what that costs to hrtimer-irq. */
 static int timer_run(struct calib *c, const struct live_calib_opts *o,
 		     const volatile sig_atomic_t *stop)
 {
@@ -466,21 +464,19 @@ static void wake_comment(FILE *f, const struct calib *c)
 enum { K_CTX, K_SYSCALL, K_ISR, K_KPKT, K_WAKE, K_EXIT, K_COLD, K_AFTER, K_IRQ, K_N };
 static const char *const cost_key[K_N] = { "ctx-switch", "syscall", "isr",
 					   "rx-pkt+local-deliver", "sched-wake", "cstate-exit",
-					   "cold-wake", "cold-after", "irq-entry" };
+					   "cold-wake", "cold-after", "hrtimer-irq" };
 
 static void calib_costs(const struct calib *c, double *k)
 {
 	k[K_CTX] = c->thr.wake_ns;
 	k[K_SYSCALL] = c->thr.pkt_ns;
-	/* a device "interrupt" (the IPI) pays irq-entry + isr: what irq-entry
-	 * takes of the kthread's per-wake-up cost is not paid twice */
-	k[K_ISR] = fmax(0, c->napi.wake_ns - c->thr.wake_ns + c->idle_exit_ns - c->irq_entry_ns);
+	k[K_ISR] = fmax(0, c->napi.wake_ns - c->thr.wake_ns + c->idle_exit_ns);
 	k[K_KPKT] = c->napi.pkt_ns;
 	k[K_WAKE] = c->sched_wake_ns;
 	k[K_EXIT] = c->exit_ns;
 	k[K_COLD] = c->cold_ns;
 	k[K_AFTER] = c->cold_after_ns;
-	k[K_IRQ] = c->irq_entry_ns;
+	k[K_IRQ] = c->hrtimer_ns;
 }
 
 /* Each cost's spread over the @n calibrations @c[]. */
@@ -536,8 +532,10 @@ static void not_measured(FILE *f, const char *pre, const struct live_calib_opts 
 			 const struct calib *c)
 {
 	if (!o->iface && c->timer_run && c->sim_fitted)
-		fprintf(f, "%snot measured: reg-read, dma-fixed, dma-per-byte (written 0):\n"
-			"%s  veth has no DMA or registers to measure\n", pre, pre);
+		fprintf(f, "%snot measured: irq-entry, reg-read, dma-fixed, dma-per-byte (written 0):\n"
+			"%s  veth has no device interrupt, DMA or registers (the IPI that wakes its\n"
+			"%s  kthread is in isr, the NAPI hrtimer's interrupt in hrtimer-irq)\n", pre,
+			pre, pre);
 	else if (o->iface)
 		fprintf(f, "%snot measured: irq-entry, reg-read, dma-fixed, dma-per-byte (written 0):\n"
 			"%s  the live engine sees the NAPI poll's and the thread's CPU time, not the\n"
@@ -573,9 +571,9 @@ static void calib_runs_write(FILE *f, const struct calib *c)
 			c->t_core_pct);
 	if (c->sim_fitted)
 		fprintf(f, "#   fitted through the simulator (live-veth with these costs): cold-wake\n"
-			"#   %.0f ns makes the 5 kpps run %.1f%% busy, irq-entry %.0f ns the deferral\n"
-			"#   run %.1f%% (isr keeps irq-entry + isr of a device interrupt)\n",
-			c->cold_ns, c->core_pct[1], c->irq_entry_ns, c->t_core_pct);
+			"#   %.0f ns makes the 5 kpps run %.1f%% busy, hrtimer-irq %.0f ns the deferral\n"
+			"#   run %.1f%%\n",
+			c->cold_ns, c->core_pct[1], c->hrtimer_ns, c->t_core_pct);
 	wake_comment(f, c);
 }
 
@@ -605,7 +603,7 @@ static void profile_body(FILE *f, const char *name, const char *where, const dou
 			 const char *state, double residency_ns)
 {
 	fprintf(f, "[profile]\nname = %s\ndescription = \"%s\"\n\n[cost]\n", name, where);
-	fprintf(f, "irq-entry = %lldns\nisr = %lldns\nreg-read = 0\n", ns(k[K_IRQ]), ns(k[K_ISR]));
+	fprintf(f, "irq-entry = 0\nisr = %lldns\nreg-read = 0\n", ns(k[K_ISR]));
 	fprintf(f, "rx-pkt = %lldns\nnetif-rx = 0\nbacklog-pkt = 0\nnapi-poll = 0\n",
 		ns(k[K_KPKT] / 2));
 	fprintf(f, "softirq-entry = 0\ndma-fixed = 0\ndma-per-byte = 0\nfwd-pkt = 0\n"
@@ -614,6 +612,7 @@ static void profile_body(FILE *f, const char *name, const char *where, const dou
 	fprintf(f, "ctx-switch = %lldns\nlocal-deliver = %lldns\nsyscall = %lldns\n"
 		"sched-wake = %lldns\ncold-wake = %lldns\ncold-after = %lldns\n", ns(k[K_CTX]),
 		ns(k[K_KPKT] / 2), ns(k[K_SYSCALL]), ns(k[K_WAKE]), ns(k[K_COLD]), ns(k[K_AFTER]));
+	fprintf(f, "hrtimer-irq = %lldns\n", ns(k[K_IRQ]));
 	fprintf(f, "\n[cstates]\nPOLL = 0 0\n%s = %lldns %lldns\n", state, ns(k[K_EXIT]),
 		ns(residency_ns));
 }
@@ -699,12 +698,12 @@ static int solve(struct calib *c, const struct live_calib_opts *o, double *v, do
 	return 0;
 }
 
-/* Fit cold-wake and irq-entry through the simulator (o->sim): cold-wake so
- * that the simulated 5 kpps run is as busy as the measured one (its
- * wake-ups come after long idle periods; no hrtimer runs there, and a
- * device interrupt pays irq-entry + isr, which calib_costs() keeps
- * constant), then irq-entry so that the deferral run is (its kthread is
- * woken by the NAPI hrtimer, whose interrupt pays irq-entry).  Replaces
+/* Fit cold-wake and hrtimer-irq through the simulator (o->sim): cold-wake
+ * so that the simulated 5 kpps run is as busy as the measured one (its
+ * wake-ups come after long idle periods, and no hrtimer runs there), then
+ * hrtimer-irq so that the deferral run is (its kthread is woken by the
+ * NAPI hrtimer, whose interrupt pays hrtimer-irq; the device interrupt's
+ * irq-entry + isr is not touched, so no other run moves).  Replaces
  * cold_wake()'s residual; 0, or -1 (message on stderr). */
 static int sim_fit(struct calib *c, const struct live_calib_opts *o)
 {
@@ -715,22 +714,15 @@ static int sim_fit(struct calib *c, const struct live_calib_opts *o)
 	 * they cost the core as much as the 5 kpps run's (about 20 us more
 	 * than run 2's, whose idle periods are a few us): so cold-after lies
 	 * between run 2 and the deferral run, not between run 2 and run 1,
-	 * and what the timer path costs beyond a cold wake-up is irq-entry. */
+	 * and what the timer path costs beyond a cold wake-up is hrtimer-irq. */
 	if (c->timer_run && warm > 0 && warm < t_idle)
 		c->cold_after_ns = sqrt(warm * t_idle);
-	c->irq_entry_ns = 0;
-	/* irq-entry beyond the kthread's per-wake-up cost raises a device
-	 * interrupt's cost too (isr cannot go below 0): so cold-wake again
-	 * with it, and irq-entry with that; SIM_FIT_ROUNDS rounds */
-	for (int i = 0; i < SIM_FIT_ROUNDS; i++) {
-		if (solve(c, o, &c->cold_ns, c->pps[1], 0, 0, c->core_pct[1]))
-			return -1;
-		if (!c->timer_run)
-			break;
-		if (solve(c, o, &c->irq_entry_ns, c->t_pps, TIMER_RUN_DEFER, TIMER_RUN_GRO_NS,
-			  c->t_core_pct))
-			return -1;
-	}
+	c->hrtimer_ns = 0;
+	if (solve(c, o, &c->cold_ns, c->pps[1], 0, 0, c->core_pct[1]))
+		return -1;
+	if (c->timer_run &&
+	    solve(c, o, &c->hrtimer_ns, c->t_pps, TIMER_RUN_DEFER, TIMER_RUN_GRO_NS, c->t_core_pct))
+		return -1;
 	c->sim_fitted = true;
 	return 0;
 }

@@ -3,10 +3,12 @@
  * The [cost] keys are one table: INI key, unit kind and field.  Every key
  * of the original table is required: a profile that silently fell back to
  * some default cost would produce plausible-looking, wrong figures.  Keys
- * of mechanisms added later (sched-wake, gro-pkt, cold-wake, cold-after) are optional and default
- * to 0, which leaves the mechanism's cost out, so that profiles written
- * before them (and by other hosts' live calibrate) still load and mean
- * what they meant.
+ * of mechanisms added later (sched-wake, gro-pkt, cold-wake, cold-after,
+ * hrtimer-irq) are optional and default to 0, which leaves the
+ * mechanism's cost out (hrtimer-irq to irq-entry, what the timer's
+ * interrupt cost before the key), so that profiles written before them
+ * (and by other hosts' live calibrate) still load and mean what they
+ * meant.
  *
  * [cstates] lists the CPU's idle states, shallowest first, one per line:
  *   NAME = EXIT-LATENCY TARGET-RESIDENCY [POWER]
@@ -70,6 +72,7 @@ static const struct cost_key costs[] = {
 	COST_OPT("gro-pkt", UNIT_TIME_NS, gro_pkt_ns),
 	COST_OPT("cold-wake", UNIT_TIME_NS, cold_wake_ns),
 	COST_OPT("cold-after", UNIT_TIME_NS, cold_after_ns),
+	COST_OPT("hrtimer-irq", UNIT_TIME_NS, hrtimer_irq_ns),
 };
 #define N_COSTS (sizeof(costs) / sizeof(costs[0]))
 
@@ -77,7 +80,7 @@ static const char *const cost_names[] = {
 	"irq-entry", "isr", "reg-read", "rx-pkt", "netif-rx", "backlog-pkt", "napi-poll",
 	"softirq-entry", "dma-fixed", "dma-per-byte", "fwd-pkt", "copy-per-byte",
 	"tx-clean-pkt", "skb-alloc", "remote-free", "xmit-locked", "ctx-switch", "idle-exit",
-	"local-deliver", "syscall", "sched-wake", "gro-pkt", "cold-wake", "cold-after", NULL,
+	"local-deliver", "syscall", "sched-wake", "gro-pkt", "cold-wake", "cold-after", "hrtimer-irq", NULL,
 };
 _Static_assert(sizeof(cost_names) / sizeof(cost_names[0]) == N_COSTS + 1,
                "cost_names[] must list every key of costs[]");
@@ -379,6 +382,16 @@ static int check_complete(struct pload *l)
 	           n == 1 ? "a key" : "keys", list);
 }
 
+/* The index of @key in costs[] (a key of the table). */
+static size_t cost_index(const char *key)
+{
+	size_t k = 0;
+
+	while (k + 1 < N_COSTS && strcmp(costs[k].key, key) != 0)
+		k++;
+	return k;
+}
+
 /* Default name: basename of @origin without ".ini". */
 static void default_name(struct profile *p, const char *origin)
 {
@@ -408,6 +421,8 @@ int profile_load_text(struct profile *p, const char *text, const char *origin, c
 		rc = read_section(&l, l.d.sec[i]);
 	if (rc == 0)
 		rc = check_complete(&l);
+	if (rc == 0 && !l.seen[cost_index("hrtimer-irq")])
+		p->hrtimer_irq_ns = p->irq_entry_ns; /* what a profile without it always meant */
 	ini_free(&l.d);
 	return rc;
 }

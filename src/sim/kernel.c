@@ -395,7 +395,7 @@ static int64_t timer_isr(struct sim *s, struct cpu *c, struct nic *n)
 		if (napi_watchdog(&n->napi)) /* counts watchdog_fires and _scheds */
 			napi_kick(s, c, n);
 	n->timer_irqs_merged = 0;
-	return s->prof->irq_entry_ns;
+	return s->prof->hrtimer_irq_ns;
 }
 
 /* hardclock(): hardclock_device_poll() schedules the POLL netisr. */

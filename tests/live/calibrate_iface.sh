@@ -58,7 +58,7 @@ if ! inr "$RXLAB" live calibrate --iface rxcv-r --sender-ns "$T" --repeat 2 --du
 	fail "calibrate --iface failed"
 fi
 cat "$TMP/cal.err"
-for k in ctx-switch syscall isr rx-pkt+local-deliver sched-wake cstate-exit cold-wake cold-after irq-entry; do
+for k in ctx-switch syscall isr rx-pkt+local-deliver sched-wake cstate-exit cold-wake cold-after hrtimer-irq; do
 	grep -Eq "^#   spread: ${k//+/\\+} [0-9.]+us \+-[0-9]+% \(2 runs, [0-9.]+\.\.[0-9.]+us\)" "$out" ||
 		fail "no spread line for $k in the profile"
 	grep -q "rxlab live calibrate: spread: $k " "$TMP/cal.err" || fail "no spread for $k printed"

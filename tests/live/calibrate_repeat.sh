@@ -22,7 +22,7 @@ grep "spread:\|noisy\|WARNING" "$TMP/cal.err"
 python3 - "$out" <<'PY' || fail "spread lines"
 import re, sys
 keys = ["ctx-switch", "syscall", "isr", "rx-pkt+local-deliver", "sched-wake", "cstate-exit",
-        "cold-wake", "cold-after", "irq-entry"]
+        "cold-wake", "cold-after", "hrtimer-irq"]
 text = open(sys.argv[1]).read()
 for k in keys:
     m = re.search(r"^#   spread: %s ([0-9.]+)us \+-([0-9]+)%% \(2 runs, ([0-9.]+)\.\.([0-9.]+)us\)"
@@ -33,15 +33,15 @@ for k in keys:
     if not lo - 0.01 <= mean <= hi + 0.01:
         sys.exit("%s: mean %.2f outside %.2f..%.2f" % (k, mean, lo, hi))
 PY
-grep -q "^#   not measured: reg-read, dma-fixed, dma-per-byte (written 0):" "$out" ||
+grep -q "^#   not measured: irq-entry, reg-read, dma-fixed, dma-per-byte (written 0):" "$out" ||
 	fail "the profile does not say what was not measured"
-grep -q "^#     veth has no DMA or registers to measure" "$out" || fail "no reason"
-# irq-entry and cold-wake come from the fit through the simulator, and the
-# deferral run that irq-entry is fitted on is in the comments
+grep -q "^#     veth has no device interrupt, DMA or registers" "$out" || fail "no reason"
+# hrtimer-irq and cold-wake come from the fit through the simulator, and the
+# deferral run that hrtimer-irq is fitted on is in the comments
 [ "$(grep -c "^#   fitted through the simulator" "$out")" = 2 ] || fail "no simulator fit per calibration"
 [ "$(grep -c "^#   deferral run (napi_defer_hard_irqs 100, gro_flush_timeout 50 us" "$out")" = 2 ] ||
 	fail "no deferral run per calibration"
-grep -Eq "^irq-entry = [0-9]+ns$" "$out" || fail "irq-entry: $(grep '^irq-entry' "$out")"
+grep -Eq "^hrtimer-irq = [0-9]+ns$" "$out" || fail "hrtimer-irq: $(grep '^hrtimer-irq' "$out")"
 grep -q "^name = calibrated-$host$" "$out" || fail "name: $(grep '^name' "$out")"
 grep -q "^description = \"veth receiver of $host (Linux $(uname -r | cut -c1-32)" "$out" ||
 	fail "description: $(grep '^description' "$out")"

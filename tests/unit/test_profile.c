@@ -190,8 +190,11 @@ static void test_cstates(void **state)
 	assert_int_equal(prof.gro_pkt_ns, 0);
 	assert_int_equal(prof.cold_wake_ns, 0);
 	assert_int_equal(prof.cold_after_ns, 0);
+	/* hrtimer-irq left out: the timer's interrupt costs irq-entry, as before */
+	assert_int_equal(prof.hrtimer_irq_ns, prof.irq_entry_ns);
 
-	assert_int_equal(load_costs("sched-wake = 3us\ncold-wake = 18us\ncold-after = 52us\n",
+	assert_int_equal(load_costs("sched-wake = 3us\ncold-wake = 18us\ncold-after = 52us\n"
+				    "hrtimer-irq = 14us\n",
 				    "[cstates]\nPOLL = 0 0\n"
 				    "C1E = 4us 4us\nC6 = 170us 600us 1200mW\n"), 0);
 	assert_true(prof.cstates_given);
@@ -205,6 +208,7 @@ static void test_cstates(void **state)
 	assert_int_equal(prof.sched_wake_ns, 3000);
 	assert_int_equal(prof.cold_wake_ns, 18000);
 	assert_int_equal(prof.cold_after_ns, 52000);
+	assert_int_equal(prof.hrtimer_irq_ns, 14000);
 
 	/* without [cstates], idle-exit is still required */
 	assert_int_equal(load_costs("", ""), -EINVAL);

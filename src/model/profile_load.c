@@ -80,7 +80,8 @@ static const char *const cost_names[] = {
 	"irq-entry", "isr", "reg-read", "rx-pkt", "netif-rx", "backlog-pkt", "napi-poll",
 	"softirq-entry", "dma-fixed", "dma-per-byte", "fwd-pkt", "copy-per-byte",
 	"tx-clean-pkt", "skb-alloc", "remote-free", "xmit-locked", "ctx-switch", "idle-exit",
-	"local-deliver", "syscall", "sched-wake", "gro-pkt", "cold-wake", "cold-after", "hrtimer-irq", NULL,
+	"local-deliver", "syscall", "sched-wake", "gro-pkt", "cold-wake", "cold-after",
+	"hrtimer-irq", NULL,
 };
 _Static_assert(sizeof(cost_names) / sizeof(cost_names[0]) == N_COSTS + 1,
                "cost_names[] must list every key of costs[]");

@@ -40,6 +40,12 @@ for block in sys.stdin.read().split("\n# "):
         print("%.1f %.1f %s" % (100 - float(r["cpu_idle_pct"]), float(r["lat_p99_us"]), r["drops_total"]))'
 }
 
+# Under the sanitizers (RXLAB_SANITIZED, which tests/CMakeLists.txt sets
+# for this test in that build) only the known answer runs: the rest runs
+# the same code with other inputs and takes minutes under ASan (246 s for
+# the whole script there); the plain builds run all of it.
+light() { [ -n "${RXLAB_SANITIZED:-}" ]; }
+
 # The construction.  memcached (8 queues, vectors on CPUs 0-7, a worker per
 # queue on 8-15) at 200 kpps with the RSS table weighted 4 1 1 1 1 1 1 1:
 # queue 0 takes about 35% of the frames, each other queue about 9%.
@@ -70,9 +76,11 @@ awk -v c="$c_p99" -v a="$a_p99" 'BEGIN { exit !(c > 200 && a > 200) }' \
 
 k=(tune memcached --set traffic.rate=200kpps --set "$W" --goal 'p99<=200us' --policies defer)
 "$rxlab" "${k[@]}" --jobs 1 > "$tmp/k1" 2>"$tmp/e1" || fail "tune exit $?"
+if ! light; then
 "$rxlab" "${k[@]}" --jobs 2 > "$tmp/k2" 2>/dev/null || fail "tune --jobs 2 exit $?"
 cmp -s "$tmp/k1" "$tmp/k2" && ok "--jobs 1 and --jobs 2: the same bytes" \
   || { fail "--jobs 1 and 2 differ"; diff "$tmp/k1" "$tmp/k2" | head; }
+fi
 "$rxlab" "${k[@]}" --format csv --out "$tmp/kout" > "$tmp/kcsv" 2>/dev/null || fail "csv exit $?"
 rows "$tmp/kcsv" per_queue > "$tmp/pq"
 [ "$(wc -l < "$tmp/pq")" = 8 ] && ok "per_queue: a row per queue" || fail "per_queue rows: $(wc -l < "$tmp/pq")"
@@ -93,6 +101,11 @@ b0="$(grep '^queue=0|' "$tmp/pq" | field before_cpu_pct)"
 bc="$(rows "$tmp/kcsv" best | field cpu_pct)"
 [ "$b0" = "$bc" ] && ok "queue 0 is changed first (its before is the best's cpu $bc)" \
   || fail "queue 0's before cpu '$b0', the best's '$bc'"
+if light; then
+  echo "note: under the sanitizers only the known answer ran (see light())"
+  [ "$fails" = 0 ] && echo "all ok" || { echo "$fails failed"; exit 1; }
+  exit 0
+fi
 
 # tune's figures after the stage are what `rxlab run` gives for the lists
 # it chose, and the stage improved the objective by more than 1%.

@@ -29,6 +29,12 @@ EOF
 }
 field() { tr '|' '\n' | sed -n "s/^$1=//p"; }
 
+# Under the sanitizers (RXLAB_SANITIZED, which tests/CMakeLists.txt sets
+# for this test in that build) only the known answer runs: the rest runs
+# the same code with other inputs and takes minutes under ASan (134 s for
+# the whole script there); the plain builds run all of it.
+light() { [ -n "${RXLAB_SANITIZED:-}" ]; }
+
 # By construction.  memcached (16 CPUs, 8 queues, 2 us of work per request)
 # at 2 Mpps with its 8 workers pinned to CPUs 4-11 and every vector on CPU 0:
 #   as-configured (all on CPU 0): one CPU takes the stack work of 2 Mpps:
@@ -43,9 +49,11 @@ field() { tr '|' '\n' | sed -n "s/^$1=//p"; }
 k=(tune memcached --set traffic.rate=2Mpps --set apps.server-cpus=4-11
    --set nic.eth0.irq-affinity=0 --goal 'p99<=500us' --policies coalesce)
 "$rxlab" "${k[@]}" --jobs 1 > "$tmp/k1" 2>/dev/null || fail "tune exit $?"
+if ! light; then
 "$rxlab" "${k[@]}" --jobs 2 > "$tmp/k2" 2>/dev/null || fail "tune --jobs 2 exit $?"
 cmp -s "$tmp/k1" "$tmp/k2" && ok "--jobs 1 and --jobs 2: the same bytes" \
   || { fail "--jobs 1 and 2 differ"; diff "$tmp/k1" "$tmp/k2" | head; }
+fi
 "$rxlab" "${k[@]}" --format csv --out "$tmp/kout" > "$tmp/kcsv" 2>/dev/null || fail "csv exit $?"
 rows "$tmp/kcsv" placement > "$tmp/kp"
 names="$(field placement < "$tmp/kp" | tr '\n' ' ')"
@@ -71,6 +79,11 @@ grep -q '^placement: tried 5 IRQ / NAPI-thread placements with that setting (4 s
 
 grep -q "^placement: the search ran with the scenario's own placement; to search again with this one, add --set nic.eth0.irq-affinity=0-3,12-15\$" "$tmp/k1" \
   && ok "the hint to search again under apart" || fail "no search-again hint"
+if light; then
+  echo "note: under the sanitizers only the known answer ran (see light())"
+  [ "$fails" -eq 0 ] && echo "tune_placement: all passed" || echo "tune_placement: $fails failed"
+  exit $((fails > 0))
+fi
 # ... and that search keeps apart (as-configured now) and needs less CPU.
 "$rxlab" "${k[@]}" --set nic.eth0.irq-affinity=0-3,12-15 > "$tmp/k3" 2>/dev/null || fail "again exit $?"
 grep -q '^placement: as-configured (IRQs on CPUs 0-3,12-15) meets' "$tmp/k3" \

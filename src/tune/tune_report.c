@@ -360,6 +360,13 @@ static void verdict(FILE *f, const struct tune_state *st, const struct tune_requ
 			best->m.max_drop_pct, robust(o) ? " at its worst load" : "", st->max_loss_pct);
 }
 
+/* " --set OVERRIDE" on @f, the override shell-quoted. */
+static void set_word(FILE *f, const char *override)
+{
+	fputs(" --set ", f);
+	sh_quote(f, override);
+}
+
 /* The verdict of the placement stage, when it ran. */
 static void place_verdict(FILE *f, const struct tune_result *res, const struct tune_request *o)
 {
@@ -388,10 +395,8 @@ static void place_verdict(FILE *f, const struct tune_result *res, const struct t
 		return;
 	fputs("placement: the search ran with the scenario's own placement; to search again "
 	      "with this one, add", f);
-	for (size_t i = 0; i < c->n_sets; i++) {
-		fputs(" --set ", f);
-		sh_quote(f, c->set[i]);
-	}
+	for (size_t i = 0; i < c->n_sets; i++)
+		set_word(f, c->set[i]);
 	fputc('\n', f);
 }
 
@@ -435,10 +440,8 @@ static void pq_verdict(FILE *f, const struct tune_result *res, const struct tune
 	}
 	fputs("per-queue: the commands below apply them; to simulate them with rxlab run "
 	      "(the best setting's overrides, then these), add", f);
-	for (size_t a = 0; a < pq->n_axes; a++) {
-		fputs(" --set ", f);
-		sh_quote(f, pq->set[a]);
-	}
+	for (size_t a = 0; a < pq->n_axes; a++)
+		set_word(f, pq->set[a]);
 	fputc('\n', f);
 }
 

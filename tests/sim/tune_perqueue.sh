@@ -14,21 +14,8 @@ fails=0
 ok() { echo "ok   $*"; }
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
-# Rows of table NAME of a `--format csv` output $1 as "col=val|col=val"
-# lines, for grep.
-rows() {
-  python3 - "$1" "$2" <<'EOF'
-import csv, sys
-text = open(sys.argv[1]).read().split("\n# ")
-for block in text:
-    name, _, body = block.lstrip("# ").partition("\n")
-    if name.strip() != sys.argv[2]:
-        continue
-    for r in csv.DictReader(body.splitlines()):
-        print("|".join(k + "=" + v for k, v in r.items()))
-EOF
-}
-field() { tr '|' '\n' | sed -n "s/^$1=//p"; }
+# rows, field: the tables of a --format csv output
+. "$src/tests/lib/csv_tables.sh"
 # "cpu p99 drops" of an `rxlab run ... --format csv` output on stdin.
 summary() {
   python3 -c '

@@ -13,21 +13,8 @@ fails=0
 ok() { echo "ok   $*"; }
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
-# Rows of table NAME of a `tune --format csv` output $1 as "col=val|col=val"
-# lines, for grep (python3's csv: the CPU lists hold commas).
-rows() {
-  python3 - "$1" "$2" <<'EOF'
-import csv, sys
-text = open(sys.argv[1]).read().split("\n# ")
-for block in text:
-    name, _, body = block.lstrip("# ").partition("\n")
-    if name.strip() != sys.argv[2]:
-        continue
-    for r in csv.DictReader(body.splitlines()):
-        print("|".join(k + "=" + v for k, v in r.items()))
-EOF
-}
-field() { tr '|' '\n' | sed -n "s/^$1=//p"; }
+# rows, field: the tables of a --format csv output
+. "$src/tests/lib/csv_tables.sh"
 
 # Under the sanitizers (RXLAB_SANITIZED, which tests/CMakeLists.txt sets
 # for this test in that build) only the known answer runs: the rest runs

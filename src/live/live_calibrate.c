@@ -594,8 +594,10 @@ static void host_line(char *buf, size_t len, const struct live_calib_opts *o)
 			*p = '-';
 	if (gmtime_r(&now, &tm))
 		strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", &tm);
-	snprintf(buf, len, "%.15s receiver of %s (Linux %s), %s", o->iface ? o->iface : "veth", host,
-		 u.release, date);
+	/* a long line is cut at @len, on purpose: the description is bounded */
+	if (snprintf(buf, len, "%.15s receiver of %s (Linux %s), %s", o->iface ? o->iface : "veth",
+		     host, u.release, date) < 0 && len)
+		buf[0] = '\0';
 }
 
 /* The profile itself, costs @k (ns, cost_key[] order), after the comments. */

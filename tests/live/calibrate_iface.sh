@@ -1,18 +1,24 @@
 #!/bin/bash
 # calibrate_iface.sh - `rxlab live calibrate --iface IFACE --sender-ns NAME
-# --repeat 2` on a veth pair of the test's own: two named namespaces
-# rxcv-rPID (the receiver, where rxlab runs) and rxcv-tPID (the sender),
-# link-local addresses (scope link: not a host connection), GRO and threaded
-# NAPI on the receiving veth, its kthread pinned to CPU 1 (SCHED_FIFO 10)
-# as the test bed does.  Asserts the profile: a spread line for every cost
-# with "(2 runs", the "not measured" line for the hard IRQ, DMA and
-# registers, the interface and host in its description, and that it loads
-# (`rxlab run ... --set host.profile=FILE`).  Then the refusals: --iface
-# without --sender-ns, an interface with a global address without
-# --allow-host-iface (exit 2).  Skips, with the message, when the machine
-# gave no quiet moment for the wake-up runs (live_calibrate.c).
+# --repeat N` on a veth pair of the test's own: two named namespaces
+# rxcv-rPID (the receiver, where rxlab runs) and rxcv-tPID (the sender), link-local addresses (scope
+# link: not a host connection), GRO and threaded NAPI on the receiving
+# veth, its kthread pinned to CPU 1 (SCHED_FIFO 10) as the test bed does.
+# Asserts the profile: a spread line for every cost with "(N run", the "not
+# measured" line for the hard IRQ, DMA and registers, the interface and
+# host in its description, and that it loads (`rxlab run ... --set
+# host.profile=FILE`).  Then the refusals: --iface without --sender-ns, an
+# interface with a global address without --allow-host-iface (exit 2).
+# Skips, with the message, when the machine gave no quiet moment for the
+# wake-up runs (live_calibrate.c).
+#
+# N is 1, and 2 under the sanitizers: each calibration takes about 8 s, and
+# calibrate_repeat.sh, which runs --repeat 2 without --iface, skips itself
+# there, so that each build runs the repeat's code once and --iface once.
 source "$2/tests/live/lib.sh"
 need_netns
+n=1 runs="1 run"
+[ -z "${RXLAB_SANITIZED:-}" ] || n=2 runs="2 runs"
 R=rxcv-r$$ T=rxcv-t$$
 cleanup() { ip netns del "$R" 2>/dev/null; ip netns del "$T" 2>/dev/null; rm -rf "$TMP"; }
 trap cleanup EXIT
@@ -51,7 +57,7 @@ inr "$RXLAB" live calibrate --iface rxcv-g --sender-ns "$T" --out "$TMP/x.ini" 2
 [ ! -e "$TMP/x.ini" ] || fail "a refused calibration wrote its profile"
 
 out="$TMP/cal.ini"
-if ! inr "$RXLAB" live calibrate --iface rxcv-r --sender-ns "$T" --repeat 2 --duration 200ms \
+if ! inr "$RXLAB" live calibrate --iface rxcv-r --sender-ns "$T" --repeat "$n" --duration 200ms \
 	--out "$out" >"$TMP/cal.out" 2>"$TMP/cal.err"; then
 	cat "$TMP/cal.err"
 	grep -q "host is quieter\|quieter machine" "$TMP/cal.err" && skip "live calibrate found no quiet moment (above)"
@@ -59,7 +65,7 @@ if ! inr "$RXLAB" live calibrate --iface rxcv-r --sender-ns "$T" --repeat 2 --du
 fi
 cat "$TMP/cal.err"
 for k in ctx-switch syscall isr rx-pkt+local-deliver sched-wake cstate-exit cold-wake cold-after hrtimer-irq; do
-	grep -Eq "^#   spread: ${k//+/\\+} [0-9.]+us \+-[0-9]+% \(2 runs, [0-9.]+\.\.[0-9.]+us\)" "$out" ||
+	grep -Eq "^#   spread: ${k//+/\\+} [0-9.]+us \+-[0-9]+% \($runs, [0-9.]+\.\.[0-9.]+us\)" "$out" ||
 		fail "no spread line for $k in the profile"
 	grep -q "rxlab live calibrate: spread: $k " "$TMP/cal.err" || fail "no spread for $k printed"
 done
@@ -68,7 +74,7 @@ grep -q "^#   not measured: irq-entry, reg-read, dma-fixed, dma-per-byte" "$out"
 grep -q "not measured:" "$TMP/cal.err" || fail "the output does not say what was not measured"
 grep -q "^description = \"rxcv-r receiver of $(hostname | tr -c 'A-Za-z0-9._\n-' -) (Linux " "$out" ||
 	fail "description does not name the interface and host: $(grep description "$out")"
-[ "$(grep -c '^# Calibration [12] of 2:' "$out")" -eq 2 ] || fail "not two calibrations' runs"
+[ "$(grep -c "^# Calibration [12] of $n:" "$out")" -eq "$n" ] || fail "not $n calibrations' runs"
 "$RXLAB" run udp-sink --set host.profile="$out" --set traffic.rate=20kpps >"$TMP/run.out" 2>&1 ||
 	fail "the profile does not load: $(cat "$TMP/run.out")"
 echo "OK"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Objective: `rxlab live --compare-sim` predicts the test bed's median:
 # napi mode at 50% of the sender's maximum rate, simulated p50 within 30%
-# of the measured one (issue 17); 10% is measured and printed too.  The simulated side is
+# of the measured one (issue 17); 10% is measured once and printed too.  The simulated side is
 # deterministic; the live side is this machine, shared with other work.
 #
 # What the test controls: it calibrates this machine first (`rxlab live
@@ -85,8 +85,11 @@ attempt() {
 				python3 -c "import sys; sys.exit(0 if abs($sp50-$lp50) <= $TOL*$lp50 else 1)" &&
 					echo "  within 30% (issue 17)" || echo "  outside 30% (issue 17); asserted: a factor $FACTOR"
 			fi
-			if [ "$pct" = 10 ] ||
-			   python3 -c "import sys; sys.exit(0 if $lp50 > 0 and 1/$FACTOR <= $sp50/$lp50 <= $FACTOR else 1)"; then
+			if [ "$pct" = 10 ]; then
+				ok=1
+				break # printed, not asserted: one run is enough
+			fi
+			if python3 -c "import sys; sys.exit(0 if $lp50 > 0 and 1/$FACTOR <= $sp50/$lp50 <= $FACTOR else 1)"; then
 				ok=1
 			fi
 		done

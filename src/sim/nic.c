@@ -813,9 +813,6 @@ static void fire_times(struct sim *s, struct nic *n, int64_t *rx, int64_t *tx)
 		*tx = lookahead(&n->tx_ahead, &n->tx_coal, &n->txr, n->departed, now);
 }
 
-/* Re-evaluate the line at the earliest time anything can change.  Never
- * asserts synchronously: model code calls this from the middle of a chunk,
- * so assertion always happens in an EV_NIC_WAKE handler of its own. */
 /* Is the only threshold of @p an absolute timer?  Then while a completion
  * is pending, further ones cannot move the fire time (see arrival_moot). */
 static bool timer_only(const struct coal_params *p)
@@ -864,11 +861,12 @@ static bool xmit_moot(const struct sim *s, const struct nic *n)
 	       timer_only(&n->tx_coal.p);
 }
 
-static void nic_schedule(struct sim *s, struct nic *n)
+/* nic_schedule() given @n's fire times @rx and @tx at this now (what
+ * fire_times() returns; nic_wake() has them already). */
+static void schedule_at(struct sim *s, struct nic *n, int64_t rx, int64_t tx)
 {
-	int64_t rx, tx, next = COAL_NEVER, wake;
+	int64_t next = COAL_NEVER, wake;
 
-	fire_times(s, n, &rx, &tx);
 	/* with the RX cause off, an arrival changes nothing */
 	if (!n->rx_off && !arrival_moot(s, n, rx))
 		next = rx_next_arrival(s, n);
@@ -883,6 +881,17 @@ static void nic_schedule(struct sim *s, struct nic *n)
 	n->wake_gen++;
 	n->wake_t = wake;
 	sim_at(s, wake, EV_NIC_WAKE, n->id, n->wake_gen);
+}
+
+/* Re-evaluate the line at the earliest time anything can change.  Never
+ * asserts synchronously: model code calls this from the middle of a chunk,
+ * so assertion always happens in an EV_NIC_WAKE handler of its own. */
+static void nic_schedule(struct sim *s, struct nic *n)
+{
+	int64_t rx, tx;
+
+	fire_times(s, n, &rx, &tx);
+	schedule_at(s, n, rx, tx);
 }
 
 void nic_ack(struct sim *s, struct nic *n, int64_t t)
@@ -931,7 +940,7 @@ void nic_wake(struct sim *s, struct nic *n, uint32_t gen)
 	if (rx <= now || tx <= now)
 		nic_assert(s, n, rx <= now, tx <= now);
 	else
-		nic_schedule(s, n);
+		schedule_at(s, n, rx, tx);
 }
 
 uint64_t nic_in_flight(const struct nic *n)

@@ -36,13 +36,19 @@ void hist_reset(struct hist *h)
 	h->max = 0;
 }
 
-uint32_t hist_bucket(int64_t v)
+/* hist_bucket(), inline for hist_add() (once per packet sent). */
+static inline uint32_t bucket_of(int64_t v)
 {
 	uint64_t u = v < 0 ? 0 : (uint64_t)v;
 	uint32_t k = 63u - (uint32_t)__builtin_clzll(u | HIST_SUB);
 	uint32_t shift = k - HIST_SUB_BITS;
 
 	return (shift << HIST_SUB_BITS) + (uint32_t)(u >> shift);
+}
+
+uint32_t hist_bucket(int64_t v)
+{
+	return bucket_of(v);
 }
 
 int64_t hist_bucket_upper(uint32_t i)
@@ -64,7 +70,7 @@ void hist_add_n(struct hist *h, int64_t v, uint64_t times)
 		return;
 	if (v < 0)
 		v = 0;
-	h->count[hist_bucket(v)] += times;
+	h->count[bucket_of(v)] += times;
 	h->n += times;
 	h->sum += (double)v * (double)times;
 	if (v < h->min)
@@ -77,7 +83,7 @@ void hist_add(struct hist *h, int64_t v)
 {
 	if (v < 0)
 		v = 0;
-	h->count[hist_bucket(v)]++;
+	h->count[bucket_of(v)]++;
 	h->n++;
 	h->sum += (double)v;
 	if (v < h->min)

@@ -24,9 +24,14 @@
 
 int pktq_init(struct pktq *q, uint32_t cap)
 {
+	uint64_t slots = 1;
+
 	q->cap = cap ? cap : 1;
+	while (slots < q->cap)
+		slots <<= 1; /* at most 2^32: mask fits in 32 bits */
+	q->mask = (uint32_t)(slots - 1);
 	q->head = q->count = 0;
-	q->buf = calloc(q->cap, sizeof(*q->buf));
+	q->buf = calloc(slots, sizeof(*q->buf));
 	return q->buf ? 0 : -1;
 }
 
@@ -644,7 +649,11 @@ static void tx_place(struct sim *s, struct nic *n, struct pkt *p, int64_t t)
 
 	if (t_ps < pt->tx_free)
 		t_ps = pt->tx_free;
-	pt->tx_free = t_ps + wire_ps(p->len, n->cfg->speed_bps);
+	if (p->len != pt->tx_wire_len) { /* a 128-bit divide: once per length */
+		pt->tx_wire_len = p->len;
+		pt->tx_wire_ps = wire_ps(p->len, n->cfg->speed_bps);
+	}
+	pt->tx_free = t_ps + pt->tx_wire_ps;
 	p->t_evt = (pt->tx_free + 999) / 1000;
 	if (p->reply == PKT_REPLY)
 		nic_client_next(s, p, p->t_evt, false);
@@ -1130,6 +1139,7 @@ int port_init(struct sim *s, struct port *pt, const struct scn_nic *cfg, uint16_
 	pt->id = id;
 	pt->first = first;
 	pt->n_q = (uint16_t)cfg->combined;
+	pt->tx_wire_len = UINT32_MAX; /* no frame is that long: none saved */
 	if (indir_init(pt))
 		return -1;
 	for (uint16_t q = 0; q < pt->n_q; q++)

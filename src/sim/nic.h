@@ -84,6 +84,8 @@ struct port {
 	struct source *closed; /* its closed-loop source (then its only one), else NULL */
 	int64_t wire_free;    /* ingress link busy until (ps), after the frames resolved */
 	int64_t tx_free;      /* egress link busy until (ps) */
+	uint32_t tx_wire_len; /* length of the last frame sent (UINT32_MAX: none yet) */
+	int64_t tx_wire_ps;   /* and its wire time, saved by tx_place() */
 	struct link_frame peek; /* the next frame, while peeked (until it is resolved) */
 	bool peeked;
 	/* Every frame of its only source goes to queue drop_q (one queue, or one

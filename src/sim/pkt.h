@@ -52,18 +52,20 @@ static inline bool pkt_is_netperf(const struct pkt *p)
 
 _Static_assert(sizeof(struct pkt) == 32, "struct pkt stays 32 bytes (queues hold millions)");
 
-/* Bounded FIFO ring of packets. */
+/* Bounded FIFO ring of packets.  It holds up to cap frames (the queue's
+ * limit, which its users check); the buffer has the next power of two of
+ * slots, so that a position is an AND with mask, not a compare and a
+ * subtraction (pktq_at() runs several times per frame). */
 struct pktq {
 	struct pkt *buf;
 	uint32_t cap, head, count;
+	uint32_t mask; /* slots - 1 */
 };
 
 /* Frame @i of @q (0: the head). */
 static inline struct pkt *pktq_at(const struct pktq *q, uint32_t i)
 {
-	uint32_t j = q->head + i;
-
-	return &q->buf[j >= q->cap ? j - q->cap : j];
+	return &q->buf[(q->head + i) & q->mask];
 }
 static inline void pktq_push(struct pktq *q, const struct pkt *p)
 {
@@ -73,12 +75,12 @@ static inline struct pkt pktq_pop(struct pktq *q)
 {
 	struct pkt p = q->buf[q->head];
 
-	q->head = q->head + 1 == q->cap ? 0 : q->head + 1;
+	q->head = (q->head + 1) & q->mask;
 	q->count--;
 	return p;
 }
-/* Allocate room for @cap frames, at least 1 (nic.c): 0, or -1 out of
- * memory. */
+/* Allocate room for @cap frames, at least 1 (nic.c), in the next power of
+ * two of slots: 0, or -1 out of memory. */
 int pktq_init(struct pktq *q, uint32_t cap);
 void pktq_free(struct pktq *q);
 

@@ -89,6 +89,8 @@ struct coal {
 	int64_t t_last;        /* time of the last pending completion */
 	int64_t t_last_irq;    /* time of the last fire; INT64_MIN before the first */
 	bool servicing;        /* host is servicing (between fire and unmask) */
+	bool timer_only;       /* coal_timer_only(&p), kept by coal_init() and
+	                        * coal_set_params() (the only writers of p) */
 	uint32_t since_mark;   /* every: completions since the last marked one, < every */
 	bool marked;           /* every: a marked completion is pending (t_mark) */
 	int64_t t_mark;        /* ... the time of the first such since the last fire/ack */
@@ -129,6 +131,14 @@ void coal_complete(struct coal *c, int64_t t_ns);
  * Pure: does not change @c.  If @cause is not NULL it receives the reason. */
 int64_t coal_fire_time(const struct coal *c, int64_t now_ns, enum coal_cause *cause);
 
+/* Is the only threshold of @p an absolute timer: COAL_TIMER_ABSOLUTE with
+ * usecs_ns > 0, and frames, every, usecs_irq_ns and frames_irq all 0
+ * (abs_ns may be set)?  Then coal_fire_time() depends on the first pending
+ * completion alone: once one is pending, no further completion moves it
+ * (a look-ahead walk, below, may stop there).  struct coal keeps the answer
+ * for its parameters in timer_only. */
+bool coal_timer_only(const struct coal_params *p);
+
 /* The interrupt was asserted at @t_ns: pending state clears, the minimum-gap
  * clock restarts, servicing becomes true. */
 void coal_fire(struct coal *c, int64_t t_ns, enum coal_cause cause);
@@ -158,6 +168,8 @@ void coal_unmask(struct coal *c, int64_t t_ns);
  *         if (te >= ft) break;
  *         coal_complete(&x, te); ft = coal_fire_time(&x, now, NULL);
  *
+ * (with coal_timer_only() parameters the walk may stop as soon as x has a
+ * completion pending: the rest leave ft as it is)
  * and redoing it on every question costs the whole walk each time
  * (src/sim/nic.c asks on every transmit).  A struct coal_ahead keeps the
  * walked copy between questions, so a question walks only completions it

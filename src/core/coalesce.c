@@ -82,6 +82,7 @@ void coal_init(struct coal *c, const struct coal_params *p)
 {
 	memset(c, 0, sizeof(*c));
 	c->p = *p;
+	c->timer_only = coal_timer_only(p);
 	c->t_last_irq = INT64_MIN;
 }
 
@@ -102,6 +103,7 @@ void coal_set_params(struct coal *c, const struct coal_params *p)
 	if (!coal_params_equal(&c->p, p))
 		c->epoch++;
 	c->p = *p;
+	c->timer_only = coal_timer_only(p);
 }
 
 /* every: the driver marked each every-th descriptor; the count runs over
@@ -227,6 +229,15 @@ int64_t coal_fire_time(const struct coal *c, int64_t now_ns, enum coal_cause *ca
 	if (cause)
 		*cause = why;
 	return t;
+}
+
+bool coal_timer_only(const struct coal_params *p)
+{
+	/* coal_condition_time(): no frame count and no mark, so the count
+	 * never fires; the *_irq values never switch in; the deadline (and
+	 * abs_ns) counts from t_first, which the first pending completion sets */
+	return p->mode == COAL_TIMER_ABSOLUTE && p->usecs_ns > 0 && p->frames == 0 &&
+	       p->every == 0 && p->usecs_irq_ns == 0 && p->frames_irq == 0;
 }
 
 void coal_fire(struct coal *c, int64_t t_ns, enum coal_cause cause)

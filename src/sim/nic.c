@@ -758,13 +758,13 @@ static int64_t lookahead_walk(const struct coal *c, const struct pktq *q, uint32
  * new parameters).  The ring changes only at its ends: frames join at the
  * tail, and leave at the head only after @c has seen them, so the walked
  * ones stay at from + (the count the walk is ahead of @c). */
-static int64_t lookahead(struct coal_ahead *a, const struct coal *c, const struct pktq *q,
+static inline __attribute__((always_inline)) int64_t lookahead(struct coal_ahead *a, const struct coal *c, const struct pktq *q,
 			 uint32_t from, int64_t now)
 {
 	uint32_t i = from + coal_ahead_sync(a, c, now);
 	int64_t ft = a->ft_ok ? a->ft : coal_fire_time(&a->x, now, NULL);
-
-	for (; i < q->count; i++) {
+	/* with an absolute timer only, one pending completion fixes ft */
+	for (; i < q->count && !(a->x.timer_only && a->x.pending); i++) {
 		int64_t te = pktq_at(q, i)->t_evt;
 
 		if (te >= ft)
@@ -822,14 +822,6 @@ static void fire_times(struct sim *s, struct nic *n, int64_t *rx, int64_t *tx)
 		*tx = lookahead(&n->tx_ahead, &n->tx_coal, &n->txr, n->departed, now);
 }
 
-/* Is the only threshold of @p an absolute timer?  Then while a completion
- * is pending, further ones cannot move the fire time (see arrival_moot). */
-static bool timer_only(const struct coal_params *p)
-{
-	return p->mode == COAL_TIMER_ABSOLUTE && p->usecs_ns > 0 && p->frames == 0 &&
-	       p->every == 0 && p->usecs_irq_ns == 0 && p->frames_irq == 0;
-}
-
 /* Can @n's next arrival not move its RX fire time @rx, so that the line
  * need not wake for it?  So it is when a completion is pending (in the
  * walk) and the only threshold is an absolute timer: the deadline counts
@@ -845,7 +837,7 @@ static bool timer_only(const struct coal_params *p)
 static bool arrival_moot(const struct sim *s, const struct nic *n, int64_t rx)
 {
 	return !n->wake_ref && rx != COAL_NEVER && !s->port[n->port].closed &&
-	       timer_only(&n->rx_coal.p);
+	       n->rx_coal.timer_only;
 }
 
 /* Can the frame nic_xmit() just put on @n's TX ring leave the line's
@@ -867,7 +859,7 @@ static bool xmit_moot(const struct sim *s, const struct nic *n)
 	       !n->walk_ref && a->x.pending > 0 && n->wake_t != COAL_NEVER &&
 	       n->wake_t <= a->ft && s->port[n->port].n_src == 0 && n->ring.count == 0 &&
 	       n->fifo.count == 0 && n->inq.count == 0 && n->rx_coal.pending == 0 &&
-	       timer_only(&n->tx_coal.p);
+	       n->tx_coal.timer_only;
 }
 
 /* nic_schedule() given @n's fire times @rx and @tx at this now (what

@@ -96,8 +96,8 @@ static int64_t offer_constant_next(struct source *src)
 {
 	uint64_t rate = src->cfg->rate_pps;
 
-	src->off_q += (int64_t)(1000000000u / rate);
-	src->off_r += 1000000000u % rate;
+	src->off_q += src->step_q;
+	src->off_r += src->step_r;
 	if (src->off_r >= rate) {
 		src->off_r -= rate;
 		src->off_q++;
@@ -205,6 +205,8 @@ static int source_init(struct sim *s, struct source *src, const struct scn_traff
 	src->k = 0;
 	src->off_q = 0;
 	src->off_r = 0;
+	src->step_q = cfg->rate_pps ? (int64_t)(1000000000u / cfg->rate_pps) : 0;
+	src->step_r = cfg->rate_pps ? 1000000000u % cfg->rate_pps : 0;
 	src->wire_ps = wire_ps(cfg->frame_bytes, port->speed_bps);
 	src->period_ns = cfg->rate_pps ? (int64_t)(1000000000u / cfg->rate_pps) : 1;
 	if (src->period_ns < 1)

@@ -43,9 +43,12 @@ struct source {
 	uint32_t len;         /* bytes of its next frame (a trace's change per frame) */
 	uint64_t speed_bps;   /* its port's speed */
 	/* constant rate: offer k is at start + floor(k * 1e9 / rate), kept as
-	 * quotient and remainder and stepped by 1e9 / rate without dividing */
+	 * quotient and remainder and stepped by 1e9 / rate (step_q, step_r:
+	 * its quotient and remainder, divided once) without dividing */
 	int64_t off_q;
 	uint64_t off_r;
+	int64_t step_q;
+	uint64_t step_r;
 	/* flows: the flow of its next frame, drawn from a stream of its own so
 	 * that arrival times do not depend on the number of flows */
 	struct rng flow_rng;

@@ -27,6 +27,6 @@ int cmd_validate(int argc, char **argv)
 	int rc = common_parse(&o, "validate", validate_usage, argc, argv);
 
 	if (rc == 0)
-		rc = validate_run(o.scenario, o.sets, o.n_sets, o.fmt, &rxlab_signal);
+		rc = validate_run(o.scenario, o.sets, o.n_sets, o.fmt, o.jobs, &rxlab_signal);
 	return common_finish(&o, cli_status(rc));
 }

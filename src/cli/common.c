@@ -49,6 +49,7 @@ static int set_jobs(struct opts *o, const char *v)
 	if (*end || j < 1 || j > SWEEP_MAX_JOBS)
 		return common_bad("--jobs takes a number of processes in 1..256, not", v);
 	o->jobs = (size_t)j;
+	o->jobs_set = true;
 	return 0;
 }
 
@@ -249,6 +250,11 @@ static int sweep_only(const struct opts *o, const char *cmd)
 	if (cmd && o->no_plot)
 		return common_bad("--no-plot is an option of the default job (rxlab with no command)",
 				  NULL);
+	if (o->n_vary && !(cmd && (is_sweep || !strcmp(cmd, "compare"))))
+		return common_bad("--vary is an option of rxlab sweep and rxlab compare", NULL);
+	if (o->jobs_set && cmd && !is_sweep && strcmp(cmd, "validate"))
+		return common_bad("--jobs is an option of rxlab sweep, rxlab validate and of the "
+				  "default job", NULL);
 	if (o->keys && !(cmd && !strcmp(cmd, "scenarios")))
 		return common_bad("--keys is an option of rxlab scenarios", NULL);
 	if ((o->trace || o->trace_limit_set) && !(cmd && !strcmp(cmd, "run")))

@@ -27,6 +27,7 @@ struct opts {
 	struct vary vary[SWEEP_MAX_VARY];
 	size_t n_vary;
 	size_t jobs;
+	bool jobs_set;		/* --jobs was given */
 	bool show_coalesce;
 	bool friendly;		/* run --style friendly */
 	bool keys;		/* scenarios --keys */
@@ -57,8 +58,9 @@ struct opts {
 	"  --speed X                 play a trace X times as fast (same as\n" \
 	"                            --set traffic.trace-speed=X); a trace is\n" \
 	"                            --set traffic.trace=FILE.pcap|.pcapng|.csv\n" \
-	"  --jobs N                  sweep points in N processes (default: all CPUs);\n" \
-	"                            the output is the same for any N\n" \
+	"  --jobs N                  sweep points in N processes, validate's runs in\n" \
+	"                            N threads (default: all CPUs); the output is\n" \
+	"                            the same for any N\n" \
 	"  --format table|csv|json   output format (default table)\n" \
 	"  --shard K/N               sweep: run only the K-th of N interleaved slices\n" \
 	"                            of the points (merge them with rxlab merge)\n" \

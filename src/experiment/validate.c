@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "experiment/run_many.h"
 #include "experiment/sweep.h"
 #include "experiment/validate_figs.h"
 #include "model/builtin.h"
@@ -191,23 +192,20 @@ static void figure_row(struct table *t, const struct figure_result *o)
 	table_str(t, f->cls == FIG_DERIVED ? f->param : NULL);
 }
 
-/* Run @run with the extra @sets into @r. */
-static int do_run(size_t run, const char *const *sets, size_t n_sets, struct results *r,
-		  const volatile sig_atomic_t *stop)
+/* Job @job: run @run with its own sets, then the extra @sets; @all holds
+ * the strings (MAX_RUN_SETS + 32 of them). */
+static void job_of(struct run_job *job, size_t run, const char *const *sets, size_t n_sets,
+		   const char **all)
 {
-	const char *all[MAX_RUN_SETS + 32];
-	char err[1024];
 	size_t k = 0;
 
 	for (size_t i = 0; seed_runs[run].sets[i]; i++)
 		all[k++] = seed_runs[run].sets[i];
 	for (size_t i = 0; i < n_sets && k < MAX_RUN_SETS + 32; i++)
 		all[k++] = sets[i];
-	if (run_one(r, seed_runs[run].scenario, all, k, stop, err, sizeof(err))) {
-		fprintf(stderr, "rxlab: validate: %s\n", err);
-		return -1;
-	}
-	return 0;
+	job->scenario = seed_runs[run].scenario;
+	job->sets = all;
+	job->n_sets = k;
 }
 
 /* The runs the wanted figures read. */
@@ -409,13 +407,15 @@ static int print_all(const char *seed, const struct results *const *ptr, enum ou
 }
 
 int validate_run(const char *seed, const char *const *sets, size_t n_sets, enum out_format fmt,
-		 const volatile sig_atomic_t *stop)
+		 size_t jobs, const volatile sig_atomic_t *stop)
 {
-	static struct results res[64];
-	const struct results *ptr[64] = { 0 };
+	static struct run_job job[RUN_MANY_MAX];
+	static const char *all[RUN_MANY_MAX][MAX_RUN_SETS + 32];
+	const struct results *ptr[RUN_MANY_MAX] = { 0 };
+	size_t run_of[RUN_MANY_MAX], n = 0, bad;
 	uint64_t need = runs_needed(seed);
 	char err[512];
-	int rc = 0;
+	int rc;
 
 	if (validate_classes_check(seed_figures, n_seed_figures, builtin_files, err, sizeof(err))) {
 		fprintf(stderr, "rxlab: validate: %s\n", err);
@@ -425,19 +425,23 @@ int validate_run(const char *seed, const char *const *sets, size_t n_sets, enum 
 		fprintf(stderr, "rxlab: validate: no figures for seed '%s'; try 'rxlab seeds'\n", seed);
 		return 2;
 	}
-	for (size_t run = 0; run < n_seed_runs && rc == 0; run++) {
-		if (!(need & USES(run)))
-			continue;
-		rc = do_run(run, sets, n_sets, &res[run], stop);
-		ptr[run] = rc ? NULL : &res[run];
-	}
-	if (rc == 0)
-		rc = print_all(seed, ptr, fmt);
-	else
-		rc = 2;
 	for (size_t run = 0; run < n_seed_runs; run++)
-		if (ptr[run])
-			results_free(&res[run]);
+		if (need & USES(run)) {
+			job_of(&job[n], run, sets, n_sets, all[n]);
+			run_of[n++] = run;
+		}
+	bad = run_many(job, n, jobs, stop);
+	for (size_t i = 0; i < n; i++)
+		ptr[run_of[i]] = job[i].rc ? NULL : &job[i].r;
+	if (bad < n) {
+		fprintf(stderr, "rxlab: validate: %s\n", job[bad].err);
+		rc = 2;
+	} else {
+		rc = print_all(seed, ptr, fmt);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!job[i].rc)
+			results_free(&job[i].r);
 	return rc;
 }
 

@@ -87,11 +87,13 @@ struct figure_result figure_judge(const struct figure *fig, double simulated);
  * tables in @fmt: the posts' figures ("validate"), the model's claims
  * ("claims") and the score per class ("score"), then (text) the score as
  * one line.  @sets are extra overrides applied to every run (tests shorten
- * runs with them).  Returns 0 when every scored figure (fitted, predicted,
- * qualitative) is within tolerance, 1 if not, 2 on errors (a run failed,
- * no figure matched @seed, the classes disagree with the fitted: comments). */
+ * runs with them).  The runs go on @jobs threads (experiment/run_many.h;
+ * 0 or 1: one), which changes nothing in the output.  Returns 0 when every
+ * scored figure (fitted, predicted, qualitative) is within tolerance, 1 if
+ * not, 2 on errors (a run failed, no figure matched @seed, the classes
+ * disagree with the fitted: comments). */
 int validate_run(const char *seed, const char *const *sets, size_t n_sets, enum out_format fmt,
-		 const volatile sig_atomic_t *stop);
+		 size_t jobs, const volatile sig_atomic_t *stop);
 
 /* List the built-in seed scenarios with their one-line descriptions. */
 int seeds_list(void);

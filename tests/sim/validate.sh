@@ -7,7 +7,8 @@
 # figure agrees except those listed, with a reason in docs/seeds.md, in
 # tests/sim/validate-known.txt; every seed scenario listed by `rxlab seeds`
 # loads and runs.  Its JSON is byte-identical to tests/golden/validate.out
-# (the golden case @validate is compared here, not in sim/golden).
+# (the golden case @validate is compared here, not in sim/golden), and
+# the same with its runs on one thread as on three (seed 002's seven runs).
 set -euo pipefail
 rxlab="$1"
 out="$(mktemp)"; trap 'rm -f "$out"' EXIT
@@ -85,6 +86,15 @@ PY
   "$rxlab" run "$name" --set run.duration=20ms --set run.warmup=0 --format csv > /dev/null || { echo "FAIL $name does not run"; exit 1; }
   echo "ok   $name runs"
 done
+# --jobs: the runs on one thread or on three, the same bytes
+"$rxlab" validate 002 --jobs 1 --format json > "$out.1" || true
+"$rxlab" validate 002 --jobs 3 --format json > "$out.3" || true
+if [ -s "$out.1" ] && cmp -s "$out.1" "$out.3"; then
+  echo "ok   validate 002 --jobs 1 and --jobs 3: the same bytes"
+else
+  echo "FAIL validate 002 --jobs 1 and --jobs 3 differ (or are empty)"; exit 1
+fi
+rm -f "$out.1" "$out.3"
 # A seed that does not exist is an error, not an empty success.
 if "$rxlab" validate 999 > /dev/null 2>&1; then echo "FAIL validate 999 succeeded"; exit 1; fi
 echo "ok   validate 999 fails"

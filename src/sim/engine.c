@@ -16,7 +16,16 @@
  *    softirq takes the CPU) never enters the heap: +4% and +8% Ir, the
  *    bookkeeping on every push and pop costs more than the pushes saved;
  *  - a bottom-up (Floyd) sift of the root hole: +1.6% Ir, the new event
- *    belongs at depth 2 of 3 on average, not at a leaf. */
+ *    belongs at depth 2 of 3 on average, not at a leaf;
+ *  - a tournament tree over slots (2026-12-04): each push walks from its
+ *    leaf to the root with a compare and a select per level and no
+ *    data-dependent branch, the winner carried in registers.  The netperf
+ *    seed ran 2.05 -> 1.86 s (-10%; the heap's sift exit there is a coin
+ *    toss for the branch predictor), but classic-sat (-3..5% events/s),
+ *    fwd-10g-modern (-3%) and memcached (-3%) slowed, with +0.1..4.6% Ir:
+ *    the tree always walks its full depth where the heap's sift stops
+ *    early.  A 4-ary tree (half the levels, three sibling compares each)
+ *    was slower still (netperf 2.0 s).  Not worth the forwarding cases. */
 #include "sim/engine.h"
 
 #include <assert.h>

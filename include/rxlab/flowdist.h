@@ -46,9 +46,19 @@ int flowdist_init(struct flowdist *d, uint32_t n, enum flow_pop pop, double s);
 /*
  * A flow 0..n-1 drawn with @r: uniform takes one rng_below(r, n); Zipf one
  * or more rng_unit(r).  n == 1 returns 0 without drawing, so a single-flow
- * source leaves the random stream as it was.
+ * source leaves the random stream as it was.  Inline (a draw per offered
+ * frame of a multi-flow source); flowdist_zipf_draw() is the Zipf draw,
+ * for a @d of FLOW_ZIPF with n > 1.
  */
-uint32_t flowdist_draw(const struct flowdist *d, struct rng *r);
+uint32_t flowdist_zipf_draw(const struct flowdist *d, struct rng *r);
+static inline uint32_t flowdist_draw(const struct flowdist *d, struct rng *r)
+{
+	if (d->n <= 1)
+		return 0;
+	if (d->pop == FLOW_ZIPF)
+		return flowdist_zipf_draw(d, r);
+	return (uint32_t)rng_below(r, d->n);
+}
 
 /* Ends @d's use (nothing is held today; kept so callers need not change
  * if a table-based distribution is added). */

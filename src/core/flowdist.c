@@ -87,7 +87,7 @@ static uint32_t zipf_round(double x, uint32_t n)
 	return (uint32_t)k;
 }
 
-static uint32_t zipf_draw(const struct flowdist *d, struct rng *r)
+uint32_t flowdist_zipf_draw(const struct flowdist *d, struct rng *r)
 {
 	for (;;) {
 		double u = d->h_last + rng_unit(r) * (d->h_first - d->h_last);
@@ -98,19 +98,6 @@ static uint32_t zipf_draw(const struct flowdist *d, struct rng *r)
 		    u >= zipf_hint(d->s, (double)k + 0.5) - zipf_h(d->s, (double)k))
 			return k - 1;
 	}
-}
-
-uint32_t flowdist_draw(const struct flowdist *d, struct rng *r)
-{
-	if (d->n <= 1)
-		return 0;
-	switch (d->pop) {
-	case FLOW_UNIFORM:
-		return (uint32_t)rng_below(r, d->n);
-	case FLOW_ZIPF:
-		return zipf_draw(d, r);
-	}
-	return 0;	/* not reached: flowdist_init() admits only the two */
 }
 
 void flowdist_free(struct flowdist *d)

@@ -50,85 +50,10 @@ void rng_seed(struct rng *r, uint64_t seed, uint64_t stream)
 		r->s[i] = splitmix_next(&x);
 }
 
-static inline uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-/* rng_next(), inline for the draws of this file (rng_below() runs once
- * per offered frame of a multi-flow source). */
-static inline uint64_t next_inline(struct rng *r)
-{
-	uint64_t *s = r->s;
-	uint64_t result = rotl(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
-}
-
-uint64_t rng_next(struct rng *r)
-{
-	return next_inline(r);
-}
-
 /* (k + 1) * 2^-53 for k uniform in [0, 2^53): exact, in (0, 1]. */
 double rng_unit(struct rng *r)
 {
-	return (double)((next_inline(r) >> 11) + 1) * 0x1.0p-53;
-}
-
-/* Full 128-bit product a * b as (hi, lo): one multiply where the compiler
- * has unsigned __int128, else from 32-bit halves (portable C: ISO C and
- * 32-bit targets lack it).  The same product either way. */
-#ifdef __SIZEOF_INT128__
-__extension__ typedef unsigned __int128 rng_u128;
-
-static inline uint64_t mul_64x64(uint64_t a, uint64_t b, uint64_t *lo)
-{
-	rng_u128 p = (rng_u128)a * b;
-
-	*lo = (uint64_t)p;
-	return (uint64_t)(p >> 64);
-}
-#else
-static uint64_t mul_64x64(uint64_t a, uint64_t b, uint64_t *lo)
-{
-	uint64_t a_lo = (uint32_t)a, a_hi = a >> 32;
-	uint64_t b_lo = (uint32_t)b, b_hi = b >> 32;
-	uint64_t ll = a_lo * b_lo, lh = a_lo * b_hi;
-	uint64_t hl = a_hi * b_lo, hh = a_hi * b_hi;
-	uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
-
-	*lo = (mid << 32) | (uint32_t)ll;
-	return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-}
-#endif
-
-/*
- * Lemire, "Fast Random Integer Generation in an Interval" (2019): the high
- * word of x * bound is uniform once the low words below 2^64 mod bound are
- * rejected.  The modulo runs only when a rejection is possible.
- */
-uint64_t rng_below(struct rng *r, uint64_t bound)
-{
-	uint64_t lo, hi;
-
-	if (bound == 0)		/* contract violation; core cannot assert */
-		return 0;
-	hi = mul_64x64(next_inline(r), bound, &lo);
-	if (lo < bound) {
-		uint64_t threshold = (0 - bound) % bound;
-
-		while (lo < threshold)
-			hi = mul_64x64(next_inline(r), bound, &lo);
-	}
-	return hi;
+	return (double)((rng_next(r) >> 11) + 1) * 0x1.0p-53;
 }
 
 /* rng_exp_ns() of the uniform @u, as it has always been computed. */

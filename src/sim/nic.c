@@ -133,7 +133,8 @@ static uint32_t stream_flow(const struct scn_traffic *c, uint64_t k)
 	return (uint32_t)((k / c->stream_burst) % c->flows);
 }
 
-static void source_step(struct source *src)
+/* source_step() for every pattern (the common case is inline below). */
+static void source_step_any(struct source *src)
 {
 	if (src->cfg->pattern == TRAFFIC_CLOSED) {
 		src->k++;
@@ -170,6 +171,20 @@ static void source_step(struct source *src)
 		break;
 	}
 	src->next_flow = flowdist_draw(&src->fd, &src->flow_rng);
+}
+
+/* @src moves on to its next frame.  Inline for a constant source with no
+ * frame count (once per offered frame, 148.8 M a simulated second on the
+ * 100G host): what source_step_any() does for it. */
+static inline void source_step(struct source *src)
+{
+	if (src->cfg->pattern == TRAFFIC_CONSTANT && !src->cfg->count) {
+		src->k++;
+		src->next_offer = offer_constant_next(src);
+		src->next_flow = flowdist_draw(&src->fd, &src->flow_rng);
+		return;
+	}
+	source_step_any(src);
 }
 
 /* Flow -> hash and queue of @pt for @src's flows: the Toeplitz hash of

@@ -79,11 +79,11 @@ static inline struct pkt pktq_pop(struct pktq *q)
 	q->count--;
 	return p;
 }
-/* Drop the head of @q (count > 0) without reading it. */
-static inline void pktq_drop(struct pktq *q)
+/* Remove the first @k (<= count) frames of @q without reading them. */
+static inline void pktq_drop(struct pktq *q, uint32_t k)
 {
-	q->head = (q->head + 1) & q->mask;
-	q->count--;
+	q->head = (q->head + k) & q->mask;
+	q->count -= k;
 }
 /* Allocate room for @cap frames, at least 1 (nic.c), in the next power of
  * two of slots: 0, or -1 out of memory. */

@@ -92,16 +92,20 @@ static int64_t offer_trace(struct source *src, uint64_t k)
 
 /* Offer k+1 of a constant-rate source from offer k: floor((k+1)e9/rate)
  * = floor(k e9/rate) + e9/rate, plus one when the remainders carry. */
+static inline void offer_step(int64_t *off_q, uint64_t *off_r, int64_t step_q, uint64_t step_r,
+			      uint64_t rate)
+{
+	*off_q += step_q;
+	*off_r += step_r;
+	if (*off_r >= rate) {
+		*off_r -= rate;
+		(*off_q)++;
+	}
+}
+
 static int64_t offer_constant_next(struct source *src)
 {
-	uint64_t rate = src->cfg->rate_pps;
-
-	src->off_q += src->step_q;
-	src->off_r += src->step_r;
-	if (src->off_r >= rate) {
-		src->off_r -= rate;
-		src->off_q++;
-	}
+	offer_step(&src->off_q, &src->off_r, src->step_q, src->step_r, src->cfg->rate_pps);
 	return src->cfg->start_ns + src->off_q;
 }
 
@@ -437,6 +441,76 @@ static void queue_take_in(struct sim *s, struct nic *q, int64_t t)
  * as link_fill() leaves it.  Not for a closed-loop source, which a frame
  * taken in may move (and peek again).  Frames of a multi-queue port
  * (148.8 M a simulated second on the 100G host) take this way. */
+/* The state of a constant source that link_fill_constant() steps. */
+struct cursor {
+	int64_t next_offer, off_q;
+	uint64_t off_r, k;
+	uint32_t flow;
+	struct rng r;
+};
+
+static struct cursor cursor_of(const struct source *src)
+{
+	return (struct cursor){ src->next_offer, src->off_q, src->off_r, src->k, src->next_flow,
+				src->flow_rng };
+}
+
+static void cursor_store(struct source *src, const struct cursor *c)
+{
+	src->next_offer = c->next_offer;
+	src->off_q = c->off_q;
+	src->off_r = c->off_r;
+	src->k = c->k;
+	src->next_flow = c->flow;
+	src->flow_rng = c->r;
+}
+
+/* link_fill_one()'s loop for a constant source with no frame count (the
+ * usual traffic generator): the source's state in a local cursor, which
+ * the compiler keeps in registers from frame to frame (through the
+ * source it must load and store it around every write to an inq), and
+ * each frame's step as source_step() takes it. */
+static void link_fill_constant(struct sim *s, struct port *pt, struct source *src, int64_t t)
+{
+	const int64_t lq_ps = pt->cfg->link_queue_ns * 1000, wire = src->wire_ps;
+	const int64_t start_ns = src->cfg->start_ns, step_q = src->step_q;
+	const uint64_t step_r = src->step_r, rate = src->cfg->rate_pps;
+	struct cursor c = cursor_of(src);
+	int64_t wire_free = pt->wire_free;
+
+	for (;;) {
+		int64_t offer_ps = c.next_offer * 1000;
+		int64_t start_ps = offer_ps > wire_free ? offer_ps : wire_free;
+		int64_t end_ps = start_ps + wire;
+		struct nic *q = &s->nic[pt->first + (src->flow_queue ? src->flow_queue[c.flow] : 0)];
+		struct pkt p = { .t_arr = (end_ps + 999) / 1000, .len = src->len, .flow = c.flow,
+				 .in_nic = q->id, .reply = PKT_DATA,
+				 .hash = src->flow_hash ? src->flow_hash[c.flow] : 0 };
+
+		p.t_evt = p.t_arr;
+		if (start_ps - offer_ps > lq_ps) {
+			p.len = LINK_DROPPED;
+			p.t_evt = c.next_offer;
+		}
+		if (q->inq.count == q->inq.cap && p.t_evt <= t)
+			queue_take_in(s, q, t); /* touches neither the source nor the link */
+		if (p.t_evt > t || q->inq.count == q->inq.cap) {
+			cursor_store(src, &c);
+			pt->wire_free = wire_free;
+			pt->peek = (struct link_frame){ .src = src, .q = q, .p = p, .end_ps = end_ps };
+			pt->peeked = true;
+			return;
+		}
+		pktq_push(&q->inq, &p);
+		if (p.len != LINK_DROPPED)
+			wire_free = end_ps;
+		c.k++;
+		offer_step(&c.off_q, &c.off_r, step_q, step_r, rate);
+		c.next_offer = start_ns + c.off_q;
+		c.flow = flowdist_draw(&src->fd, &c.r);
+	}
+}
+
 static void link_fill_one(struct sim *s, struct port *pt, struct source *src, int64_t t)
 {
 	int64_t lq_ps = pt->cfg->link_queue_ns * 1000;
@@ -451,6 +525,10 @@ static void link_fill_one(struct sim *s, struct port *pt, struct source *src, in
 		if (f->q->inq.count == f->q->inq.cap)
 			return;
 		link_commit(pt, f); /* the frame peeked, as link_fill() */
+	}
+	if (src->cfg->pattern == TRAFFIC_CONSTANT && !src->cfg->count && src->cfg->rate_pps) {
+		link_fill_constant(s, pt, src, t);
+		return;
 	}
 	while (src->next_offer != INT64_MAX) {
 		int64_t offer_ps = src->next_offer * 1000;

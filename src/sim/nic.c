@@ -468,13 +468,18 @@ static void cursor_store(struct source *src, const struct cursor *c)
 /* link_fill_one()'s loop for a constant source with no frame count (the
  * usual traffic generator): the source's state in a local cursor, which
  * the compiler keeps in registers from frame to frame (through the
- * source it must load and store it around every write to an inq), and
- * each frame's step as source_step() takes it. */
+ * source it must load and store it around every write to an inq), what
+ * does not change in locals too, and each frame's step as source_step()
+ * takes it. */
 static void link_fill_constant(struct sim *s, struct port *pt, struct source *src, int64_t t)
 {
 	const int64_t lq_ps = pt->cfg->link_queue_ns * 1000, wire = src->wire_ps;
 	const int64_t start_ns = src->cfg->start_ns, step_q = src->step_q;
 	const uint64_t step_r = src->step_r, rate = src->cfg->rate_pps;
+	const uint16_t *const fq = src->flow_queue;
+	const uint32_t *const fh = src->flow_hash, len = src->len;
+	const struct flowdist fd = src->fd;
+	struct nic *const q0 = &s->nic[pt->first];
 	struct cursor c = cursor_of(src);
 	int64_t wire_free = pt->wire_free;
 
@@ -482,10 +487,9 @@ static void link_fill_constant(struct sim *s, struct port *pt, struct source *sr
 		int64_t offer_ps = c.next_offer * 1000;
 		int64_t start_ps = offer_ps > wire_free ? offer_ps : wire_free;
 		int64_t end_ps = start_ps + wire;
-		struct nic *q = &s->nic[pt->first + (src->flow_queue ? src->flow_queue[c.flow] : 0)];
-		struct pkt p = { .t_arr = (end_ps + 999) / 1000, .len = src->len, .flow = c.flow,
-				 .in_nic = q->id, .reply = PKT_DATA,
-				 .hash = src->flow_hash ? src->flow_hash[c.flow] : 0 };
+		struct nic *q = fq ? q0 + fq[c.flow] : q0;
+		struct pkt p = { .t_arr = (end_ps + 999) / 1000, .len = len, .flow = c.flow,
+				 .in_nic = q->id, .reply = PKT_DATA, .hash = fh ? fh[c.flow] : 0 };
 
 		p.t_evt = p.t_arr;
 		if (start_ps - offer_ps > lq_ps) {
@@ -507,7 +511,7 @@ static void link_fill_constant(struct sim *s, struct port *pt, struct source *sr
 		c.k++;
 		offer_step(&c.off_q, &c.off_r, step_q, step_r, rate);
 		c.next_offer = start_ns + c.off_q;
-		c.flow = flowdist_draw(&src->fd, &c.r);
+		c.flow = flowdist_draw(&fd, &c.r);
 	}
 }
 

@@ -433,14 +433,6 @@ static void queue_take_in(struct sim *s, struct nic *q, int64_t t)
 	}
 }
 
-/* link_fill() of a port with one source: each frame computed as
- * link_peek_new() would and written straight into its queue's inq, as
- * link_commit() would put it there, without the peek in between (what
- * is peeked is a function of the source and wire_free, so link_peek()
- * computes the same frame again).  The frame it stops at is left peeked,
- * as link_fill() leaves it.  Not for a closed-loop source, which a frame
- * taken in may move (and peek again).  Frames of a multi-queue port
- * (148.8 M a simulated second on the 100G host) take this way. */
 /* The state of a constant source that link_fill_constant() steps. */
 struct cursor {
 	int64_t next_offer, off_q;
@@ -465,12 +457,16 @@ static void cursor_store(struct source *src, const struct cursor *c)
 	src->flow_rng = c->r;
 }
 
-/* link_fill_one()'s loop for a constant source with no frame count (the
- * usual traffic generator): the source's state in a local cursor, which
- * the compiler keeps in registers from frame to frame (through the
- * source it must load and store it around every write to an inq), what
- * does not change in locals too, and each frame's step as source_step()
- * takes it. */
+/* link_fill()'s loop for the frames after the first of a port's only
+ * source when it is constant, open-loop and has no frame count (the usual
+ * traffic generator, pt->const_src): each frame computed as
+ * link_peek_new() would and pushed straight into its queue's inq, as
+ * link_commit() would, the one it stops at left peeked as link_fill()
+ * leaves it (what is peeked is a function of the source and wire_free).
+ * The source's state is in a local cursor, which the compiler keeps in
+ * registers from frame to frame (through the source it must load and
+ * store it around every write to an inq), what does not change in locals
+ * too, and each frame's step as source_step() takes it. */
 static void link_fill_constant(struct sim *s, struct port *pt, struct source *src, int64_t t)
 {
 	const int64_t lq_ps = pt->cfg->link_queue_ns * 1000, wire = src->wire_ps;
@@ -515,71 +511,22 @@ static void link_fill_constant(struct sim *s, struct port *pt, struct source *sr
 	}
 }
 
-static void link_fill_one(struct sim *s, struct port *pt, struct source *src, int64_t t)
-{
-	int64_t lq_ps = pt->cfg->link_queue_ns * 1000;
-	uint8_t reply = src->cfg->pattern == TRAFFIC_STREAM ? PKT_TCP : PKT_DATA;
-	struct link_frame *f = &pt->peek;
-
-	if (pt->peeked) {
-		if (!f->src || f->p.t_evt > t)
-			return; /* known: nothing happens by @t */
-		if (f->q->inq.count == f->q->inq.cap)
-			queue_take_in(s, f->q, t);
-		if (f->q->inq.count == f->q->inq.cap)
-			return;
-		link_commit(pt, f); /* the frame peeked, as link_fill() */
-	}
-	if (src->cfg->pattern == TRAFFIC_CONSTANT && !src->cfg->count && src->cfg->rate_pps) {
-		link_fill_constant(s, pt, src, t);
-		return;
-	}
-	while (src->next_offer != INT64_MAX) {
-		int64_t offer_ps = src->next_offer * 1000;
-		int64_t start_ps = offer_ps > pt->wire_free ? offer_ps : pt->wire_free;
-		int64_t end_ps = start_ps + src->wire_ps;
-		uint32_t flow = src->next_flow;
-		struct nic *q = &s->nic[pt->first + (src->flow_queue ? src->flow_queue[flow] : 0)];
-		struct pkt p = { .t_arr = (end_ps + 999) / 1000, .len = src->len, .flow = flow,
-				 .in_nic = q->id, .reply = reply,
-				 .hash = src->flow_hash ? src->flow_hash[flow] : 0 };
-
-		p.t_evt = p.t_arr;
-		if (start_ps - offer_ps > lq_ps) {
-			p.len = LINK_DROPPED;
-			p.t_evt = src->next_offer;
-		}
-		if (q->inq.count == q->inq.cap && p.t_evt <= t)
-			queue_take_in(s, q, t); /* touches neither the source nor the link */
-		if (p.t_evt > t || q->inq.count == q->inq.cap) {
-			/* left peeked, as link_peek() would have left it */
-			*f = (struct link_frame){ .src = src, .q = q, .p = p, .end_ps = end_ps };
-			pt->peeked = true;
-			return;
-		}
-		pktq_push(&q->inq, &p);
-		if (p.len != LINK_DROPPED)
-			pt->wire_free = end_ps;
-		source_step(src);
-	}
-}
-
 /* Resolve every frame of the port that happens by @t.  A queue whose inq is
  * full takes its frames in first (they happened by @t too). */
 static void link_fill(struct sim *s, struct port *pt, int64_t t)
 {
 	struct link_frame *f;
 
-	if (pt->n_src == 1 && !pt->closed) {
-		link_fill_one(s, pt, &s->src[pt->src[0]], t);
-		return;
-	}
 	while ((f = link_peek(s, pt)) && f->p.t_evt <= t) {
 		if (f->q->inq.count == f->q->inq.cap)
 			queue_take_in(s, f->q, t);
 		if (f->q->inq.count == f->q->inq.cap)
 			break; /* a drop resolved out of order holds it; the next advance */
 		link_commit(pt, f);
+		if (pt->const_src) {
+			link_fill_constant(s, pt, pt->const_src, t);
+			return;
+		}
 	}
 }
 
@@ -1307,9 +1254,12 @@ static int drop_init(struct sim *s, struct port *pt)
 	struct source *src;
 
 	pt->drop_src = NULL;
+	pt->const_src = NULL;
 	if (pt->n_src != 1 || (env && *env && strcmp(env, "0") != 0))
 		return 0;
 	src = &s->src[pt->src[0]];
+	if (src->cfg->pattern == TRAFFIC_CONSTANT && !src->cfg->count && src->cfg->rate_pps)
+		pt->const_src = src;
 	if (src->cfg->pattern == TRAFFIC_CLOSED || src->cfg->pattern == TRAFFIC_TRACE)
 		return 0;
 	for (uint32_t f = 1; src->flow_queue && f < src->cfg->flows; f++)

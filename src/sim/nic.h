@@ -97,6 +97,10 @@ struct port {
 	 * the per-frame path was asked for (RXLAB_RX_PERFRAME, read at init). */
 	struct source *drop_src;
 	uint16_t drop_q;
+	/* Its only source when that is constant, open-loop and without a frame
+	 * count: link_fill() then resolves its frames in a loop of their own
+	 * (nic.c, link_fill_constant()).  NULL: not so, or RXLAB_RX_PERFRAME. */
+	struct source *const_src;
 	uint32_t indir_size;
 	uint32_t indir[RSS_INDIR_MAX]; /* RSS indirection table: entry -> queue */
 };

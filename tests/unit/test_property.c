@@ -1076,8 +1076,10 @@ static void use_reference_paths(struct sim *s)
 		s->nic[i].walk_ref = true; /* coalescing look-ahead: walk from scratch */
 	s->eng.lazy = true; /* events: lazy deletion, not keyed replace (engine.h) */
 	s->sched.float_scan = true; /* irq-cpu = float: scan every CPU (cpu.h) */
-	for (uint16_t i = 0; i < s->n_ports; i++)
+	for (uint16_t i = 0; i < s->n_ports; i++) {
 		s->port[i].drop_src = NULL; /* RX: every frame by itself (RXLAB_RX_PERFRAME=1) */
+		s->port[i].const_src = NULL; /* and each through the peek */
+	}
 }
 
 /* Load, run and check @d once (@reference: on the reference paths); fills

@@ -293,7 +293,9 @@ static void ring_fill(struct sim *s, struct nic *n, struct pkt *p, int64_t t_sta
 	n->c.rx_ok++;
 }
 
-static inline void rx_accept(struct sim *s, struct nic *n, struct pkt *p)
+/* Frame @p into @n's ring, or else its FIFO: false when neither has room
+ * (an overrun, which the caller counts). */
+static inline bool rx_place(struct sim *s, struct nic *n, struct pkt *p)
 {
 	if (n->fifo.count == 0 && n->ring_used < n->cfg->rx_ring) {
 		ring_fill(s, n, p, p->t_arr);
@@ -301,6 +303,14 @@ static inline void rx_accept(struct sim *s, struct nic *n, struct pkt *p)
 		pktq_push(&n->fifo, p);
 		n->fifo_bytes += p->len;
 	} else {
+		return false;
+	}
+	return true;
+}
+
+static inline void rx_accept(struct sim *s, struct nic *n, struct pkt *p)
+{
+	if (!rx_place(s, n, p)) {
 		n->c.rx_ovr++;
 		if (s->port[n->port].closed) /* else nic_client_next() does nothing */
 			nic_client_next(s, p, p->t_arr, true);
@@ -424,12 +434,18 @@ static void queue_take_in(struct sim *s, struct nic *q, int64_t t)
 
 		if (h->t_evt > t)
 			return;
-		if (!closed && (h->len == LINK_DROPPED || rx_full(q, h->len))) {
-			take_in_drops(q, t);
+		if (closed) {
+			p = pktq_pop(&q->inq);
+			take_in(s, q, &p);
 			continue;
 		}
-		p = pktq_pop(&q->inq);
-		take_in(s, q, &p);
+		p = *h;
+		if (p.len != LINK_DROPPED && rx_place(s, q, &p)) {
+			q->c.entered++;
+			pktq_drop(&q->inq, 1);
+			continue;
+		}
+		take_in_drops(q, t); /* @h the first of them */
 	}
 }
 

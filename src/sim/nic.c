@@ -423,8 +423,9 @@ static void take_in_drops(struct nic *q, int64_t t)
 
 /* Frames of @q's inq that happened by @t enter @q.  Those that end as
  * drops are counted in runs (take_in_drops()), unless a closed-loop client
- * hears of each: on an overloaded multi-queue port most frames end so. */
-static void queue_take_in(struct sim *s, struct nic *q, int64_t t)
+ * hears of each: on an overloaded multi-queue port most frames end so.
+ * Inline: nic_rx_advance() calls it for each frame a poll takes. */
+static inline __attribute__((always_inline)) void queue_take_in(struct sim *s, struct nic *q, int64_t t)
 {
 	bool closed = s->port[q->port].closed;
 
@@ -447,6 +448,13 @@ static void queue_take_in(struct sim *s, struct nic *q, int64_t t)
 		}
 		take_in_drops(q, t); /* @h the first of them */
 	}
+}
+
+/* queue_take_in() out of line, for the link's rare case of a full inq: the
+ * link's loops keep their registers. */
+__attribute__((noinline)) static void take_in_full(struct sim *s, struct nic *q, int64_t t)
+{
+	queue_take_in(s, q, t);
 }
 
 /* The state of a constant source that link_fill_constant() steps. */
@@ -509,7 +517,7 @@ static void link_fill_constant(struct sim *s, struct port *pt, struct source *sr
 			p.t_evt = c.next_offer;
 		}
 		if (q->inq.count == q->inq.cap && p.t_evt <= t)
-			queue_take_in(s, q, t); /* touches neither the source nor the link */
+			take_in_full(s, q, t); /* touches neither the source nor the link */
 		if (p.t_evt > t || q->inq.count == q->inq.cap) {
 			cursor_store(src, &c);
 			pt->wire_free = wire_free;
@@ -535,7 +543,7 @@ static void link_fill(struct sim *s, struct port *pt, int64_t t)
 
 	while ((f = link_peek(s, pt)) && f->p.t_evt <= t) {
 		if (f->q->inq.count == f->q->inq.cap)
-			queue_take_in(s, f->q, t);
+			take_in_full(s, f->q, t);
 		if (f->q->inq.count == f->q->inq.cap)
 			break; /* a drop resolved out of order holds it; the next advance */
 		link_commit(pt, f);

@@ -91,7 +91,8 @@ static int64_t offer_trace(struct source *src, uint64_t k)
 }
 
 /* Offer k+1 of a constant-rate source from offer k: floor((k+1)e9/rate)
- * = floor(k e9/rate) + e9/rate, plus one when the remainders carry. */
+ * = floor(k e9/rate) + e9/rate, plus one when the remainders carry
+ * (offer_step() on the offset's quotient and remainder). */
 static inline void offer_step(int64_t *off_q, uint64_t *off_r, int64_t step_q, uint64_t step_r,
 			      uint64_t rate)
 {
@@ -393,8 +394,6 @@ static inline void take_in(struct sim *s, struct nic *q, struct pkt *p)
 		rx_accept(s, q, p);
 }
 
-static inline bool rx_full(const struct nic *n, uint32_t len);
-
 /* The frames at the head of @q's inq that happened by @t and end as
  * drops, the link's or @q's (@q cannot take them: rx_full), counted where
  * they sit and removed.  A drop changes nothing the next one depends on,
@@ -497,7 +496,8 @@ static void link_fill_constant(struct sim *s, struct port *pt, struct source *sr
 	const int64_t start_ns = src->cfg->start_ns, step_q = src->step_q;
 	const uint64_t step_r = src->step_r, rate = src->cfg->rate_pps;
 	const uint16_t *const fq = src->flow_queue;
-	const uint32_t *const fh = src->flow_hash, len = src->len;
+	const uint32_t *const fh = src->flow_hash;
+	const uint32_t len = src->len;
 	const struct flowdist fd = src->fd;
 	struct nic *const q0 = &s->nic[pt->first];
 	struct cursor c = cursor_of(src);
@@ -568,7 +568,7 @@ static void link_fill(struct sim *s, struct port *pt, int64_t t)
  * frame then takes the per-frame path (the property test compares both). */
 
 /* Would rx_accept() drop a frame of @len at @n now? */
-static inline bool rx_full(const struct nic *n, uint32_t len)
+static bool rx_full(const struct nic *n, uint32_t len)
 {
 	if (n->fifo.count == 0 && n->ring_used < n->cfg->rx_ring)
 		return false;

@@ -1391,6 +1391,26 @@ static void test_ring_1_and_65536(void **state)
 	}
 }
 
+/* A constant source at 1.5 times the line rate of 1 Gbit/s over 64 flows
+ * that RSS spreads over 4 queues, a link queue of 2 us: the link drops
+ * every third frame, and each run ends with link drops in flight, whose
+ * time is their offer, not their arrival (src/sim/nic.c,
+ * link_fill_constant(), against the peek path of the reference run).
+ * Eight ends, a few ns apart. */
+static void test_link_drops_multiqueue(void **state)
+{
+	char dur[64];
+	struct outcome o;
+
+	(void)state;
+	for (int k = 0; k < 8; k++) {
+		snprintf(dur, sizeof(dur), "run.duration=%dns", 2000000 + 97 * k);
+		FIXED("link-drops-4q", &o, "host.rxpath=napi", "host.cpus=4",
+		      "nic.eth0.combined=4", "nic.eth0.link-queue=2us", "traffic.flows=64",
+		      "traffic.rate=2232kpps", "run.warmup=0", dur);
+	}
+}
+
 /* 64 CPUs: interrupts on the first, middle and last, threads spread out. */
 static void test_64_cpus(void **state)
 {
@@ -1636,6 +1656,7 @@ int main(void)
 		cmocka_unit_test(test_1pps_1s),
 		cmocka_unit_test(test_200mpps_800gbit),
 		cmocka_unit_test(test_ring_1_and_65536),
+		cmocka_unit_test(test_link_drops_multiqueue),
 		cmocka_unit_test(test_64_cpus),
 		cmocka_unit_test(test_duration_1us),
 		cmocka_unit_test(test_1_hour_at_1pps),

@@ -294,13 +294,32 @@ static void ring_fill(struct sim *s, struct nic *n, struct pkt *p, int64_t t_sta
 	n->c.rx_ok++;
 }
 
+/* A frame arriving at @n goes straight to its ring: nothing waits in the
+ * FIFO and a descriptor is free. */
+static inline bool ring_room(const struct nic *n)
+{
+	return n->fifo.count == 0 && n->ring_used < n->cfg->rx_ring;
+}
+
+/* Else it waits in the FIFO, if a frame of @len fits. */
+static inline bool fifo_room(const struct nic *n, uint32_t len)
+{
+	return n->fifo_bytes + len <= n->fifo_cap && n->fifo.count < n->fifo.cap;
+}
+
+/* Would rx_accept() drop a frame of @len at @n now? */
+static inline bool rx_full(const struct nic *n, uint32_t len)
+{
+	return !ring_room(n) && !fifo_room(n, len);
+}
+
 /* Frame @p into @n's ring, or else its FIFO: false when neither has room
  * (an overrun, which the caller counts). */
 static inline bool rx_place(struct sim *s, struct nic *n, struct pkt *p)
 {
-	if (n->fifo.count == 0 && n->ring_used < n->cfg->rx_ring) {
+	if (ring_room(n)) {
 		ring_fill(s, n, p, p->t_arr);
-	} else if (n->fifo_bytes + p->len <= n->fifo_cap && n->fifo.count < n->fifo.cap) {
+	} else if (fifo_room(n, p->len)) {
 		pktq_push(&n->fifo, p);
 		n->fifo_bytes += p->len;
 	} else {
@@ -325,32 +344,65 @@ static inline void rx_accept(struct sim *s, struct nic *n, struct pkt *p)
  * lower bound nic_schedule() takes for it (when it would have been in). */
 #define LINK_DROPPED 0u
 
+/* What the link needs of a source to resolve its frames (frame_at()),
+ * read once per resolution, so that a loop over frames keeps it in
+ * registers. */
+struct frame_rules {
+	struct nic *q0;          /* the port's first queue */
+	const uint16_t *fq;      /* flow -> queue in the port (RSS), NULL: one queue */
+	const uint32_t *fh;      /* flow -> RSS hash, NULL: 0 */
+	int64_t wire_ps, lq_ps;  /* a frame's wire time; the port's link-queue, ps */
+	uint32_t len;
+	uint8_t reply;           /* enum pkt_kind of its frames */
+};
+
+static inline __attribute__((always_inline)) struct frame_rules rules_of(struct sim *s, const struct port *pt,
+					  const struct source *src)
+{
+	return (struct frame_rules){
+		.q0 = &s->nic[pt->first], .fq = src->flow_queue, .fh = src->flow_hash,
+		.wire_ps = src->wire_ps, .lq_ps = pt->cfg->link_queue_ns * 1000, .len = src->len,
+		.reply = src->cfg->pattern == TRAFFIC_STREAM ? PKT_TCP : PKT_DATA };
+}
+
+/* The frame offered at @offer (ns) in flow @flow, on a link free from
+ * @wire_free (ps), as the link resolves it (t_evt: when it reaches the
+ * port, or for a link drop its offer); its queue into *@q, its last bit
+ * in into *@end_ps. */
+static inline __attribute__((always_inline)) struct pkt frame_at(const struct frame_rules *r, int64_t offer, uint32_t flow,
+				  int64_t wire_free, struct nic **q, int64_t *end_ps)
+{
+	int64_t offer_ps = offer * 1000;
+	int64_t start_ps = offer_ps > wire_free ? offer_ps : wire_free;
+	struct pkt p;
+
+	*end_ps = start_ps + r->wire_ps;
+	*q = r->fq ? r->q0 + r->fq[flow] : r->q0;
+	p = (struct pkt){ .t_arr = (*end_ps + 999) / 1000, .len = r->len, .flow = flow,
+			  .in_nic = (*q)->id, .reply = r->reply, .hash = r->fh ? r->fh[flow] : 0 };
+	p.t_evt = p.t_arr;
+	if (start_ps - offer_ps > r->lq_ps) {
+		p.len = LINK_DROPPED;
+		p.t_evt = offer;
+	}
+	return p;
+}
+
 /* link_peek() when nothing is kept: resolve the next frame into pt->peek. */
 static struct link_frame *link_peek_new(struct sim *s, struct port *pt)
 {
 	struct link_frame *f = &pt->peek;
 	struct source *src;
-	int64_t offer_ps, start_ps;
+	struct frame_rules r;
 
 	pt->peeked = true;
 	f->src = NULL;
 	src = next_source(s, pt);
 	if (!src || src->next_offer == INT64_MAX)
 		return NULL;
-	offer_ps = src->next_offer * 1000;
-	start_ps = offer_ps > pt->wire_free ? offer_ps : pt->wire_free;
+	r = rules_of(s, pt, src);
+	f->p = frame_at(&r, src->next_offer, src->next_flow, pt->wire_free, &f->q, &f->end_ps);
 	f->src = src;
-	f->end_ps = start_ps + src->wire_ps;
-	f->q = &s->nic[pt->first + (src->flow_queue ? src->flow_queue[src->next_flow] : 0)];
-	f->p = (struct pkt){ .t_arr = (f->end_ps + 999) / 1000, .len = src->len,
-			     .flow = src->next_flow, .in_nic = f->q->id,
-			     .reply = src->cfg->pattern == TRAFFIC_STREAM ? PKT_TCP : PKT_DATA,
-			     .hash = src->flow_hash ? src->flow_hash[src->next_flow] : 0 };
-	f->p.t_evt = f->p.t_arr;
-	if (start_ps - offer_ps > pt->cfg->link_queue_ns * 1000) {
-		f->p.len = LINK_DROPPED;
-		f->p.t_evt = src->next_offer;
-	}
 	return f;
 }
 
@@ -396,13 +448,11 @@ static inline void take_in(struct sim *s, struct nic *q, struct pkt *p)
 
 /* The frames at the head of @q's inq that happened by @t and end as
  * drops, the link's or @q's (@q cannot take them: rx_full), counted where
- * they sit and removed.  A drop changes nothing the next one depends on,
- * so what blocks @q is read once. */
+ * they sit and removed.  A drop changes nothing the next one depends on
+ * (the loop stores nothing, so what blocks @q is read once). */
 static void take_in_drops(struct nic *q, int64_t t)
 {
-	bool blocked = q->fifo.count || q->ring_used >= q->cfg->rx_ring;
-	bool fifo_full = q->fifo.count >= q->fifo.cap;
-	uint32_t room = q->fifo_cap - q->fifo_bytes, k = 0, lost = 0;
+	uint32_t k = 0, lost = 0;
 
 	for (; k < q->inq.count; k++) {
 		const struct pkt *h = pktq_at(&q->inq, k);
@@ -411,7 +461,7 @@ static void take_in_drops(struct nic *q, int64_t t)
 			break;
 		if (h->len == LINK_DROPPED)
 			lost++;
-		else if (!blocked || (!fifo_full && h->len <= room))
+		else if (!rx_full(q, h->len))
 			break;
 	}
 	q->c.entered += k;
@@ -488,34 +538,22 @@ static void cursor_store(struct source *src, const struct cursor *c)
  * leaves it (what is peeked is a function of the source and wire_free).
  * The source's state is in a local cursor, which the compiler keeps in
  * registers from frame to frame (through the source it must load and
- * store it around every write to an inq), what does not change in locals
- * too, and each frame's step as source_step() takes it. */
+ * store it around every write to an inq), the frame rules in locals too,
+ * and each frame's step as source_step() takes it. */
 static void link_fill_constant(struct sim *s, struct port *pt, struct source *src, int64_t t)
 {
-	const int64_t lq_ps = pt->cfg->link_queue_ns * 1000, wire = src->wire_ps;
 	const int64_t start_ns = src->cfg->start_ns, step_q = src->step_q;
 	const uint64_t step_r = src->step_r, rate = src->cfg->rate_pps;
-	const uint16_t *const fq = src->flow_queue;
-	const uint32_t *const fh = src->flow_hash;
-	const uint32_t len = src->len;
+	const struct frame_rules r = rules_of(s, pt, src);
 	const struct flowdist fd = src->fd;
-	struct nic *const q0 = &s->nic[pt->first];
 	struct cursor c = cursor_of(src);
 	int64_t wire_free = pt->wire_free;
 
 	for (;;) {
-		int64_t offer_ps = c.next_offer * 1000;
-		int64_t start_ps = offer_ps > wire_free ? offer_ps : wire_free;
-		int64_t end_ps = start_ps + wire;
-		struct nic *q = fq ? q0 + fq[c.flow] : q0;
-		struct pkt p = { .t_arr = (end_ps + 999) / 1000, .len = len, .flow = c.flow,
-				 .in_nic = q->id, .reply = PKT_DATA, .hash = fh ? fh[c.flow] : 0 };
+		struct nic *q;
+		int64_t end_ps;
+		struct pkt p = frame_at(&r, c.next_offer, c.flow, wire_free, &q, &end_ps);
 
-		p.t_evt = p.t_arr;
-		if (start_ps - offer_ps > lq_ps) {
-			p.len = LINK_DROPPED;
-			p.t_evt = c.next_offer;
-		}
 		if (q->inq.count == q->inq.cap && p.t_evt <= t)
 			take_in_full(s, q, t); /* touches neither the source nor the link */
 		if (p.t_evt > t || q->inq.count == q->inq.cap) {
@@ -567,13 +605,6 @@ static void link_fill(struct sim *s, struct port *pt, int64_t t)
  * RXLAB_RX_PERFRAME=1 in the environment at sim init turns this off: every
  * frame then takes the per-frame path (the property test compares both). */
 
-/* Would rx_accept() drop a frame of @len at @n now? */
-static bool rx_full(const struct nic *n, uint32_t len)
-{
-	if (n->fifo.count == 0 && n->ring_used < n->cfg->rx_ring)
-		return false;
-	return n->fifo_bytes + len > n->fifo_cap || n->fifo.count >= n->fifo.cap;
-}
 
 /* Frames of the longest period a source keeps a table for (32 KiB). */
 #define DROP_PERIOD_MAX 4096u

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "experiment/run_many.h"
-#include "experiment/sweep.h"
 #include "experiment/validate_figs.h"
 #include "model/builtin.h"
 #include "rxlab/sim.h"
